@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class AdminpanelConfig(AppConfig):
+    name = "apps.adminpanel"
+    verbose_name = "Adminscherm"

@@ -1,0 +1,91 @@
+from django.contrib import admin
+from django.db.models import Count
+
+from .models import Badge, Challenge, Dip, UserBadge, UserChallenge
+
+
+class BadgeInline(admin.TabularInline):
+    model = Badge
+    extra = 0
+    fields = ["milestone_dips", "name", "description", "image_url"]
+
+
+@admin.register(Challenge)
+class ChallengeAdmin(admin.ModelAdmin):
+    list_display = ["name", "category", "target_dips", "badge_count", "is_active"]
+    list_filter = ["category", "is_active"]
+    search_fields = ["name", "description"]
+    inlines = [BadgeInline]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(badge_total=Count("badges"))
+
+    @admin.display(description="badges", ordering="badge_total")
+    def badge_count(self, obj):
+        return obj.badge_total
+
+
+@admin.register(Badge)
+class BadgeAdmin(admin.ModelAdmin):
+    list_display = ["name", "challenge", "milestone_dips", "image_url"]
+    list_filter = ["challenge"]
+    search_fields = ["name"]
+    list_select_related = ["challenge"]
+
+
+class DipInline(admin.TabularInline):
+    model = Dip
+    extra = 0
+    fields = ["number", "dip_date", "created_at", "photo"]
+    readonly_fields = ["number", "dip_date", "created_at", "photo"]
+    can_delete = False
+    show_change_link = True
+
+
+class UserBadgeInline(admin.TabularInline):
+    model = UserBadge
+    extra = 0
+    fields = ["badge", "earned_at"]
+    readonly_fields = ["badge", "earned_at"]
+    can_delete = False
+
+
+@admin.register(UserChallenge)
+class UserChallengeAdmin(admin.ModelAdmin):
+    list_display = ["user", "challenge", "challenge_type", "is_active", "started_at", "completed_at", "dip_count"]
+    list_filter = ["challenge_type", "is_active", "challenge"]
+    search_fields = ["user__email", "user__full_name"]
+    list_select_related = ["user", "challenge"]
+    autocomplete_fields = ["user"]
+    inlines = [UserBadgeInline, DipInline]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(dip_total=Count("dips"))
+
+    @admin.display(description="plonsen", ordering="dip_total")
+    def dip_count(self, obj):
+        return obj.dip_total
+
+
+@admin.register(Dip)
+class DipAdmin(admin.ModelAdmin):
+    list_display = ["user", "user_challenge", "number", "dip_date", "has_photo", "created_at"]
+    list_filter = ["dip_date"]
+    search_fields = ["user__email", "user__full_name"]
+    list_select_related = ["user", "user_challenge__challenge"]
+    date_hierarchy = "dip_date"
+    readonly_fields = ["photo", "thumbnail", "created_at"]
+    autocomplete_fields = ["user"]
+
+    @admin.display(description="foto", boolean=True)
+    def has_photo(self, obj):
+        return bool(obj.photo)
+
+
+@admin.register(UserBadge)
+class UserBadgeAdmin(admin.ModelAdmin):
+    list_display = ["user", "badge", "user_challenge", "earned_at"]
+    list_filter = ["badge"]
+    search_fields = ["user__email", "user__full_name", "badge__name"]
+    list_select_related = ["user", "badge", "user_challenge__challenge"]
+    autocomplete_fields = ["user"]

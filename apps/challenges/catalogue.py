@@ -1,0 +1,51 @@
+"""The challenges and badges every installation starts with. Plain data: migrations read it too."""
+
+WATERDIEREN_BADGES = [
+    (5, "Waterslak", "Je eerste vijf plonsen: rustig en gestaag, net als de waterslak.", "badges/waterslak.svg"),
+    (10, "Kikker", "Tien plonsen! Je springt het koude water in als een kikker.", "badges/kikker.svg"),
+    (25, "Meerkoet", "Vijfentwintig plonsen: je dobbert zo onverstoorbaar als een meerkoet.", "badges/meerkoet.svg"),
+    (50, "Aalscholver", "Vijftig plonsen: je duikt erin als een aalscholver.", "badges/aalscholver.svg"),
+    (75, "Meerval", "Vijfenzeventig plonsen: je voelt je thuis in de diepte, als een meerval.", "badges/meerval.svg"),
+    (100, "IJsvogel", "Honderd plonsen! Zeldzaam en schitterend: je bent een ijsvogel.", "badges/ijsvogel.svg"),
+]
+
+CHALLENGES = [
+    {
+        "name": "Waterdieren Stempelkaart",
+        "description": "De ultieme challenge: 100 plonsen in koud water. Onderweg verdien je zes badges "
+        "van de waterdieren bij onze zwemplek.",
+        "category": "waterdieren",
+        "target_dips": 100,
+        "badge_image_url": "badges/ijsvogel.svg",
+        "badges": WATERDIEREN_BADGES,
+    },
+    {
+        "name": "Eerste Plonsen",
+        "description": "Begin rustig: vijf plonsen in koud water. Wie ze haalt, verdient de Waterslak.",
+        "category": "normal",
+        "target_dips": 5,
+        "badge_image_url": "badges/waterslak.svg",
+        "badges": [WATERDIEREN_BADGES[0]],
+    },
+]
+
+
+def apply_catalogue(challenge_model, badge_model) -> int:
+    """Create or update the catalogue; safe to run any number of times. Returns the challenges touched."""
+    for entry in CHALLENGES:
+        challenge, _ = challenge_model.objects.update_or_create(
+            name=entry["name"],
+            defaults={
+                "description": entry["description"],
+                "category": entry["category"],
+                "target_dips": entry["target_dips"],
+                "badge_image_url": entry["badge_image_url"],
+            },
+        )
+        for milestone, name, description, image in entry["badges"]:
+            badge_model.objects.update_or_create(
+                challenge=challenge,
+                milestone_dips=milestone,
+                defaults={"name": name, "description": description, "image_url": image},
+            )
+    return len(CHALLENGES)

@@ -1,0 +1,158 @@
+from django.conf import settings
+from django.core.files.storage import storages
+from django.db import models
+from django.db.models import Q
+from django.templatetags.static import static
+from django.utils import timezone
+
+
+def photo_storage():
+    """Private photo storage: local folder without URLs, or S3 with signed URLs (see settings)."""
+    return storages["photos"]
+
+
+class Challenge(models.Model):
+    class Category(models.TextChoices):
+        NORMAL = "normal", "Normaal"
+        WATERDIEREN = "waterdieren", "Waterdieren"
+        SPECIAL = "special", "Bijzonder"
+
+    name = models.CharField("naam", max_length=120)
+    description = models.TextField("omschrijving", blank=True)
+    category = models.CharField("categorie", max_length=20, choices=Category.choices, default=Category.NORMAL)
+    target_dips = models.PositiveSmallIntegerField("doel (plonsen)")
+    badge_image_url = models.CharField(
+        "badge-afbeelding", max_length=300, blank=True, help_text="Pad onder /static/ of een volledige URL."
+    )
+    is_active = models.BooleanField("actief", default=True)
+    created_at = models.DateTimeField("aangemaakt op", auto_now_add=True)
+
+    class Meta:
+        verbose_name = "challenge"
+        verbose_name_plural = "challenges"
+        ordering = ["target_dips", "name"]
+        constraints = [
+            models.CheckConstraint(condition=Q(target_dips__gte=1) & Q(target_dips__lte=1000), name="challenge_target_range"),
+            models.UniqueConstraint(fields=["name"], name="challenge_name_unique"),
+        ]
+        indexes = [models.Index(fields=["is_active", "target_dips"], name="challenge_active_target_idx")]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def badge_image_src(self) -> str:
+        return _image_src(self.badge_image_url)
+
+    @property
+    def is_waterdieren(self) -> bool:
+        return self.category == self.Category.WATERDIEREN
+
+
+class Badge(models.Model):
+    challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="badges", verbose_name="challenge")
+    name = models.CharField("naam", max_length=80)
+    description = models.CharField("omschrijving", max_length=300, blank=True)
+    image_url = models.CharField("afbeelding", max_length=300, blank=True, help_text="Pad onder /static/ of een volledige URL.")
+    milestone_dips = models.PositiveSmallIntegerField("mijlpaal (plonsen)")
+
+    class Meta:
+        verbose_name = "badge"
+        verbose_name_plural = "badges"
+        ordering = ["challenge", "milestone_dips"]
+        constraints = [
+            models.UniqueConstraint(fields=["challenge", "milestone_dips"], name="badge_milestone_unique"),
+            models.CheckConstraint(condition=Q(milestone_dips__gte=1), name="badge_milestone_positive"),
+        ]
+
+    def __str__(self):
+        return f"{self.name} ({self.milestone_dips})"
+
+    @property
+    def image_src(self) -> str:
+        return _image_src(self.image_url)
+
+
+class UserChallenge(models.Model):
+    """A member taking a challenge. Active until the member starts another or stops it."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="user_challenges", verbose_name="gebruiker"
+    )
+    challenge = models.ForeignKey(Challenge, on_delete=models.PROTECT, related_name="user_challenges", verbose_name="challenge")
+    challenge_type = models.CharField("type", max_length=20, choices=Challenge.Category.choices)
+    is_active = models.BooleanField("actief", default=True)
+    started_at = models.DateTimeField("gestart op", default=timezone.now)
+    completed_at = models.DateTimeField("voltooid op", null=True, blank=True)
+
+    class Meta:
+        verbose_name = "challenge van gebruiker"
+        verbose_name_plural = "challenges van gebruikers"
+        ordering = ["-started_at"]
+        constraints = [
+            # One stamp card at a time; this also means at most one active Waterdieren card.
+            models.UniqueConstraint(fields=["user"], condition=Q(is_active=True), name="one_active_challenge_per_user"),
+        ]
+        indexes = [models.Index(fields=["is_active"], name="userchallenge_active_idx", condition=Q(is_active=True))]
+
+    def __str__(self):
+        return f"{self.user} – {self.challenge}"
+
+    @property
+    def is_completed(self) -> bool:
+        return self.completed_at is not None
+
+
+class Dip(models.Model):
+    """One registered dip. `number` is its place on the stamp card, unique per card."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="dips", verbose_name="gebruiker")
+    user_challenge = models.ForeignKey(UserChallenge, on_delete=models.CASCADE, related_name="dips", verbose_name="challenge")
+    number = models.PositiveSmallIntegerField("nummer")
+    dip_date = models.DateField("datum")
+    photo = models.ImageField("foto", storage=photo_storage, max_length=200, blank=True)
+    thumbnail = models.ImageField("miniatuur", storage=photo_storage, max_length=200, blank=True)
+    created_at = models.DateTimeField("geregistreerd op", default=timezone.now)
+
+    class Meta:
+        verbose_name = "plons"
+        verbose_name_plural = "plonsen"
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["user_challenge", "number"], name="dip_number_unique_per_card"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="dip_number_positive"),
+        ]
+        indexes = [
+            models.Index(fields=["user_challenge", "-created_at"], name="dip_card_recent_idx"),
+            models.Index(fields=["-created_at"], name="dip_photo_recent_idx", condition=~Q(photo="")),
+        ]
+
+    def __str__(self):
+        return f"Plons {self.number} van {self.user}"
+
+
+class UserBadge(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="badges", verbose_name="gebruiker")
+    badge = models.ForeignKey(Badge, on_delete=models.PROTECT, related_name="awards", verbose_name="badge")
+    user_challenge = models.ForeignKey(UserChallenge, on_delete=models.CASCADE, related_name="badges", verbose_name="challenge")
+    earned_at = models.DateTimeField("verdiend op", default=timezone.now)
+
+    class Meta:
+        verbose_name = "verdiende badge"
+        verbose_name_plural = "verdiende badges"
+        ordering = ["-earned_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["user_challenge", "badge"], name="badge_once_per_user_challenge"),
+        ]
+        indexes = [models.Index(fields=["user", "-earned_at"], name="userbadge_user_recent_idx")]
+
+    def __str__(self):
+        return f"{self.badge.name} voor {self.user}"
+
+
+def _image_src(value: str) -> str:
+    if not value:
+        return ""
+    if value.startswith(("http://", "https://", "/")):
+        return value
+    return static(value)

@@ -1,0 +1,69 @@
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+CODE_LENGTH = 8
+VALID_DAYS = 30
+
+
+class Invitation(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Actief"
+        USED = "used", "Gebruikt"
+        EXPIRED = "expired", "Verlopen"
+
+    code = models.CharField("code", max_length=CODE_LENGTH, unique=True)
+    email = models.EmailField("e-mailadres", blank=True, null=True)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="invitations_sent",
+        verbose_name="uitgenodigd door",
+    )
+    created_at = models.DateTimeField("aangemaakt op", default=timezone.now, db_index=True)
+    expires_at = models.DateTimeField("verloopt op")
+    used_at = models.DateTimeField("gebruikt op", null=True, blank=True)
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="invitation_used",
+        verbose_name="gebruikt door",
+    )
+
+    class Meta:
+        verbose_name = "uitnodiging"
+        verbose_name_plural = "uitnodigingen"
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(code__regex=r"^[A-Z0-9]{8}$"), name="invitation_code_shape"
+            ),
+            # A user can be set only on a used invitation (the user may later be deleted).
+            models.CheckConstraint(
+                condition=Q(used_by__isnull=True) | Q(used_at__isnull=False), name="invitation_used_by_needs_used_at"
+            ),
+            models.CheckConstraint(condition=Q(expires_at__gt=models.F("created_at")), name="invitation_expires_after_created"),
+        ]
+        indexes = [
+            models.Index(fields=["email"], name="invitation_email_idx"),
+            models.Index(fields=["expires_at"], name="invitation_unused_expiry_idx", condition=Q(used_at__isnull=True)),
+        ]
+
+    def __str__(self):
+        return self.code
+
+    def status_at(self, moment) -> "Invitation.Status":
+        if self.used_at is not None:
+            return self.Status.USED
+        if self.expires_at <= moment:
+            return self.Status.EXPIRED
+        return self.Status.ACTIVE
+
+    @property
+    def status(self) -> "Invitation.Status":
+        return self.status_at(timezone.now())

@@ -1,0 +1,215 @@
+"""Settings shared by every environment. Values that differ per machine come from the environment."""
+
+from pathlib import Path
+
+import dj_database_url
+
+from .env import env_bool, env_int, env_list, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+
+SECRET_KEY = env_str("DJANGO_SECRET_KEY", "django-insecure-local-development-only")
+DEBUG = env_bool("DJANGO_DEBUG", False)
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",
+    "allauth",
+    "allauth.account",
+    "django_vite",
+    "apps.accounts",
+    "apps.invitations",
+    "apps.challenges",
+    "apps.events",
+    "apps.adminpanel",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "config.middleware.SecurityHeadersMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# Without DATABASE_URL the app runs on an embedded SQLite file, so `make run` needs nothing installed.
+DATABASES = {
+    "default": dj_database_url.config(
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60),
+        conn_health_checks=True,
+    )
+}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_USER_MODEL = "accounts.User"
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 6}},
+]
+LOGIN_URL = "/auth"
+LOGIN_REDIRECT_URL = "/dashboard"
+LOGOUT_REDIRECT_URL = "/"
+
+# django-allauth does the work behind our own /auth page.
+ACCOUNT_LOGIN_METHODS = {"email"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*"]
+ACCOUNT_USER_MODEL_USERNAME_FIELD = None
+ACCOUNT_EMAIL_VERIFICATION = "none"
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_PRESERVE_USERNAME_CASING = False
+ACCOUNT_SESSION_REMEMBER = True
+ACCOUNT_LOGOUT_ON_GET = False
+ACCOUNT_PASSWORD_MIN_LENGTH = 6
+ACCOUNT_ADAPTER = "apps.accounts.adapter.AccountAdapter"
+ACCOUNT_RATE_LIMITS = {
+    "login_failed": env_str("LOGIN_FAILED_RATE_LIMIT", "10/m/ip,5/5m/key"),
+    "reset_password": "20/m/ip,5/m/key",
+}
+# Our Dutch labels on allauth's password reset forms.
+ACCOUNT_FORMS = {
+    "reset_password": "apps.accounts.forms.PasswordResetForm",
+    "reset_password_from_key": "apps.accounts.forms.PasswordResetKeyForm",
+}
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "Koud water challenge: "
+# Invitation-only: a reset request for an unknown address sends nothing (the page says the same either way).
+ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False
+# Rate limits count per client IP; behind a load balancer, say how many proxies set X-Forwarded-For.
+ALLAUTH_TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+
+LANGUAGE_CODE = "nl"
+LANGUAGES = [("nl", "Nederlands")]
+TIME_ZONE = "Europe/Amsterdam"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static", BASE_DIR / "frontend" / "dist"]
+MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(BASE_DIR / "media")))
+
+# Photos are private. On the local file system they live outside STATIC_ROOT and have no URL;
+# on S3-compatible storage every URL is signed and short-lived.
+PHOTO_STORAGE = env_str("PHOTO_STORAGE", "local")
+if PHOTO_STORAGE == "s3":
+    _photos_storage = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": env_str("S3_BUCKET", "dip-photos"),
+            "endpoint_url": env_str("S3_ENDPOINT_URL") or None,
+            "access_key": env_str("S3_ACCESS_KEY_ID"),
+            "secret_key": env_str("S3_SECRET_ACCESS_KEY"),
+            "region_name": env_str("S3_REGION", "us-east-1"),
+            "signature_version": "s3v4",
+            "addressing_style": env_str("S3_ADDRESSING_STYLE", "path"),
+            "default_acl": "private",
+            "querystring_auth": True,
+            "querystring_expire": env_int("S3_URL_EXPIRE_SECONDS", 300),
+            "file_overwrite": False,
+        },
+    }
+else:
+    _photos_storage = {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": MEDIA_ROOT / "dip_photos", "base_url": None},
+    }
+
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "photos": _photos_storage,
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+
+DJANGO_VITE = {
+    "default": {
+        # The Vite dev server only when asked for; otherwise the built manifest (as in production).
+        "dev_mode": env_bool("VITE_DEV_SERVER", False),
+        "dev_server_port": env_int("VITE_DEV_SERVER_PORT", 5173),
+        "manifest_path": BASE_DIR / "frontend" / "dist" / "manifest.json",
+        "static_url_prefix": "",
+    }
+}
+
+# Rate-limit counters must be shared by every app container: Redis when configured, else the database.
+if env_str("REDIS_URL"):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": env_str("REDIS_URL")}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "django_cache"}}
+
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
+SESSION_COOKIE_AGE = 60 * 60 * 24 * 30
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "strict-origin-when-cross-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Koud water challenge <noreply@localhost>")
+
+# Uploads: Django refuses bodies beyond this before any view runs; the photo rule is checked again.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+PHOTO_MAX_BYTES = env_int("PHOTO_MAX_BYTES", 15 * 1024 * 1024)
+
+# The 24-hour rule of the marketing text: off by default, as in the original app.
+DIP_DAILY_LIMIT_ENABLED = env_bool("DIP_DAILY_LIMIT_ENABLED", False)
+
+# The site's own address, for invitation links built outside a request (management commands).
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
+
+CSRF_FAILURE_VIEW = "config.views.csrf_failure"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {
+        # Our 404 view logs the path itself; Django's own line would say it twice.
+        "django.request": {"level": "ERROR"},
+    },
+}

@@ -1,0 +1,20 @@
+"""Production: refuses to start without a real secret key; HTTPS everywhere; WhiteNoise manifest."""
+
+from .base import *  # noqa: F403
+from .base import STORAGES
+from .env import env_bool, env_int, env_secret
+
+DEBUG = False
+SECRET_KEY = env_secret("DJANGO_SECRET_KEY")
+
+STORAGES["staticfiles"] = {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"}
+
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
+# The load balancer's health check speaks plain HTTP inside the network.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SESSION_COOKIE_SECURE = True
+CSRF_COOKIE_SECURE = True
+SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 60 * 60 * 24 * 365)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+SECURE_HSTS_PRELOAD = True

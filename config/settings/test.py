@@ -1,0 +1,19 @@
+"""pytest: fast hashing, in-memory e-mail and cache, photos in a scratch folder."""
+
+import tempfile
+from pathlib import Path
+
+from .base import *  # noqa: F403
+from .base import STORAGES
+
+DEBUG = False
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+MEDIA_ROOT = Path(tempfile.mkdtemp(prefix="koud-test-media-"))
+if STORAGES["photos"]["BACKEND"].endswith("FileSystemStorage"):
+    STORAGES["photos"]["OPTIONS"]["location"] = MEDIA_ROOT / "dip_photos"
+
+# Serve static files straight from the finders: no collectstatic before tests.
+WHITENOISE_AUTOREFRESH = True
+WHITENOISE_USE_FINDERS = True

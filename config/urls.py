@@ -1,0 +1,21 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from config import views
+
+admin.site.site_header = "Koud water challenge: beheer"
+admin.site.site_title = "Koud water challenge"
+admin.site.index_title = "Gegevens beheren"
+
+urlpatterns = [
+    path("", views.landing, name="landing"),
+    path("healthz", views.healthz, name="healthz"),
+    path("", include("apps.accounts.urls")),
+    path("", include("apps.challenges.urls")),
+    path("", include("apps.events.urls")),
+    path("", include("apps.adminpanel.urls")),
+    path("django-admin/", admin.site.urls),
+]
+
+handler404 = "config.views.page_not_found"
+handler500 = "config.views.server_error"

@@ -1,0 +1,49 @@
+import logging
+
+from django.db import connection
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
+
+logger = logging.getLogger("koud.notfound")
+
+
+def landing(request):
+    return render(request, "landing.html")
+
+
+@never_cache
+@require_safe
+def healthz(request):
+    """200 when the app and its database answer; 503 otherwise. For load balancers and Docker."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except Exception:
+        logger.exception("Health check: database did not answer")
+        return HttpResponse("database unavailable\n", status=503, content_type="text/plain")
+    return HttpResponse("ok\n", content_type="text/plain")
+
+
+def page_not_found(request, exception=None):
+    logger.warning("Page not found: %s", request.path)
+    return render(request, "404.html", {"path": request.path}, status=404)
+
+
+def server_error(request):
+    return render(request, "500.html", status=500)
+
+
+MESSAGE_CSRF = "Je sessie is verlopen of het formulier was verouderd. Laad de pagina opnieuw en probeer het nog eens."
+
+
+def csrf_failure(request, reason=""):
+    """A stale form or a missing token: a clear Dutch answer instead of Django's English page."""
+    logger.info("CSRF refused for %s: %s", request.path, reason)
+    if "application/json" in request.headers.get("Accept", "") or request.headers.get("X-CSRFToken") is not None:
+        from django.http import JsonResponse
+
+        return JsonResponse({"error": MESSAGE_CSRF}, status=403)
+    return render(request, "403_csrf.html", {"message": MESSAGE_CSRF}, status=403)

@@ -1,0 +1,38 @@
+"""Run the same call from many threads at once, each with its own database connection (PostgreSQL)."""
+
+import threading
+from collections.abc import Callable
+
+import pytest
+from django.db import connection, connections
+
+
+def requires_postgresql():
+    if connection.vendor != "postgresql":
+        pytest.skip("concurrency tests need PostgreSQL row locks: set DATABASE_URL (CI does)")
+
+
+def run_concurrently(fn: Callable[[int], object], *, times: int = 20, timeout: float = 30.0) -> list[object]:
+    """Start `times` threads behind one barrier so they hit the database together.
+
+    Returns each thread's result, or the exception it raised, in thread order.
+    """
+    barrier = threading.Barrier(times)
+    results: list[object] = [None] * times
+
+    def worker(index: int) -> None:
+        try:
+            barrier.wait(timeout=timeout)
+            results[index] = fn(index)
+        except Exception as exc:  # noqa: BLE001 - the test inspects what each thread got
+            results[index] = exc
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(times)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout)
+    assert not any(thread.is_alive() for thread in threads), "a thread hung"
+    return results

@@ -1,0 +1,47 @@
+import pytest
+
+from tests.factories import AdminFactory, UserFactory
+
+
+@pytest.fixture
+def member(db):
+    return UserFactory(full_name="Marit Zwemmer", email="marit@example.nl")
+
+
+@pytest.fixture
+def other_member(db):
+    return UserFactory(full_name="Otto Ander", email="otto@example.nl")
+
+
+@pytest.fixture
+def admin_user(db):
+    return AdminFactory(full_name="Anna Admin", email="anna@example.nl")
+
+
+@pytest.fixture
+def member_client(client, member):
+    client.force_login(member)
+    return client
+
+
+@pytest.fixture
+def admin_client(client, admin_user):
+    client.force_login(admin_user)
+    return client
+
+
+@pytest.fixture(autouse=True)
+def _catalogue_after_flush(request):
+    """Transactional tests (threads, live_server) flush the database, and with it the catalogue that
+    the data migration made. Put it back for them, so every test sees the catalogue a real site has."""
+    marker = request.node.get_closest_marker("django_db")
+    transactional = (marker is not None and marker.kwargs.get("transaction")) or {
+        "transactional_db",
+        "live_server",
+    } & set(request.fixturenames)
+    if transactional:
+        request.getfixturevalue("transactional_db")
+        from apps.challenges.catalogue import apply_catalogue
+        from apps.challenges.models import Badge, Challenge
+
+        apply_catalogue(Challenge, Badge)

@@ -1,0 +1,127 @@
+"""factory-boy factories for every model."""
+
+import datetime
+
+import factory
+from django.utils import timezone
+
+from apps.accounts.models import User, UserRole
+from apps.challenges.models import Badge, Challenge, Dip, UserBadge, UserChallenge
+from apps.events.models import Event, EventParticipant
+from apps.invitations.models import Invitation
+
+DEFAULT_PASSWORD = "ijskoud-water"
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = User
+        skip_postgeneration_save = True
+
+    email = factory.Sequence(lambda n: f"zwemmer{n}@example.nl")
+    full_name = factory.Faker("name", locale="nl_NL")
+    newsletter_consent = False
+    password = factory.PostGenerationMethodCall("set_password", DEFAULT_PASSWORD)
+
+    @factory.post_generation
+    def save_password(obj, create, extracted, **kwargs):
+        if create:
+            obj.save(update_fields=["password"])
+
+
+class AdminFactory(UserFactory):
+    @factory.post_generation
+    def admin_role(obj, create, extracted, **kwargs):
+        if create:
+            UserRole.objects.create(user=obj, role=UserRole.Role.ADMIN)
+
+
+class UserRoleFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = UserRole
+
+    user = factory.SubFactory(UserFactory)
+    role = UserRole.Role.ADMIN
+
+
+class InvitationFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Invitation
+
+    code = factory.Sequence(lambda n: f"CODE{n:04d}"[-8:].rjust(8, "X"))
+    email = None
+    invited_by = None
+    created_at = factory.LazyFunction(timezone.now)
+    expires_at = factory.LazyAttribute(lambda o: o.created_at + datetime.timedelta(days=30))
+
+
+class ChallengeFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Challenge
+
+    name = factory.Sequence(lambda n: f"Challenge {n}")
+    description = "Een koude uitdaging."
+    category = Challenge.Category.SPECIAL
+    target_dips = 10
+    badge_image_url = "badges/kikker.svg"
+    is_active = True
+
+
+class BadgeFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Badge
+
+    challenge = factory.SubFactory(ChallengeFactory)
+    name = factory.Sequence(lambda n: f"Badge {n}")
+    description = "Verdiend met koud water."
+    image_url = "badges/kikker.svg"
+    milestone_dips = factory.Sequence(lambda n: n + 1)
+
+
+class UserChallengeFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = UserChallenge
+
+    user = factory.SubFactory(UserFactory)
+    challenge = factory.SubFactory(ChallengeFactory)
+    challenge_type = factory.LazyAttribute(lambda o: o.challenge.category)
+    is_active = True
+
+
+class DipFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Dip
+
+    user_challenge = factory.SubFactory(UserChallengeFactory)
+    user = factory.LazyAttribute(lambda o: o.user_challenge.user)
+    number = factory.Sequence(lambda n: n + 1)
+    dip_date = factory.LazyFunction(lambda: timezone.localdate())
+
+
+class UserBadgeFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = UserBadge
+
+    user_challenge = factory.SubFactory(UserChallengeFactory)
+    user = factory.LazyAttribute(lambda o: o.user_challenge.user)
+    badge = factory.SubFactory(BadgeFactory, challenge=factory.SelfAttribute("..user_challenge.challenge"))
+
+
+class EventFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Event
+
+    title = factory.Sequence(lambda n: f"Nieuwjaarsduik {n}")
+    event_date = factory.LazyFunction(lambda: timezone.now() + datetime.timedelta(days=7))
+    location = "Strand Zandvoort"
+    description = "Samen het koude water in."
+    max_participants = None
+    is_active = True
+
+
+class EventParticipantFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = EventParticipant
+
+    event = factory.SubFactory(EventFactory)
+    user = factory.SubFactory(UserFactory)
