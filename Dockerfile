@@ -1,0 +1,34 @@
+# syntax=docker/dockerfile:1
+# Production image: Vite builds the islands, then Python 3.11 runs gunicorn as a non-root user.
+# Migrations are a separate step (see README, "Productie"): docker run … python manage.py migrate
+
+FROM node:20-bookworm-slim AS frontend
+WORKDIR /build/frontend
+COPY frontend/package.json frontend/package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY frontend/ ./
+RUN npm run build
+
+FROM python:3.11-slim-bookworm AS app
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    DJANGO_SETTINGS_MODULE=config.settings.production
+WORKDIR /app
+RUN groupadd --system app && useradd --system --gid app --home-dir /app --shell /usr/sbin/nologin app
+COPY requirements.txt ./
+RUN pip install --no-cache-dir -r requirements.txt
+COPY --chown=app:app manage.py ./
+COPY --chown=app:app config/ config/
+COPY --chown=app:app apps/ apps/
+COPY --chown=app:app templates/ templates/
+COPY --chown=app:app static/ static/
+COPY --from=frontend --chown=app:app /build/frontend/dist/ frontend/dist/
+# collectstatic needs settings to load; a throw-away key is enough for this build step only.
+RUN DJANGO_SECRET_KEY=build-only-not-a-secret-build-only-not-a-secret python manage.py collectstatic --noinput \
+    && mkdir -p /app/media && chown app:app /app/media
+USER app
+EXPOSE 8000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+    CMD python -c "import urllib.request,sys; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4).status == 200 else 1)"
+CMD ["gunicorn", "config.wsgi:application", "--config", "config/gunicorn.conf.py"]

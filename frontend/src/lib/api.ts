@@ -1,0 +1,151 @@
+/**
+ * Calls to the app's small JSON endpoints: session cookie + CSRF header, and one result
+ * shape for every outcome so callers never need try/catch.
+ *
+ *   const result = await postJson<DipResponse>(url, { ... });
+ *   if (result.ok) use(result.data);
+ *   else if (result.loginUrl) redirectToLogin(result.loginUrl);
+ *   else showToast(result.message, { kind: "error" });
+ */
+
+/** The spec's message for an unexpected failure. */
+export const GENERIC_ERROR_MESSAGE = "Er ging iets mis. Probeer opnieuw in te loggen.";
+
+export interface ApiSuccess<T> {
+  ok: true;
+  status: number;
+  /** The parsed JSON body; `null` when the response has no body (e.g. 204). */
+  data: T;
+}
+
+export interface ApiFailure {
+  ok: false;
+  /** The HTTP status; 0 when the request never got a response (network error, aborted). */
+  status: number;
+  /** The body's `error` field when present, else {@link GENERIC_ERROR_MESSAGE}. */
+  message: string;
+  /** The body's `login_url` on 401/403 (session expired or missing): send the user there. */
+  loginUrl: string | null;
+  /** The parsed JSON body, if any, for endpoints that return more detail (e.g. field errors). */
+  body: unknown;
+}
+
+export type ApiResult<T> = ApiSuccess<T> | ApiFailure;
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Extra headers; the CSRF and JSON headers are set by the helper. */
+  headers?: Record<string, string>;
+}
+
+/** The CSRF token: the `csrftoken` cookie, else `<meta name="csrf-token" content="...">`. */
+export function getCsrfToken(): string | null {
+  for (const part of document.cookie.split(";")) {
+    const [rawName, ...rest] = part.trim().split("=");
+    if (rawName === "csrftoken" && rest.length > 0) {
+      const value = decodeURIComponent(rest.join("="));
+      if (value !== "") return value;
+    }
+  }
+  const meta = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]');
+  const content = meta?.content ?? "";
+  return content === "" ? null : content;
+}
+
+/** POST a `FormData` (multipart; use it for photo uploads). The browser sets the boundary. */
+export function postForm<T>(
+  url: string,
+  formData: FormData,
+  options: RequestOptions = {},
+): Promise<ApiResult<T>> {
+  return request<T>(url, { method: "POST", body: formData }, options);
+}
+
+/** POST a JSON body. */
+export function postJson<T>(
+  url: string,
+  body: unknown,
+  options: RequestOptions = {},
+): Promise<ApiResult<T>> {
+  return request<T>(
+    url,
+    { method: "POST", body: JSON.stringify(body), contentType: "application/json" },
+    options,
+  );
+}
+
+/** GET a JSON endpoint (e.g. the admin tables loaded on demand). */
+export function getJson<T>(url: string, options: RequestOptions = {}): Promise<ApiResult<T>> {
+  return request<T>(url, { method: "GET" }, options);
+}
+
+/** Full-page navigation to the login page (the `loginUrl` of a failure). */
+export function redirectToLogin(loginUrl: string): void {
+  window.location.assign(loginUrl);
+}
+
+interface RequestSpec {
+  method: "GET" | "POST";
+  body?: BodyInit;
+  contentType?: string;
+}
+
+async function request<T>(
+  url: string,
+  spec: RequestSpec,
+  options: RequestOptions,
+): Promise<ApiResult<T>> {
+  const headers: Record<string, string> = {
+    Accept: "application/json",
+    "X-Requested-With": "XMLHttpRequest",
+    ...options.headers,
+  };
+  if (spec.contentType !== undefined) headers["Content-Type"] = spec.contentType;
+  if (spec.method !== "GET") {
+    const token = getCsrfToken();
+    if (token !== null) headers["X-CSRFToken"] = token;
+  }
+
+  const init: RequestInit = { method: spec.method, headers, credentials: "same-origin" };
+  if (spec.body !== undefined) init.body = spec.body;
+  if (options.signal !== undefined) init.signal = options.signal;
+
+  let response: Response;
+  try {
+    response = await fetch(url, init);
+  } catch {
+    return failure(0, undefined);
+  }
+
+  let body: unknown = null;
+  let parsed = true;
+  try {
+    const text = await response.text();
+    body = text.trim() === "" ? null : (JSON.parse(text) as unknown);
+  } catch {
+    parsed = false;
+  }
+
+  if (response.ok && parsed) {
+    return { ok: true, status: response.status, data: body as T };
+  }
+  return failure(response.status, parsed ? body : undefined);
+}
+
+function failure(status: number, body: unknown): ApiFailure {
+  const error = stringField(body, "error");
+  const loginUrl = status === 401 || status === 403 ? stringField(body, "login_url") : null;
+  return {
+    ok: false,
+    status,
+    message: error ?? GENERIC_ERROR_MESSAGE,
+    loginUrl,
+    body,
+  };
+}
+
+function stringField(body: unknown, key: string): string | null {
+  if (typeof body !== "object" || body === null || !(key in body)) return null;
+  const value: unknown = (body as Record<string, unknown>)[key];
+  return typeof value === "string" && value.trim() !== "" ? value : null;
+}
