@@ -5,6 +5,7 @@ from pathlib import Path
 import dj_database_url
 
 from .env import env_bool, env_int, env_list, env_str
+from .storage import photo_storage_settings
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -123,31 +124,8 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static", BASE_DIR / "frontend" / "dist"]
 MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(BASE_DIR / "media")))
 
-# Photos are private. On the local file system they live outside STATIC_ROOT and have no URL;
-# on S3-compatible storage every URL is signed and short-lived.
-PHOTO_STORAGE = env_str("PHOTO_STORAGE", "local")
-if PHOTO_STORAGE == "s3":
-    _photos_storage = {
-        "BACKEND": "storages.backends.s3.S3Storage",
-        "OPTIONS": {
-            "bucket_name": env_str("S3_BUCKET", "dip-photos"),
-            "endpoint_url": env_str("S3_ENDPOINT_URL") or None,
-            "access_key": env_str("S3_ACCESS_KEY_ID"),
-            "secret_key": env_str("S3_SECRET_ACCESS_KEY"),
-            "region_name": env_str("S3_REGION", "us-east-1"),
-            "signature_version": "s3v4",
-            "addressing_style": env_str("S3_ADDRESSING_STYLE", "path"),
-            "default_acl": "private",
-            "querystring_auth": True,
-            "querystring_expire": env_int("S3_URL_EXPIRE_SECONDS", 300),
-            "file_overwrite": False,
-        },
-    }
-else:
-    _photos_storage = {
-        "BACKEND": "django.core.files.storage.FileSystemStorage",
-        "OPTIONS": {"location": MEDIA_ROOT / "dip_photos", "base_url": None},
-    }
+# Photos are private: see config/settings/storage.py.
+_photos_storage = photo_storage_settings(MEDIA_ROOT)
 
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
