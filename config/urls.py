@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from config import views
 
@@ -14,6 +15,8 @@ urlpatterns = [
     path("", include("apps.challenges.urls")),
     path("", include("apps.events.urls")),
     path("", include("apps.adminpanel.urls")),
+    # One sign-in for everyone, through /auth and allauth's rate limits; Django's own login form has none.
+    path("django-admin/login/", RedirectView.as_view(url="/auth", query_string=True)),
     path("django-admin/", admin.site.urls),
 ]
 

@@ -91,7 +91,9 @@ def test_invitation_codes_are_unique_and_well_formed():
 def test_invitation_status():
     now = timezone.now()
     active = InvitationFactory()
-    expired = InvitationFactory(created_at=now - datetime.timedelta(days=31), expires_at=now - datetime.timedelta(days=1))
+    expired = InvitationFactory(
+        created_at=now - datetime.timedelta(days=31), expires_at=now - datetime.timedelta(days=1)
+    )
     used = InvitationFactory(used_at=now, used_by=UserFactory())
     assert active.status == Invitation.Status.ACTIVE and active.status.label == "Actief"
     assert expired.status.label == "Verlopen"
@@ -102,7 +104,14 @@ def test_catalogue_is_seeded_by_migration():
     waterdieren = Challenge.objects.get(name="Waterdieren Stempelkaart")
     assert waterdieren.category == "waterdieren" and waterdieren.target_dips == 100
     badges = list(Badge.objects.filter(challenge=waterdieren).values_list("milestone_dips", "name"))
-    assert badges == [(5, "Waterslak"), (10, "Kikker"), (25, "Meerkoet"), (50, "Aalscholver"), (75, "Meerval"), (100, "IJsvogel")]
+    assert badges == [
+        (5, "Waterslak"),
+        (10, "Kikker"),
+        (25, "Meerkoet"),
+        (50, "Aalscholver"),
+        (75, "Meerval"),
+        (100, "IJsvogel"),
+    ]
     starter = Challenge.objects.get(target_dips=5)
     assert starter.is_active and starter.category == "normal"
 

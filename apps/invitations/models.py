@@ -40,14 +40,14 @@ class Invitation(models.Model):
         verbose_name_plural = "uitnodigingen"
         ordering = ["-created_at"]
         constraints = [
-            models.CheckConstraint(
-                condition=Q(code__regex=r"^[A-Z0-9]{8}$"), name="invitation_code_shape"
-            ),
+            models.CheckConstraint(condition=Q(code__regex=r"^[A-Z0-9]{8}$"), name="invitation_code_shape"),
             # A user can be set only on a used invitation (the user may later be deleted).
             models.CheckConstraint(
                 condition=Q(used_by__isnull=True) | Q(used_at__isnull=False), name="invitation_used_by_needs_used_at"
             ),
-            models.CheckConstraint(condition=Q(expires_at__gt=models.F("created_at")), name="invitation_expires_after_created"),
+            models.CheckConstraint(
+                condition=Q(expires_at__gt=models.F("created_at")), name="invitation_expires_after_created"
+            ),
         ]
         indexes = [
             models.Index(fields=["email"], name="invitation_email_idx"),

@@ -2,7 +2,8 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from apps.accounts.models import User, UserRole
+from apps.accounts.models import User
+from apps.accounts.services import admin_grant
 from apps.invitations.links import invitation_url
 from apps.invitations.models import Invitation
 from apps.invitations.services import invitation_create
@@ -19,10 +20,12 @@ class Command(BaseCommand):
         admin = User.objects.filter(email=DEMO_ADMIN_EMAIL).first()
         if admin is None:
             admin = User.objects.create_user(DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD, full_name="Demo Admin")
-        UserRole.objects.get_or_create(user=admin, role=UserRole.Role.ADMIN)
+        admin_grant(user=admin)
 
         invitation = (
-            Invitation.objects.filter(invited_by=admin, email__isnull=True, used_at__isnull=True, expires_at__gt=timezone.now())
+            Invitation.objects.filter(
+                invited_by=admin, email__isnull=True, used_at__isnull=True, expires_at__gt=timezone.now()
+            )
             .order_by("-created_at")
             .first()
         ) or invitation_create(invited_by=admin)

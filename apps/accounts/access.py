@@ -1,0 +1,63 @@
+"""Access checks for views. The server decides who may see what; the templates only follow.
+
+- Member HTML pages: Django's `login_required` (LOGIN_URL is /auth).
+- `admin_required`: admin HTML pages.
+- `member_required_json` / `admin_required_json`: JSON endpoints of the islands, which must get
+  JSON back (never a redirect to an HTML page they cannot show).
+"""
+
+from functools import wraps
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.http import JsonResponse
+from django.shortcuts import redirect
+
+MESSAGE_NO_ADMIN = "Je hebt geen admin rechten"
+MESSAGE_SESSION_EXPIRED = "Je sessie is verlopen. Log opnieuw in."
+MESSAGE_ADMIN_SESSION_EXPIRED = "Sessie verlopen, log opnieuw in"
+DASHBOARD_URL = "/dashboard"
+
+
+def admin_required(view):
+    """Anonymous: to /auth?next=…; a member without the admin role: to /dashboard with 'Je hebt geen admin rechten'."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        user = request.user
+        if not user.is_authenticated:
+            return redirect_to_login(request.get_full_path(), settings.LOGIN_URL)
+        if not user.is_admin:
+            messages.error(request, MESSAGE_NO_ADMIN)
+            return redirect(DASHBOARD_URL)
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def member_required_json(view):
+    """Anonymous or expired session: 401 with the Dutch message and where to log in."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return JsonResponse({"error": MESSAGE_SESSION_EXPIRED, "login_url": settings.LOGIN_URL}, status=401)
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def admin_required_json(view):
+    """Anonymous: 401; a member without the admin role: 403. Both with the admin screen's Dutch texts."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        user = request.user
+        if not user.is_authenticated:
+            return JsonResponse({"error": MESSAGE_ADMIN_SESSION_EXPIRED, "login_url": settings.LOGIN_URL}, status=401)
+        if not user.is_admin:
+            return JsonResponse({"error": MESSAGE_NO_ADMIN}, status=403)
+        return view(request, *args, **kwargs)
+
+    return wrapper

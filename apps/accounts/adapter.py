@@ -1,0 +1,35 @@
+from allauth.account.adapter import DefaultAccountAdapter
+from django.conf import settings
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect
+
+from .services import MESSAGE_PASSWORD_TOO_SHORT, PASSWORD_MIN_LENGTH
+
+# allauth's own Dutch says only "probeer het later nogmaals"; members must know to wait a while.
+MESSAGE_TOO_MANY_LOGIN_ATTEMPTS = "Te veel mislukte inlogpogingen. Wacht een paar minuten en probeer het dan opnieuw."
+MESSAGE_ACCOUNT_INACTIVE = "Dit account is niet actief. Neem contact op met de organisatie."
+
+
+class AccountAdapter(DefaultAccountAdapter):
+    """allauth does sign-in, sign-out and password reset; sign-up happens only through our invitation form on /auth."""
+
+    error_messages = {
+        **DefaultAccountAdapter.error_messages,
+        "too_many_login_attempts": MESSAGE_TOO_MANY_LOGIN_ATTEMPTS,
+    }
+
+    def is_open_for_signup(self, request):
+        # allauth's signup flow knows nothing of invitations: it must never create an account.
+        return False
+
+    def respond_user_inactive(self, request, user):
+        # allauth would send the member to its own 'account inactive' page; we have only /auth.
+        messages.error(request, MESSAGE_ACCOUNT_INACTIVE)
+        return redirect(settings.LOGIN_URL)
+
+    def clean_password(self, password, user=None):
+        # Django's Dutch catalogue lacks its current "too short" text (it would show in English).
+        if len(password) < PASSWORD_MIN_LENGTH:
+            raise ValidationError(MESSAGE_PASSWORD_TOO_SHORT, code="password_too_short")
+        return super().clean_password(password, user=user)

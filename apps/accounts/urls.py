@@ -1,0 +1,28 @@
+from allauth.account import views as allauth_views
+from django.urls import path, re_path
+from django.views.generic import RedirectView
+
+from . import views
+
+urlpatterns = [
+    path("auth", views.auth_page, name="auth"),
+    path("uitloggen", views.logout_view, name="logout"),
+    # Password reset by e-mail: allauth's views, our Dutch templates (templates/account/).
+    path("auth/wachtwoord-vergeten", allauth_views.password_reset, name="account_reset_password"),
+    path("auth/wachtwoord-vergeten/verstuurd", allauth_views.password_reset_done, name="account_reset_password_done"),
+    re_path(
+        r"^auth/wachtwoord-herstellen/(?P<uidb36>[0-9A-Za-z]+)-(?P<key>.+)$",
+        allauth_views.password_reset_from_key,
+        name="account_reset_password_from_key",
+    ),
+    path(
+        "auth/wachtwoord-hersteld",
+        allauth_views.password_reset_from_key_done,
+        name="account_reset_password_from_key_done",
+    ),
+    # allauth refers to its own login, sign-up and sign-out pages by these names. Only /auth exists:
+    # sign-up goes through an invitation there, never through allauth's signup view.
+    path("auth/login/", RedirectView.as_view(url="/auth", query_string=True), name="account_login"),
+    path("auth/signup/", RedirectView.as_view(url="/auth?tab=registreren"), name="account_signup"),
+    path("auth/logout/", views.logout_view, name="account_logout"),
+]

@@ -1,0 +1,224 @@
+"""Invitation rules: codes, creation, validation, consumption at sign-up, bulk creation, clean-up.
+
+Every function is keyword-only and owns its transaction. `invitation_consume` is meant to run
+inside the sign-up transaction of `apps.accounts.services.account_register`: its own atomic block
+then becomes a savepoint, and the row lock it takes is held until the sign-up commits.
+"""
+
+import datetime
+import re
+import secrets
+import string
+from dataclasses import dataclass, field
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import IntegrityError, transaction
+from django.db.models.functions import Lower
+from django.utils import timezone
+
+from .models import CODE_LENGTH, VALID_DAYS, Invitation
+from .parsing import extract_emails
+
+CODE_ALPHABET = string.ascii_uppercase + string.digits
+_CODE_SHAPE = re.compile(rf"[A-Z0-9]{{{CODE_LENGTH}}}")
+
+# The Dutch texts members and admins see (spec section 8, issue 3).
+MESSAGE_CODE_REQUIRED = "Een uitnodigingscode is verplicht om te registreren"
+MESSAGE_CODE_INVALID = "Ongeldige uitnodigingscode"
+MESSAGE_CODE_USED = "Deze uitnodigingscode is al gebruikt"
+MESSAGE_CODE_EXPIRED = "Deze uitnodigingscode is verlopen"
+MESSAGE_CODE_OTHER_EMAIL = "Deze uitnodigingscode is bedoeld voor een ander e-mailadres"
+MESSAGE_CODE_VALID = "Geldige uitnodigingscode"
+MESSAGE_EMAIL_INVALID = "Vul een geldig e-mailadres in"
+MESSAGE_BULK_NONE_VALID = "Geen geldige email adressen gevonden"
+MESSAGE_BULK_ALL_REGISTERED = "Alle email adressen zijn al geregistreerd"
+
+# Lookups with many addresses go in slices: SQLite limits the number of query parameters.
+_CHUNK = 500
+
+
+def invitation_code_generate() -> str:
+    """8 uppercase letters and digits from a cryptographic random source."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def invitation_code_normalize(code: str | None) -> str:
+    """Members type or paste codes: surrounding spaces and lower case do not matter."""
+    return (code or "").strip().upper()
+
+
+def _email_normalize(email: str | None) -> str | None:
+    email = (email or "").strip().lower()
+    if not email:
+        return None
+    try:
+        validate_email(email)
+    except ValidationError as exc:
+        raise ValidationError(MESSAGE_EMAIL_INVALID, code="email_invalid") from exc
+    return email
+
+
+def invitation_create(*, invited_by=None, email: str | None = None, now: datetime.datetime | None = None) -> Invitation:
+    """One invitation; without an e-mail address it is a generic code anyone may use once."""
+    now = now or timezone.now()
+    email = _email_normalize(email)
+    for _ in range(10):
+        try:
+            with transaction.atomic():
+                return Invitation.objects.create(
+                    code=invitation_code_generate(),
+                    email=email,
+                    invited_by=invited_by,
+                    created_at=now,
+                    expires_at=now + datetime.timedelta(days=VALID_DAYS),
+                )
+        except IntegrityError:
+            # 36^8 codes make a clash rare; a clash simply draws again.
+            continue
+    raise RuntimeError("Could not draw a unique invitation code")
+
+
+@dataclass(frozen=True)
+class InvitationCheck:
+    """The spec's validate_invitation_code result: is_valid plus a Dutch message."""
+
+    is_valid: bool
+    message: str
+    code: str = ""  # a machine-readable reason: ok, required, invalid, used, expired, other_email
+    invitation: Invitation | None = None
+
+
+def _check(invitation: Invitation | None, *, email: str | None, now: datetime.datetime) -> InvitationCheck:
+    if invitation is None:
+        return InvitationCheck(False, MESSAGE_CODE_INVALID, "invalid")
+    if invitation.used_at is not None:
+        return InvitationCheck(False, MESSAGE_CODE_USED, "used", invitation)
+    if invitation.expires_at <= now:
+        return InvitationCheck(False, MESSAGE_CODE_EXPIRED, "expired", invitation)
+    if invitation.email and invitation.email.strip().lower() != (email or "").strip().lower():
+        return InvitationCheck(False, MESSAGE_CODE_OTHER_EMAIL, "other_email", invitation)
+    return InvitationCheck(True, MESSAGE_CODE_VALID, "ok", invitation)
+
+
+def _lookup(code: str, *, lock: bool) -> Invitation | None:
+    # A code of the wrong shape cannot exist (a check constraint guarantees it): no query needed.
+    if not _CODE_SHAPE.fullmatch(code):
+        return None
+    queryset = Invitation.objects.select_for_update() if lock else Invitation.objects.all()
+    return queryset.filter(code=code).first()
+
+
+def invitation_validate(
+    *, code: str | None, email: str | None, now: datetime.datetime | None = None
+) -> InvitationCheck:
+    """Check a code against an e-mail address without changing anything (the spec's validate_invitation_code)."""
+    now = now or timezone.now()
+    code = invitation_code_normalize(code)
+    if not code:
+        return InvitationCheck(False, MESSAGE_CODE_REQUIRED, "required")
+    return _check(_lookup(code, lock=False), email=email, now=now)
+
+
+def invitation_consume(
+    *, code: str | None, email: str | None, user, now: datetime.datetime | None = None
+) -> Invitation:
+    """Mark the invitation used by `user` (the spec's mark_invitation_used), checking it again under a row lock.
+
+    Call it inside the transaction that creates `user`: the lock makes simultaneous sign-ups with
+    one code wait for each other, and the ones that come second see `used_at` set and fail, which
+    rolls back their user as well. Raises ValidationError with the Dutch message.
+    """
+    now = now or timezone.now()
+    code = invitation_code_normalize(code)
+    if not code:
+        raise ValidationError(MESSAGE_CODE_REQUIRED, code="required")
+    with transaction.atomic():
+        check = _check(_lookup(code, lock=True), email=email, now=now)
+        if not check.is_valid:
+            raise ValidationError(check.message, code=check.code)
+        invitation = check.invitation
+        invitation.used_at = now
+        invitation.used_by = user
+        invitation.save(update_fields=["used_at", "used_by"])
+    return invitation
+
+
+@dataclass
+class BulkInvitationResult:
+    created: list[Invitation] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # addresses that already have an account
+
+
+def _registered_emails(emails: list[str]) -> set[str]:
+    User = get_user_model()
+    found: set[str] = set()
+    for start in range(0, len(emails), _CHUNK):
+        chunk = emails[start : start + _CHUNK]
+        found.update(
+            User.objects.annotate(email_lower=Lower("email"))
+            .filter(email_lower__in=chunk)
+            .values_list("email_lower", flat=True)
+        )
+    return found
+
+
+def _unique_codes(count: int) -> list[str]:
+    """`count` fresh codes, different from each other and from every stored code."""
+    codes: set[str] = set()
+    while len(codes) < count:
+        wanted = {invitation_code_generate() for _ in range(count - len(codes))} - codes
+        batch = list(wanted)
+        for start in range(0, len(batch), _CHUNK):
+            taken = set(
+                Invitation.objects.filter(code__in=batch[start : start + _CHUNK]).values_list("code", flat=True)
+            )
+            wanted -= taken
+        codes |= wanted
+    return list(codes)
+
+
+def invitation_bulk_create(*, invited_by, text: str, now: datetime.datetime | None = None) -> BulkInvitationResult:
+    """One invitation per address found in pasted free text; addresses with an account are skipped.
+
+    Raises ValidationError 'Geen geldige email adressen gevonden' when the text holds no valid
+    address, and 'Alle email adressen zijn al geregistreerd' when every address has an account.
+    """
+    now = now or timezone.now()
+    emails = extract_emails(text)
+    if not emails:
+        raise ValidationError(MESSAGE_BULK_NONE_VALID, code="no_valid_emails")
+    registered = _registered_emails(emails)
+    new = [email for email in emails if email not in registered]
+    if not new:
+        raise ValidationError(MESSAGE_BULK_ALL_REGISTERED, code="all_registered")
+    expires_at = now + datetime.timedelta(days=VALID_DAYS)
+    for _ in range(5):
+        try:
+            with transaction.atomic():
+                created = Invitation.objects.bulk_create(
+                    [
+                        Invitation(code=code, email=email, invited_by=invited_by, created_at=now, expires_at=expires_at)
+                        for code, email in zip(_unique_codes(len(new)), new, strict=True)
+                    ],
+                    batch_size=_CHUNK,
+                )
+            return BulkInvitationResult(created=created, skipped=[email for email in emails if email in registered])
+        except IntegrityError:
+            # Another admin drew one of the same codes in between: draw the whole batch again.
+            continue
+    raise RuntimeError("Could not draw unique invitation codes")
+
+
+def invitation_delete(*, invitation: Invitation) -> None:
+    with transaction.atomic():
+        Invitation.objects.filter(pk=invitation.pk).delete()
+
+
+def invitations_cleanup_expired(*, now: datetime.datetime | None = None) -> int:
+    """Delete expired invitations that were never used; used ones stay as the record of who invited whom."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        _total, per_model = Invitation.objects.filter(used_at__isnull=True, expires_at__lte=now).delete()
+    return per_model.get(Invitation._meta.label, 0)
