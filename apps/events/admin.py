@@ -1,50 +1,139 @@
+from django import forms
 from django.contrib import admin
+from django.core.exceptions import ValidationError
 from django.db.models import Count
+from django.utils import timezone
 
 from .models import Event, EventParticipant
+from .services import EventError, event_join, events_deactivate
 
 
 class EventParticipantInline(admin.TabularInline):
+    """Who signed up. Read-only: places are only handed out by `event_join`, which guards capacity."""
+
     model = EventParticipant
     extra = 0
-    fields = ["user", "participant_email", "created_at"]
-    readonly_fields = ["participant_email", "created_at"]
-    autocomplete_fields = ["user"]
+    fields = ["participant_name", "participant_email", "created_at"]
+    readonly_fields = fields
+    can_delete = True  # an admin may take someone off the list; that never overfills an event
+    show_change_link = False
+    verbose_name_plural = "deelnemers"
+
+    def get_queryset(self, request):
+        # Each row prints the participation ("<user> bij <event>") plus name and e-mail: join both rows
+        # into the one inline query instead of a query per participant.
+        return super().get_queryset(request).select_related("user", "event")
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="naam")
+    def participant_name(self, obj):
+        return obj.user.display_name
 
     @admin.display(description="e-mailadres")
     def participant_email(self, obj):
-        return obj.user.email if obj.user_id else ""
+        return obj.user.email
 
-    def get_queryset(self, request):
-        return super().get_queryset(request).select_related("user")
+
+class PeriodFilter(admin.SimpleListFilter):
+    title = "periode"
+    parameter_name = "periode"
+
+    def lookups(self, request, model_admin):
+        return [("komend", "Komend"), ("voorbij", "Voorbij")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "komend":
+            return queryset.filter(event_date__gte=timezone.now())
+        if self.value() == "voorbij":
+            return queryset.filter(event_date__lt=timezone.now())
+        return queryset
 
 
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
-    list_display = ["title", "event_date", "location", "participant_count", "max_participants", "is_active"]
-    list_filter = ["is_active", "event_date"]
+    list_display = ["title", "event_date", "location", "participant_count", "is_active"]
+    list_filter = ["is_active", PeriodFilter]
     search_fields = ["title", "location", "description"]
     date_hierarchy = "event_date"
+    ordering = ["-event_date"]
+    fields = ["title", "event_date", "location", "description", "max_participants", "is_active", "created_at"]
+    readonly_fields = ["created_at"]
     inlines = [EventParticipantInline]
     actions = ["deactivate"]
 
     def get_queryset(self, request):
+        # The count column costs one COUNT in the list query, not one query per row.
         return super().get_queryset(request).annotate(participant_total=Count("participants"))
 
     @admin.display(description="deelnemers", ordering="participant_total")
     def participant_count(self, obj):
-        return obj.participant_total
+        # With the maximum in the same cell ("3 / 10"), so the list stays narrow enough to show "actief".
+        if obj.max_participants is None:
+            return obj.participant_total
+        return f"{obj.participant_total} / {obj.max_participants}"
 
     @admin.action(description="Geselecteerde events deactiveren")
     def deactivate(self, request, queryset):
-        updated = queryset.update(is_active=False)
+        updated = events_deactivate(event_ids=queryset.values_list("pk", flat=True))
         self.message_user(request, f"{updated} event(s) gedeactiveerd.")
+
+
+class EventParticipantAddForm(forms.ModelForm):
+    """Sign a member up on their behalf, through `event_join`, so the admin obeys the same capacity rules.
+
+    The join happens in clean(): the admin's add view runs in one transaction, so the event stays locked
+    from this check until the page is saved, and a refusal comes back as a normal form error.
+    """
+
+    class Meta:
+        model = EventParticipant
+        fields = ["event", "user"]
+
+    def clean(self):
+        cleaned = super().clean()
+        event, user = cleaned.get("event"), cleaned.get("user")
+        if event is not None and user is not None:
+            try:
+                self.instance = event_join(user=user, event_id=event.pk)
+            except EventError as error:
+                raise ValidationError(str(error)) from error
+        return cleaned
+
+    def validate_unique(self):
+        """event_join has enforced one participation per member; the row it made must not count as a clash."""
+
+    def save(self, commit=True):
+        self.save_m2m = lambda: None
+        return self.instance
 
 
 @admin.register(EventParticipant)
 class EventParticipantAdmin(admin.ModelAdmin):
-    list_display = ["event", "user", "created_at"]
+    """All sign-ups, searchable. Adding goes through event_join; an existing sign-up is not edited."""
+
+    list_display = ["event", "user", "user_email", "created_at"]
     list_filter = ["event"]
     search_fields = ["user__email", "user__full_name", "event__title"]
     list_select_related = ["event", "user"]
-    autocomplete_fields = ["user", "event"]
+    autocomplete_fields = ["event", "user"]
+
+    @admin.display(description="e-mailadres", ordering="user__email")
+    def user_email(self, obj):
+        return obj.user.email
+
+    def get_form(self, request, obj=None, **kwargs):
+        if obj is None:
+            kwargs["form"] = EventParticipantAddForm
+            kwargs["fields"] = ["event", "user"]
+        return super().get_form(request, obj, **kwargs)
+
+    def get_readonly_fields(self, request, obj=None):
+        return ["event", "user", "user_email", "created_at"] if obj is not None else []
+
+    def save_model(self, request, obj, form, change):
+        """Nothing to do: the add form's event_join saved it, and a sign-up is never changed afterwards."""
+
+    def has_change_permission(self, request, obj=None):
+        return False

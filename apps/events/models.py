@@ -19,7 +19,8 @@ class Event(models.Model):
         ordering = ["event_date"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(max_participants__isnull=True) | Q(max_participants__gte=1), name="event_max_participants_positive"
+                condition=Q(max_participants__isnull=True) | Q(max_participants__gte=1),
+                name="event_max_participants_positive",
             ),
         ]
         indexes = [models.Index(fields=["event_date"], name="event_upcoming_idx", condition=Q(is_active=True))]
@@ -31,7 +32,10 @@ class Event(models.Model):
 class EventParticipant(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="participants", verbose_name="event")
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="event_participations", verbose_name="gebruiker"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="event_participations",
+        verbose_name="gebruiker",
     )
     created_at = models.DateTimeField("aangemeld op", default=timezone.now)
 

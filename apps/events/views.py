@@ -1,0 +1,72 @@
+"""Sign up, cancel and the calendar file. Plain POST forms with redirect-after-post: no JavaScript needed."""
+
+import logging
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import DatabaseError
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.views.decorators.http import require_POST, require_safe
+
+from .ics import event_ics, ics_filename
+from .models import Event
+from .services import (
+    MESSAGE_FAILED,
+    MESSAGE_JOINED,
+    MESSAGE_LEFT,
+    EventAlreadyJoined,
+    EventError,
+    event_join,
+    event_leave,
+)
+
+logger = logging.getLogger(__name__)
+
+
+def _back_to_events():
+    return redirect(reverse("dashboard") + "#events")
+
+
+@login_required
+@require_POST
+def join(request, event_id: int):
+    try:
+        event_join(user=request.user, event_id=event_id)
+    except EventAlreadyJoined as error:
+        messages.info(request, str(error))
+    except EventError as error:
+        messages.error(request, str(error))
+    except DatabaseError:
+        # A lock timeout or a lost connection: the member gets the spec's generic message, we get the trace.
+        logger.exception("event sign-up failed (event %s, user %s)", event_id, request.user.pk)
+        messages.error(request, MESSAGE_FAILED)
+    else:
+        messages.success(request, MESSAGE_JOINED)
+    return _back_to_events()
+
+
+@login_required
+@require_POST
+def leave(request, event_id: int):
+    try:
+        event_leave(user=request.user, event_id=event_id)
+    except EventError as error:
+        messages.error(request, str(error))
+    except DatabaseError:
+        logger.exception("event cancellation failed (event %s, user %s)", event_id, request.user.pk)
+        messages.error(request, MESSAGE_FAILED)
+    else:
+        messages.success(request, MESSAGE_LEFT)
+    return _back_to_events()
+
+
+@login_required
+@require_safe
+def ics(request, event_id: int):
+    event = get_object_or_404(Event, pk=event_id, is_active=True)
+    body = event_ics(event, url=request.build_absolute_uri(reverse("dashboard") + "#events"))
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{ics_filename(event)}"'
+    return response
