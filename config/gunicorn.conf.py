@@ -8,5 +8,6 @@ workers = int(os.environ.get("GUNICORN_WORKERS", multiprocessing.cpu_count() * 2
 threads = int(os.environ.get("GUNICORN_THREADS", 1))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", 30))
 accesslog = os.environ.get("GUNICORN_ACCESSLOG", "-")
-worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
+# Heartbeat files in memory: a slow disk must not make gunicorn think its workers hang.
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None  # noqa: S108
 forwarded_allow_ips = os.environ.get("GUNICORN_FORWARDED_ALLOW_IPS", "127.0.0.1")

@@ -81,8 +81,11 @@ def test_security_headers_are_set(client):
 def _registered_models():
     from django.contrib import admin
 
-    return [model for model in apps.get_models() if model._meta.app_label in
-            {"accounts", "invitations", "challenges", "events"}], admin.site._registry
+    return [
+        model
+        for model in apps.get_models()
+        if model._meta.app_label in {"accounts", "invitations", "challenges", "events"}
+    ], admin.site._registry
 
 
 def test_every_model_is_in_django_admin():

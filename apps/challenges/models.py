@@ -32,7 +32,9 @@ class Challenge(models.Model):
         verbose_name_plural = "challenges"
         ordering = ["target_dips", "name"]
         constraints = [
-            models.CheckConstraint(condition=Q(target_dips__gte=1) & Q(target_dips__lte=1000), name="challenge_target_range"),
+            models.CheckConstraint(
+                condition=Q(target_dips__gte=1) & Q(target_dips__lte=1000), name="challenge_target_range"
+            ),
             models.UniqueConstraint(fields=["name"], name="challenge_name_unique"),
         ]
         indexes = [models.Index(fields=["is_active", "target_dips"], name="challenge_active_target_idx")]
@@ -53,7 +55,9 @@ class Badge(models.Model):
     challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="badges", verbose_name="challenge")
     name = models.CharField("naam", max_length=80)
     description = models.CharField("omschrijving", max_length=300, blank=True)
-    image_url = models.CharField("afbeelding", max_length=300, blank=True, help_text="Pad onder /static/ of een volledige URL.")
+    image_url = models.CharField(
+        "afbeelding", max_length=300, blank=True, help_text="Pad onder /static/ of een volledige URL."
+    )
     milestone_dips = models.PositiveSmallIntegerField("mijlpaal (plonsen)")
 
     class Meta:
@@ -79,7 +83,9 @@ class UserChallenge(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="user_challenges", verbose_name="gebruiker"
     )
-    challenge = models.ForeignKey(Challenge, on_delete=models.PROTECT, related_name="user_challenges", verbose_name="challenge")
+    challenge = models.ForeignKey(
+        Challenge, on_delete=models.PROTECT, related_name="user_challenges", verbose_name="challenge"
+    )
     challenge_type = models.CharField("type", max_length=20, choices=Challenge.Category.choices)
     is_active = models.BooleanField("actief", default=True)
     started_at = models.DateTimeField("gestart op", default=timezone.now)
@@ -106,8 +112,12 @@ class UserChallenge(models.Model):
 class Dip(models.Model):
     """One registered dip. `number` is its place on the stamp card, unique per card."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="dips", verbose_name="gebruiker")
-    user_challenge = models.ForeignKey(UserChallenge, on_delete=models.CASCADE, related_name="dips", verbose_name="challenge")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="dips", verbose_name="gebruiker"
+    )
+    user_challenge = models.ForeignKey(
+        UserChallenge, on_delete=models.CASCADE, related_name="dips", verbose_name="challenge"
+    )
     number = models.PositiveSmallIntegerField("nummer")
     dip_date = models.DateField("datum")
     photo = models.ImageField("foto", storage=photo_storage, max_length=200, blank=True)
@@ -132,9 +142,13 @@ class Dip(models.Model):
 
 
 class UserBadge(models.Model):
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="badges", verbose_name="gebruiker")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="badges", verbose_name="gebruiker"
+    )
     badge = models.ForeignKey(Badge, on_delete=models.PROTECT, related_name="awards", verbose_name="badge")
-    user_challenge = models.ForeignKey(UserChallenge, on_delete=models.CASCADE, related_name="badges", verbose_name="challenge")
+    user_challenge = models.ForeignKey(
+        UserChallenge, on_delete=models.CASCADE, related_name="badges", verbose_name="challenge"
+    )
     earned_at = models.DateTimeField("verdiend op", default=timezone.now)
 
     class Meta:

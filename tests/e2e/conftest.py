@@ -51,7 +51,9 @@ def page(browser, live_server, request):
     page.set_default_timeout(10_000)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" and "favicon" not in msg.text else None)
+    page.on(
+        "console", lambda msg: errors.append(msg.text) if msg.type == "error" and "favicon" not in msg.text else None
+    )
     page.base_url = live_server.url
     page.js_errors = errors
     yield page
@@ -78,6 +80,4 @@ def sign_in(page, user) -> None:
     client = Client()
     client.force_login(user)
     cookie = client.cookies[settings.SESSION_COOKIE_NAME]
-    page.context.add_cookies(
-        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie.value, "url": page.base_url}]
-    )
+    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie.value, "url": page.base_url}])

@@ -25,7 +25,9 @@ def s3_photos(settings, s3_env, s3_bucket, monkeypatch, tmp_path):
     return storages["photos"]
 
 
-def test_dip_photo_round_trip_on_s3(client, member, other_member, admin_user, s3_photos, django_capture_on_commit_callbacks):
+def test_dip_photo_round_trip_on_s3(
+    client, member, other_member, admin_user, s3_photos, django_capture_on_commit_callbacks
+):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     assert s3_photos.bucket_name and s3_photos.querystring_auth

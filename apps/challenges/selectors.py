@@ -1,0 +1,138 @@
+"""Reads for the dashboard and the stamp card. Each costs a fixed number of queries."""
+
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Prefetch
+from django.urls import reverse
+from django.utils.formats import date_format
+
+from .models import Badge, Challenge, Dip, UserBadge, UserChallenge
+
+RECENT_DIPS = 10
+
+
+def dutch_date(value) -> str:
+    return date_format(value, "j F Y") if value else ""
+
+
+@dataclass
+class BadgeGroup:
+    challenge: Challenge
+    awards: list[UserBadge] = field(default_factory=list)
+
+
+@dataclass
+class Dashboard:
+    active_challenges: list[UserChallenge]
+    badge_groups: list[BadgeGroup]
+    badge_count: int
+    waterdieren: Challenge | None
+    special_challenges: list[Challenge]
+
+    @property
+    def can_start(self) -> bool:
+        return not any(not card.is_completed for card in self.active_challenges)
+
+
+def dashboard_for(user) -> Dashboard:
+    active = list(
+        UserChallenge.objects.filter(user=user, is_active=True)
+        .select_related("challenge")
+        .annotate(dip_total=Count("dips"))
+    )
+    groups = _newest_badges_per_challenge(user)
+    catalogue = list(
+        Challenge.objects.filter(is_active=True)
+        .prefetch_related(Prefetch("badges", queryset=Badge.objects.order_by("milestone_dips")))
+        .order_by("target_dips", "name")
+    )
+    waterdieren = next((c for c in catalogue if c.is_waterdieren), None)
+    return Dashboard(
+        active_challenges=active,
+        badge_groups=groups,
+        badge_count=sum(len(group.awards) for group in groups),
+        waterdieren=waterdieren,
+        special_challenges=[c for c in catalogue if not c.is_waterdieren],
+    )
+
+
+def _newest_badges_per_challenge(user) -> list[BadgeGroup]:
+    """Earned badges grouped per challenge, newest first; only the newest per challenge and badge."""
+    awards = (
+        UserBadge.objects.filter(user=user)
+        .select_related("badge", "user_challenge__challenge")
+        .order_by("-earned_at", "-pk")
+    )
+    groups: dict[int, BadgeGroup] = {}
+    seen: set[tuple[int, int]] = set()
+    for award in awards:
+        challenge = award.user_challenge.challenge
+        key = (challenge.pk, award.badge_id)
+        if key in seen:
+            continue
+        seen.add(key)
+        groups.setdefault(challenge.pk, BadgeGroup(challenge=challenge)).awards.append(award)
+    return list(groups.values())
+
+
+def active_card_for(user) -> UserChallenge | None:
+    return UserChallenge.objects.filter(user=user, is_active=True).select_related("challenge").first()
+
+
+def photo_urls(dip: Dip) -> tuple[str | None, str | None]:
+    if not dip.photo:
+        return None, None
+    return reverse("dip_photo", args=[dip.pk]), reverse("dip_thumbnail", args=[dip.pk])
+
+
+def dip_payload(dip: Dip) -> dict:
+    photo, thumbnail = photo_urls(dip)
+    return {
+        "id": dip.pk,
+        "number": dip.number,
+        "dipDate": dip.dip_date.isoformat(),
+        "dipDateDisplay": dutch_date(dip.dip_date),
+        "photoUrl": photo,
+        "thumbnailUrl": thumbnail,
+    }
+
+
+def badge_payload(badge: Badge, award: UserBadge | None = None) -> dict:
+    return {
+        "id": badge.pk,
+        "name": badge.name,
+        "description": badge.description,
+        "milestone": badge.milestone_dips,
+        "imageUrl": badge.image_src,
+        "earned": award is not None,
+        "earnedAtDisplay": dutch_date(award.earned_at) if award else None,
+    }
+
+
+def stamp_card_props(card: UserChallenge) -> dict:
+    """Everything the stamp card island shows, in the page's first HTML (no request waterfall)."""
+    challenge = card.challenge
+    dips = list(
+        Dip.objects.filter(user_challenge=card)
+        .order_by("-number")
+        .only("pk", "number", "dip_date", "photo", "thumbnail", "created_at")
+    )
+    badges = list(Badge.objects.filter(challenge=challenge).order_by("milestone_dips"))
+    awards = {award.badge_id: award for award in UserBadge.objects.filter(user_challenge=card)}
+    return {
+        "userChallengeId": card.pk,
+        "challenge": {
+            "name": challenge.name,
+            "description": challenge.description,
+            "category": challenge.category,
+            "targetDips": challenge.target_dips,
+        },
+        "dipCount": len(dips),
+        "completedAt": card.completed_at.isoformat() if card.completed_at else None,
+        "completedAtDisplay": dutch_date(card.completed_at) or None,
+        "milestones": [badge.milestone_dips for badge in badges],
+        "badges": [badge_payload(badge, awards.get(badge.pk)) for badge in badges],
+        "recentDips": [dip_payload(dip) for dip in dips[:RECENT_DIPS]],
+        "photos": [dip_payload(dip) for dip in dips if dip.photo],
+        "endpoints": {"registerDip": reverse("dip_register")},
+    }

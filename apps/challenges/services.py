@@ -1,0 +1,140 @@
+"""Challenge rules. `dip_register` is the only way a dip is made."""
+
+import datetime
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from apps.accounts.models import User
+
+from .models import Badge, Challenge, Dip, UserBadge, UserChallenge, photo_storage
+from .photos import ProcessedPhoto
+
+MESSAGE_ALREADY_WATERDIEREN = "Je hebt al een actieve Waterdieren Stempelkaart!"
+MESSAGE_ALREADY_ACTIVE = "Je hebt al een actieve challenge. Rond die eerst af of stop ermee."
+MESSAGE_CHALLENGE_UNAVAILABLE = "Deze challenge is niet beschikbaar."
+MESSAGE_COMPLETED = "Deze challenge is voltooid. Je kunt geen nieuwe plonsen meer toevoegen."
+MESSAGE_MAXIMUM = "Maximum van {target} plonsen bereikt!"
+MESSAGE_DAILY_LIMIT = "Je hebt vandaag al een plons geregistreerd. Morgen mag je weer!"
+MESSAGE_NO_ACTIVE = "Je hebt geen actieve challenge."
+
+
+class ChallengeError(Exception):
+    """A refused action; the message is Dutch and meant for the member."""
+
+
+@dataclass(frozen=True)
+class DipOutcome:
+    dip: Dip
+    dip_count: int
+    badge: Badge | None
+    award: UserBadge | None
+    completed: bool
+    user_challenge: UserChallenge
+
+
+def challenge_start(*, user: User, challenge_id: int) -> UserChallenge:
+    """Start a challenge. One unfinished challenge at a time; finished ones are archived (kept)."""
+    with transaction.atomic():
+        # Lock the member's row: two taps on "Start" are serialised, not raced.
+        User.objects.select_for_update().only("pk").get(pk=user.pk)
+        challenge = Challenge.objects.filter(pk=challenge_id, is_active=True).first()
+        if challenge is None:
+            raise ChallengeError(MESSAGE_CHALLENGE_UNAVAILABLE)
+        current = UserChallenge.objects.filter(user=user, is_active=True).select_related("challenge").first()
+        if current is not None and not current.is_completed:
+            if challenge.is_waterdieren or current.challenge_type == Challenge.Category.WATERDIEREN:
+                raise ChallengeError(MESSAGE_ALREADY_WATERDIEREN)
+            raise ChallengeError(MESSAGE_ALREADY_ACTIVE)
+        if current is not None:
+            current.is_active = False
+            current.save(update_fields=["is_active"])
+        try:
+            with transaction.atomic():
+                return UserChallenge.objects.create(user=user, challenge=challenge, challenge_type=challenge.category)
+        except IntegrityError as exc:  # the database's own guard, should the lock ever be bypassed
+            raise ChallengeError(MESSAGE_ALREADY_WATERDIEREN) from exc
+
+
+def dip_register(
+    *, user: User, photo: ProcessedPhoto | None = None, now: datetime.datetime | None = None
+) -> DipOutcome:
+    """Register a dip on the member's active card, award a milestone badge, complete at the target.
+
+    The photo is already checked and re-encoded (that is slow, so it happens before the lock). Its files
+    are written first and removed again when the dip is refused, so nothing is left half-way.
+    """
+    now = now or timezone.now()
+    names = _photo_save(user=user, photo=photo, now=now) if photo else ("", "")
+    try:
+        return _dip_register_locked(user=user, photo_names=names, now=now)
+    except BaseException:
+        for name in names:
+            if name:
+                photo_storage().delete(name)
+        raise
+
+
+def _dip_register_locked(*, user: User, photo_names: tuple[str, str], now: datetime.datetime) -> DipOutcome:
+    with transaction.atomic():
+        card = (
+            UserChallenge.objects.select_for_update(of=("self",))
+            .select_related("challenge")
+            .filter(user=user, is_active=True)
+            .first()
+        )
+        if card is None:
+            raise ChallengeError(MESSAGE_NO_ACTIVE)
+        if card.is_completed:
+            raise ChallengeError(MESSAGE_COMPLETED)
+        target = card.challenge.target_dips
+        count = card.dips.count()
+        if count >= target:
+            raise ChallengeError(MESSAGE_MAXIMUM.format(target=target))
+        today = timezone.localdate(now)
+        if settings.DIP_DAILY_LIMIT_ENABLED and card.dips.filter(dip_date=today).exists():
+            raise ChallengeError(MESSAGE_DAILY_LIMIT)
+
+        number = count + 1
+        dip = Dip.objects.create(
+            user=user,
+            user_challenge=card,
+            number=number,
+            dip_date=today,
+            photo=photo_names[0],
+            thumbnail=photo_names[1],
+            created_at=now,
+        )
+        badge = Badge.objects.filter(challenge_id=card.challenge_id, milestone_dips=number).first()
+        award = None
+        if badge is not None:
+            award = UserBadge.objects.create(user=user, badge=badge, user_challenge=card, earned_at=now)
+        completed = number >= target
+        if completed:
+            card.completed_at = now
+            card.save(update_fields=["completed_at"])
+        return DipOutcome(dip=dip, dip_count=number, badge=badge, award=award, completed=completed, user_challenge=card)
+
+
+def _photo_save(*, user: User, photo: ProcessedPhoto, now: datetime.datetime) -> tuple[str, str]:
+    stamp = timezone.localtime(now).strftime("%Y%m%dT%H%M%S%f")
+    storage = photo_storage()
+    full = storage.save(f"{user.pk}/{stamp}.{photo.extension}", ContentFile(photo.full))
+    try:
+        thumbnail = storage.save(f"{user.pk}/{stamp}.thumb.{photo.extension}", ContentFile(photo.thumbnail))
+    except BaseException:
+        storage.delete(full)
+        raise
+    return full, thumbnail
+
+
+def challenge_stop(*, user: User, user_challenge_id: int) -> None:
+    """Delete the member's challenge with its dips and badges; photo files go after the commit."""
+    with transaction.atomic():
+        card = UserChallenge.objects.select_for_update().filter(pk=user_challenge_id, user=user, is_active=True).first()
+        if card is None:
+            raise ChallengeError(MESSAGE_NO_ACTIVE)
+        card.delete()

@@ -1,0 +1,13 @@
+from django.urls import path
+
+from .views import challenge, dashboard, photos
+
+urlpatterns = [
+    path("dashboard", dashboard.dashboard, name="dashboard"),
+    path("challenge", challenge.challenge, name="challenge"),
+    path("challenge/start", dashboard.start, name="challenge_start"),
+    path("challenge/plons", challenge.register_dip, name="dip_register"),
+    path("challenge/stoppen", challenge.stop, name="challenge_stop"),
+    path("foto/<int:dip_id>", photos.photo, name="dip_photo"),
+    path("foto/<int:dip_id>/klein", photos.thumbnail, name="dip_thumbnail"),
+]

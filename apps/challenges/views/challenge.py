@@ -1,0 +1,82 @@
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST, require_safe
+
+from apps.accounts.access import member_required_json
+
+from ..photos import PhotoError, photo_process, too_large_message
+from ..selectors import active_card_for, badge_payload, dip_payload, dutch_date, stamp_card_props
+from ..services import ChallengeError, challenge_stop, dip_register
+
+MESSAGE_ADDED = "Plons toegevoegd!"
+MESSAGE_BADGE = "Badge verdiend: {name}!"
+MESSAGE_WATERDIEREN_DONE = "Waterdieren Stempelkaart voltooid! Alle badges verzameld!"
+MESSAGE_CHALLENGE_DONE = "Challenge voltooid! Je foto's en badges blijven bewaard."
+MESSAGE_STOPPED = "Challenge gestopt en volledig verwijderd!"
+MESSAGE_STOP_FAILED = "Er ging iets mis bij het stoppen van de challenge."
+# Room for the multipart envelope and the other fields around a photo at the limit.
+UPLOAD_OVERHEAD_BYTES = 64 * 1024
+
+
+@login_required
+@require_safe
+def challenge(request):
+    card = active_card_for(request.user)
+    if card is None:
+        return redirect("dashboard")
+    return render(request, "challenges/challenge.html", {"card": card, "stamp_card": stamp_card_props(card)})
+
+
+@member_required_json
+@require_POST
+def register_dip(request):
+    if int(request.META.get("CONTENT_LENGTH") or 0) > settings.PHOTO_MAX_BYTES + UPLOAD_OVERHEAD_BYTES:
+        return JsonResponse({"error": too_large_message()}, status=413)
+    upload = request.FILES.get("photo")
+    try:
+        photo = photo_process(upload) if upload else None
+        outcome = dip_register(user=request.user, photo=photo)
+    except (PhotoError, ChallengeError) as error:
+        return JsonResponse({"error": str(error)}, status=400 if isinstance(error, PhotoError) else 409)
+
+    toasts = [{"text": MESSAGE_ADDED, "durationMs": 3000}]
+    celebration = None
+    if outcome.badge is not None:
+        toasts.append({"text": MESSAGE_BADGE.format(name=outcome.badge.name), "durationMs": 5000})
+        celebration = "milestone"
+    if outcome.completed:
+        is_waterdieren = outcome.user_challenge.challenge.is_waterdieren
+        toasts.append(
+            {"text": MESSAGE_WATERDIEREN_DONE if is_waterdieren else MESSAGE_CHALLENGE_DONE, "durationMs": 10000}
+        )
+        celebration = "completion"
+    card = outcome.user_challenge
+    return JsonResponse(
+        {
+            "message": MESSAGE_ADDED,
+            "dip": dip_payload(outcome.dip),
+            "dipCount": outcome.dip_count,
+            "completed": outcome.completed,
+            "completedAt": card.completed_at.isoformat() if card.completed_at else None,
+            "completedAtDisplay": dutch_date(card.completed_at) or None,
+            "badge": badge_payload(outcome.badge, outcome.award) if outcome.badge else None,
+            "celebration": celebration,
+            "toasts": toasts,
+        },
+        status=201,
+    )
+
+
+@login_required
+@require_POST
+def stop(request):
+    try:
+        challenge_stop(user=request.user, user_challenge_id=int(request.POST.get("user_challenge_id", "")))
+    except (ValueError, ChallengeError):
+        messages.error(request, MESSAGE_STOP_FAILED)
+        return redirect("dashboard")
+    messages.success(request, MESSAGE_STOPPED)
+    return redirect("dashboard")

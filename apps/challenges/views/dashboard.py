@@ -1,0 +1,35 @@
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST, require_safe
+
+from apps.events.selectors import upcoming_events_for
+
+from ..selectors import dashboard_for
+from ..services import ChallengeError, challenge_start
+
+
+@login_required
+@require_safe
+def dashboard(request):
+    return render(
+        request,
+        "challenges/dashboard.html",
+        {"dashboard": dashboard_for(request.user), "upcoming_events": upcoming_events_for(request.user)},
+    )
+
+
+@login_required
+@require_POST
+def start(request):
+    try:
+        challenge_id = int(request.POST.get("challenge_id", ""))
+        challenge_start(user=request.user, challenge_id=challenge_id)
+    except ValueError:
+        messages.error(request, "Deze challenge is niet beschikbaar.")
+        return redirect("dashboard")
+    except ChallengeError as error:
+        messages.error(request, str(error))
+        return redirect("dashboard")
+    messages.success(request, "Challenge gestart!")
+    return redirect("challenge")

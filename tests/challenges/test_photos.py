@@ -1,0 +1,87 @@
+import io
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from PIL import Image
+
+from apps.challenges.photos import MAX_SIDE, THUMB_SIDE, PhotoError, photo_process
+from tests.challenges.photo_samples import exif_with_gps_and_rotation, image_bytes
+
+
+def upload(data: bytes, name="foto.jpg", content_type="image/jpeg"):
+    return SimpleUploadedFile(name, data, content_type=content_type)
+
+
+@pytest.mark.parametrize("fmt", ["JPEG", "PNG", "WEBP"])
+def test_accepted_formats_are_re_encoded_as_jpeg(fmt):
+    result = photo_process(upload(image_bytes(fmt)))
+    assert Image.open(io.BytesIO(result.full)).format == "JPEG"
+    assert Image.open(io.BytesIO(result.thumbnail)).format == "JPEG"
+
+
+def test_heic_is_accepted():
+    pillow_heif = pytest.importorskip("pillow_heif")
+    heif = pillow_heif.from_pillow(Image.new("RGB", (40, 30), (10, 20, 30)))
+    out = io.BytesIO()
+    heif.save(out, quality=80)
+    result = photo_process(upload(out.getvalue(), "foto.heic", "image/heic"))
+    assert Image.open(io.BytesIO(result.full)).size == (40, 30)
+
+
+def test_exif_orientation_is_applied_and_all_metadata_is_stripped():
+    original = image_bytes("JPEG", size=(80, 40), exif=exif_with_gps_and_rotation())
+    assert Image.open(io.BytesIO(original)).getexif().get_ifd(0x8825)  # the sample really carries GPS
+    result = photo_process(upload(original))
+    stored = Image.open(io.BytesIO(result.full))
+    assert stored.size == (40, 80)  # rotated upright
+    assert not stored.getexif() and "exif" not in stored.info
+    assert b"SnoopCam" not in result.full and b"SnoopCam" not in result.thumbnail
+
+
+def test_big_photos_are_capped_and_thumbnails_are_small():
+    result = photo_process(upload(image_bytes("JPEG", size=(4000, 3000))))
+    assert max(Image.open(io.BytesIO(result.full)).size) == MAX_SIDE
+    assert max(Image.open(io.BytesIO(result.thumbnail)).size) == THUMB_SIDE
+
+
+def test_transparent_png_gets_a_white_background():
+    out = io.BytesIO()
+    Image.new("RGBA", (10, 10), (0, 0, 0, 0)).save(out, format="PNG")
+    result = photo_process(upload(out.getvalue(), "x.png", "image/png"))
+    assert Image.open(io.BytesIO(result.full)).convert("RGB").getpixel((5, 5)) == (255, 255, 255)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"%PDF-1.4 not a photo at all", "geen foto"),
+        (b"", "geen foto"),
+        (b"GIF89a" + b"\x00" * 100, "geen foto"),
+        (image_bytes("JPEG", size=(400, 300))[:600], "beschadigd"),
+        (image_bytes("PNG", size=(400, 300))[:200], "beschadigd"),
+    ],
+    ids=["pdf", "empty", "gif-header", "truncated-jpeg", "truncated-png"],
+)
+def test_non_images_and_damaged_files_are_refused_in_dutch(data, message):
+    with pytest.raises(PhotoError, match=message):
+        photo_process(upload(data, "foto.jpg"))
+
+
+def test_a_gif_is_not_a_photo():
+    with pytest.raises(PhotoError, match="geen foto"):
+        photo_process(upload(image_bytes("GIF"), "x.gif", "image/gif"))
+
+
+def test_decompression_bomb_is_refused():
+    # A tiny PNG that claims 20000 x 20000 pixels.
+    out = io.BytesIO()
+    Image.new("1", (20000, 20000)).save(out, format="PNG")
+    assert len(out.getvalue()) < 200_000
+    with pytest.raises(PhotoError, match="te veel pixels"):
+        photo_process(upload(out.getvalue(), "bom.png", "image/png"))
+
+
+def test_too_large_files_are_refused_before_decoding(settings):
+    settings.PHOTO_MAX_BYTES = 1000
+    with pytest.raises(PhotoError, match="te groot"):
+        photo_process(upload(image_bytes("PNG", size=(200, 200), color=(1, 2, 3)) + b"\0" * 2000, "x.png"))

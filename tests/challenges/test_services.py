@@ -1,0 +1,160 @@
+import datetime
+
+import pytest
+from django.core.files.storage import storages
+from django.utils import timezone
+
+from apps.challenges.models import Challenge, Dip, UserBadge, UserChallenge
+from apps.challenges.photos import ProcessedPhoto
+from apps.challenges.services import ChallengeError, challenge_start, challenge_stop, dip_register
+from tests.factories import BadgeFactory, ChallengeFactory, DipFactory, UserChallengeFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def waterdieren():
+    return Challenge.objects.get(category=Challenge.Category.WATERDIEREN)
+
+
+@pytest.fixture
+def starter():
+    return Challenge.objects.get(target_dips=5)
+
+
+def card_at(user, challenge, count):
+    card = UserChallengeFactory(user=user, challenge=challenge)
+    for number in range(1, count + 1):
+        DipFactory(user_challenge=card, number=number)
+    return card
+
+
+def test_start_creates_an_active_card_with_the_challenge_type(member, waterdieren):
+    card = challenge_start(user=member, challenge_id=waterdieren.pk)
+    assert card.is_active and card.challenge_type == "waterdieren" and card.completed_at is None
+
+
+def test_a_second_waterdieren_card_is_refused(member, waterdieren):
+    challenge_start(user=member, challenge_id=waterdieren.pk)
+    with pytest.raises(ChallengeError, match="Je hebt al een actieve Waterdieren Stempelkaart!"):
+        challenge_start(user=member, challenge_id=waterdieren.pk)
+    assert UserChallenge.objects.filter(user=member).count() == 1
+
+
+def test_another_challenge_while_one_runs_is_refused(member, starter):
+    special = ChallengeFactory()
+    challenge_start(user=member, challenge_id=starter.pk)
+    with pytest.raises(ChallengeError, match="Je hebt al een actieve challenge"):
+        challenge_start(user=member, challenge_id=special.pk)
+
+
+def test_inactive_or_unknown_challenges_cannot_be_started(member):
+    hidden = ChallengeFactory(is_active=False)
+    for challenge_id in (hidden.pk, 999_999):
+        with pytest.raises(ChallengeError, match="niet beschikbaar"):
+            challenge_start(user=member, challenge_id=challenge_id)
+
+
+def test_a_finished_challenge_is_archived_with_its_badges_when_a_new_one_starts(member, starter, waterdieren):
+    card = card_at(member, starter, 5)
+    card.completed_at = timezone.now()
+    card.save()
+    UserBadge.objects.create(user=member, badge=starter.badges.get(), user_challenge=card)
+    new = challenge_start(user=member, challenge_id=waterdieren.pk)
+    card.refresh_from_db()
+    assert not card.is_active and new.is_active
+    assert UserBadge.objects.filter(user_challenge=card).count() == 1
+    assert Dip.objects.filter(user_challenge=card).count() == 5
+
+
+def test_register_dip_numbers_dips_and_uses_the_amsterdam_date(member, waterdieren):
+    challenge_start(user=member, challenge_id=waterdieren.pk)
+    late_evening_utc = datetime.datetime(2026, 11, 21, 23, 30, tzinfo=datetime.UTC)  # 00:30 in Amsterdam
+    outcome = dip_register(user=member, now=late_evening_utc)
+    assert outcome.dip.number == 1 and outcome.dip_count == 1
+    assert outcome.dip.dip_date == datetime.date(2026, 11, 22)
+    assert outcome.badge is None and not outcome.completed
+
+
+def test_milestones_award_their_badge_once(member, waterdieren):
+    card = card_at(member, waterdieren, 4)
+    outcome = dip_register(user=member)
+    assert outcome.badge.name == "Waterslak" and outcome.award.user_challenge == card
+    assert dip_register(user=member).badge is None
+    assert list(UserBadge.objects.filter(user=member).values_list("badge__name", flat=True)) == ["Waterslak"]
+
+
+def test_reaching_the_target_completes_and_then_refuses(member, waterdieren):
+    card = card_at(member, waterdieren, 99)
+    outcome = dip_register(user=member)
+    assert outcome.completed and outcome.badge.name == "IJsvogel"
+    card.refresh_from_db()
+    assert card.completed_at is not None
+    with pytest.raises(ChallengeError, match="Deze challenge is voltooid. Je kunt geen nieuwe plonsen meer toevoegen."):
+        dip_register(user=member)
+    assert card.dips.count() == 100
+
+
+def test_a_count_at_the_target_is_refused_even_without_completion(member, starter):
+    card_at(member, starter, 5)  # data that reached the target without completed_at being set
+    with pytest.raises(ChallengeError, match="Maximum van 5 plonsen bereikt!"):
+        dip_register(user=member)
+
+
+def test_no_active_card_is_refused(member):
+    with pytest.raises(ChallengeError, match="geen actieve challenge"):
+        dip_register(user=member)
+
+
+def test_daily_limit_is_off_by_default_and_enforced_when_on(member, waterdieren, settings):
+    challenge_start(user=member, challenge_id=waterdieren.pk)
+    dip_register(user=member)
+    dip_register(user=member)
+    settings.DIP_DAILY_LIMIT_ENABLED = True
+    with pytest.raises(ChallengeError, match="vandaag al een plons"):
+        dip_register(user=member)
+    tomorrow = timezone.now() + datetime.timedelta(days=1)
+    assert dip_register(user=member, now=tomorrow).dip_count == 3
+
+
+def test_photo_files_are_stored_under_the_user_and_removed_when_refused(member, starter):
+    storage = storages["photos"]
+    card = card_at(member, starter, 4)
+    photo = ProcessedPhoto(full=b"full-bytes", thumbnail=b"thumb-bytes")
+    outcome = dip_register(user=member, photo=photo)
+    assert outcome.dip.photo.name.startswith(f"{member.pk}/") and outcome.dip.photo.name.endswith(".jpg")
+    assert storage.open(outcome.dip.photo.name).read() == b"full-bytes"
+    before = set(storage.listdir(str(member.pk))[1])
+    with pytest.raises(ChallengeError):
+        dip_register(user=member, photo=photo)  # completed now: refused
+    assert set(storage.listdir(str(member.pk))[1]) == before
+    assert card.dips.count() == 5
+
+
+def test_stop_deletes_the_card_its_dips_badges_and_photo_files(member, starter, django_capture_on_commit_callbacks):
+    storage = storages["photos"]
+    challenge_start(user=member, challenge_id=starter.pk)
+    outcomes = [dip_register(user=member, photo=ProcessedPhoto(full=b"x", thumbnail=b"y")) for _ in range(5)]
+    names = [name for o in outcomes for name in (o.dip.photo.name, o.dip.thumbnail.name)]
+    assert all(storage.exists(name) for name in names)
+    with django_capture_on_commit_callbacks(execute=True):
+        challenge_stop(user=member, user_challenge_id=outcomes[0].user_challenge.pk)
+    assert not UserChallenge.objects.filter(user=member).exists()
+    assert not Dip.objects.filter(user=member).exists() and not UserBadge.objects.filter(user=member).exists()
+    assert not any(storage.exists(name) for name in names)
+
+
+def test_stop_refuses_someone_elses_card(member, starter):
+    other_card = card_at(UserFactory(), starter, 1)
+    with pytest.raises(ChallengeError):
+        challenge_stop(user=member, user_challenge_id=other_card.pk)
+    assert UserChallenge.objects.filter(pk=other_card.pk).exists()
+
+
+def test_special_challenges_award_their_own_badges(member):
+    special = ChallengeFactory(target_dips=3)
+    BadgeFactory(challenge=special, milestone_dips=3, name="Zeehond")
+    challenge_start(user=member, challenge_id=special.pk)
+    dip_register(user=member), dip_register(user=member)
+    outcome = dip_register(user=member)
+    assert outcome.completed and outcome.badge.name == "Zeehond"
