@@ -73,8 +73,11 @@ def photo_process(upload) -> ProcessedPhoto:
         except (OSError, SyntaxError, ValueError, EOFError) as exc:
             raise PhotoError(MESSAGE_DAMAGED) from exc
 
-    full = _encode(image, MAX_SIDE)
-    thumbnail = _encode(image, THUMB_SIDE)
+    # Shrink in place, and make the thumbnail from the shrunk photo: no full-size copies are kept.
+    image.thumbnail((MAX_SIDE, MAX_SIDE), Image.Resampling.LANCZOS)
+    full = _encode(image)
+    image.thumbnail((THUMB_SIDE, THUMB_SIDE), Image.Resampling.LANCZOS)
+    thumbnail = _encode(image)
     image.close()
     return ProcessedPhoto(full=full, thumbnail=thumbnail)
 
@@ -108,11 +111,9 @@ def _load_oriented(image: Image.Image) -> Image.Image:
     return oriented
 
 
-def _encode(image: Image.Image, longest_side: int) -> bytes:
-    copy = image.copy()
-    copy.thumbnail((longest_side, longest_side), Image.Resampling.LANCZOS)
-    copy.info = {}
+def _encode(image: Image.Image) -> bytes:
+    image.info = {}
     out = io.BytesIO()
     # No exif=, no icc_profile=: nothing of the original's metadata is written.
-    copy.save(out, format="JPEG", quality=JPEG_QUALITY, optimize=True, progressive=True)
+    image.save(out, format="JPEG", quality=JPEG_QUALITY, optimize=True, progressive=True)
     return out.getvalue()

@@ -1,0 +1,39 @@
+import { act, screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import type { StampCardData } from "../stampcard/types";
+
+const data: StampCardData = {
+  userChallengeId: 1,
+  challenge: { name: "Starter", description: "", category: "special", targetDips: 5 },
+  dipCount: 2,
+  completedAt: null,
+  completedAtDisplay: null,
+  milestones: [],
+  badges: [],
+  recentDips: [],
+  photos: [],
+  endpoints: { registerDip: "/challenge/plons" },
+};
+
+describe("stampcard island entry", () => {
+  it("reads #stampcard-data and replaces the server-rendered fallback in #stampcard-root", async () => {
+    const script = document.createElement("script");
+    script.type = "application/json";
+    script.id = "stampcard-data";
+    script.textContent = JSON.stringify(data);
+    const root = document.createElement("div");
+    root.id = "stampcard-root";
+    root.dataset["props"] = "stampcard-data";
+    root.innerHTML = '<section class="card"><h2>Voortgang</h2><p class="fallback">2 / 5</p></section>';
+    document.body.append(script, root);
+
+    await act(async () => {
+      await import("./stampcard");
+    });
+
+    expect(root.querySelector(".fallback")).toBeNull();
+    expect(root.querySelector(".sc-root")).not.toBeNull();
+    expect(screen.getByText("Nog 3 plonsen te gaan!")).toBeTruthy();
+    expect(screen.getAllByRole("heading", { name: "Voortgang" })).toHaveLength(1);
+  });
+});

@@ -1,0 +1,16 @@
+import "@vitejs/plugin-react/preamble";
+import { readJsonScript } from "../lib/data";
+import { mountIsland } from "../lib/mount";
+import { StampCard } from "../stampcard/stamp-card";
+import type { StampCardData } from "../stampcard/types";
+
+/*
+ * The stamp card on /challenge:
+ *   {{ stamp_card|json_script:"stampcard-data" }}
+ *   <div id="stampcard-root" data-props="stampcard-data">…server-rendered fallback…</div>
+ * Rendering replaces the fallback.
+ */
+const ROOT_ID = "stampcard-root";
+
+const dataId = document.getElementById(ROOT_ID)?.dataset["props"] ?? "stampcard-data";
+mountIsland(ROOT_ID, StampCard, { initial: readJsonScript<StampCardData>(dataId) });

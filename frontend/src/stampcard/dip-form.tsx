@@ -1,0 +1,119 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { Button } from "../ui/button";
+import { T } from "./texts";
+
+/** Same limit as the server (settings.PHOTO_MAX_BYTES); the server checks again. */
+export const MAX_PHOTO_BYTES = 15 * 1024 * 1024;
+
+export interface DipFormProps {
+  busy: boolean;
+  /** Sends the dip; resolves to true when the server stored it (the form then resets). */
+  onRegister: (photo: File | null) => Promise<boolean>;
+}
+
+/** 'Voeg plons toe': an optional photo with a preview, and 'Plons registreren'. */
+export function DipForm({ busy, onRegister }: DipFormProps) {
+  const inputRef = useRef<HTMLInputElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [preview, setPreview] = useState<string | null>(null);
+  const inputId = useId();
+  const helpId = useId();
+  const errorId = useId();
+
+  // One object URL per chosen file, revoked when the file changes or the form goes away.
+  useEffect(() => {
+    if (file === null || typeof URL.createObjectURL !== "function") {
+      setPreview(null);
+      return;
+    }
+    const url = URL.createObjectURL(file);
+    setPreview(url);
+    return () => URL.revokeObjectURL(url);
+  }, [file]);
+
+  const clear = () => {
+    setFile(null);
+    if (inputRef.current !== null) inputRef.current.value = "";
+  };
+
+  const choose = (chosen: File | null) => {
+    if (chosen !== null && chosen.size > MAX_PHOTO_BYTES) {
+      clear();
+      setError(T.photoTooLarge(MAX_PHOTO_BYTES / (1024 * 1024)));
+      return;
+    }
+    setError(null);
+    setFile(chosen);
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (await onRegister(file)) {
+      clear();
+      setError(null);
+    }
+  };
+
+  // The button is disabled while sending, which drops keyboard focus: give it back after.
+  const wasBusy = useRef(false);
+  useEffect(() => {
+    const active = document.activeElement;
+    if (wasBusy.current && !busy && (active === null || active === document.body)) {
+      formRef.current?.querySelector<HTMLButtonElement>("button[type=submit]")?.focus();
+    }
+    wasBusy.current = busy;
+  }, [busy]);
+
+  return (
+    <form ref={formRef} className="sc-form" onSubmit={(event) => void submit(event)} noValidate>
+      <div className="sc-field">
+        <label htmlFor={inputId} className="sc-label">
+          {T.photoLabel} <span className="sc-optional">{T.photoOptional}</span>
+        </label>
+        <input
+          ref={inputRef}
+          id={inputId}
+          name="photo"
+          type="file"
+          accept="image/*"
+          disabled={busy}
+          aria-describedby={error === null ? helpId : `${errorId} ${helpId}`}
+          aria-invalid={error !== null || undefined}
+          onChange={(event) => choose(event.currentTarget.files?.[0] ?? null)}
+        />
+        <p id={helpId} className="sc-help">
+          {T.photoHelp}
+        </p>
+        {error !== null && (
+          <p id={errorId} className="sc-error" role="alert">
+            {error}
+          </p>
+        )}
+        {file !== null && (
+          <div className="sc-preview">
+            {preview !== null && (
+              <img src={preview} alt={T.photoPreviewAlt} className="sc-preview__img" />
+            )}
+            <span className="sc-preview__name">{file.name}</span>
+            <button
+              type="button"
+              className="sc-link"
+              disabled={busy}
+              onClick={() => {
+                clear();
+                inputRef.current?.focus();
+              }}
+            >
+              {T.photoRemove}
+            </button>
+          </div>
+        )}
+      </div>
+      <Button type="submit" className="sc-submit" busy={busy} busyLabel={T.uploading}>
+        {T.register}
+      </Button>
+    </form>
+  );
+}

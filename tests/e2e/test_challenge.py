@@ -1,0 +1,100 @@
+"""The heart of the app in real Chromium: start a card, register dips, earn a badge, stop, finish."""
+
+from apps.challenges.models import Challenge, Dip, UserChallenge
+from tests.challenges.photo_samples import image_bytes
+from tests.e2e.conftest import sign_in
+from tests.factories import UserFactory
+
+
+def waterdieren():
+    return Challenge.objects.get(category=Challenge.Category.WATERDIEREN)
+
+
+def register(page):
+    page.get_by_role("button", name="Plons registreren").click()
+    page.get_by_text("Plons toegevoegd!").first.wait_for()
+    page.get_by_role("button", name="Plons registreren").wait_for()  # enabled again, not 'Uploaden...'
+
+
+def test_start_waterdieren_and_register_dips_with_and_without_photo(page, tmp_path):
+    member = UserFactory(full_name="Wieke Water")
+    sign_in(page, member)
+    page.goto(page.base_url + "/dashboard")
+    page.get_by_role("button", name="Start Nu").click()
+    page.wait_for_url("**/challenge")
+    page.get_by_text("Challenge gestart!").wait_for()
+    assert page.get_by_text("Nog 100 plonsen te gaan!").is_visible()
+
+    register(page)
+    assert page.get_by_text("Nog 99 plonsen te gaan!").is_visible()
+
+    photo = tmp_path / "zee.jpg"
+    photo.write_bytes(image_bytes("JPEG", size=(640, 480)))
+    page.get_by_label("Foto (optioneel)").set_input_files(str(photo))
+    register(page)
+    assert page.get_by_text("Nog 98 plonsen te gaan!").is_visible()
+    thumbnail = page.get_by_role("img", name="Foto bij plons 2").first
+    thumbnail.wait_for()
+    assert thumbnail.evaluate("img => img.complete && img.naturalWidth > 0")
+
+    card = UserChallenge.objects.get(user=member)
+    assert list(card.dips.order_by("number").values_list("number", flat=True)) == [1, 2]
+    assert Dip.objects.get(user_challenge=card, number=2).photo.name.startswith(f"{member.pk}/")
+    assert page.js_errors == []
+
+
+def test_a_double_tap_registers_one_dip(page):
+    member = UserFactory()
+    UserChallenge.objects.create(user=member, challenge=waterdieren(), challenge_type="waterdieren")
+    sign_in(page, member)
+    page.goto(page.base_url + "/challenge")
+    page.get_by_role("button", name="Plons registreren").dblclick()
+    page.get_by_text("Plons toegevoegd!").first.wait_for()
+    page.get_by_role("button", name="Plons registreren").wait_for()
+    assert Dip.objects.filter(user=member).count() == 1
+
+
+def test_reaching_a_milestone_shows_the_badge_and_its_toast(page):
+    member = UserFactory()
+    card = UserChallenge.objects.create(user=member, challenge=waterdieren(), challenge_type="waterdieren")
+    Dip.objects.bulk_create([Dip(user=member, user_challenge=card, number=n, dip_date="2026-11-01") for n in range(1, 5)])
+    sign_in(page, member)
+    page.goto(page.base_url + "/challenge")
+    assert page.get_by_role("heading", name="Verdiende Badges (0 / 6)").is_visible()
+    page.get_by_role("button", name="Plons registreren").click()
+    page.get_by_text("Badge verdiend: Waterslak!").wait_for()
+    page.get_by_role("heading", name="Verdiende Badges (1 / 6)").wait_for()
+    assert page.get_by_test_id("celebration").count() == 1
+
+
+def test_stop_a_challenge_after_confirming(page):
+    member = UserFactory()
+    card = UserChallenge.objects.create(user=member, challenge=waterdieren(), challenge_type="waterdieren")
+    Dip.objects.create(user=member, user_challenge=card, number=1, dip_date="2026-11-01")
+    sign_in(page, member)
+    page.goto(page.base_url + "/challenge")
+    page.get_by_text("Challenge Stoppen", exact=True).click()
+    page.get_by_role("button", name="Ja, stop en verwijder").click()
+    page.wait_for_url("**/dashboard")
+    page.get_by_text("Challenge gestopt en volledig verwijderd!").wait_for()
+    assert not UserChallenge.objects.filter(user=member).exists() and not Dip.objects.filter(user=member).exists()
+
+
+def test_finish_the_five_dip_challenge_with_its_celebration(page):
+    member = UserFactory()
+    sign_in(page, member)
+    page.goto(page.base_url + "/dashboard")
+    starter = page.locator("article", has_text="Eerste Plonsen")
+    starter.get_by_role("button", name="Start challenge").click()
+    page.wait_for_url("**/challenge")
+    for _ in range(4):
+        register(page)
+    page.get_by_role("button", name="Plons registreren").click()
+    page.get_by_role("heading", name="Challenge Voltooid!").wait_for()
+    assert page.get_by_test_id("celebration").inner_text().find("Gefeliciteerd!") >= 0
+    assert page.get_by_role("button", name="Plons registreren").count() == 0
+    assert UserChallenge.objects.get(user=member).completed_at is not None
+
+    page.goto(page.base_url + "/dashboard")
+    assert page.get_by_role("heading", name="Je verdiende badges (1)").is_visible()
+    assert page.get_by_text("Waterslak").first.is_visible()

@@ -1,0 +1,77 @@
+"""Front-end weight, read from the Vite manifest: the gzipped JavaScript each page loads.
+
+Pages without an island load no JavaScript at all; the challenge page stays within 75 KB and the
+admin page within 90 KB (gzipped, React included)."""
+
+import gzip
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+DIST = Path(__file__).resolve().parents[1] / "frontend" / "dist"
+BUDGETS_KB = {"src/islands/stampcard.tsx": 75, "src/islands/admin.tsx": 90}
+pytestmark = pytest.mark.django_db
+
+
+def manifest() -> dict:
+    path = DIST / "manifest.json"
+    if not path.exists():
+        pytest.fail("frontend/dist/manifest.json is missing: run `make frontend` (make test does)")
+    return json.loads(path.read_text())
+
+
+def javascript_of(entry: str, chunks: dict) -> set[str]:
+    """The entry's file and every chunk it imports statically, transitively."""
+    seen: set[str] = set()
+    stack = [entry]
+    while stack:
+        key = stack.pop()
+        chunk = chunks[key]
+        if chunk["file"] in seen:
+            continue
+        seen.add(chunk["file"])
+        stack.extend(chunk.get("imports", []))
+    return seen
+
+
+def gzipped_kb(files: set[str]) -> float:
+    return sum(len(gzip.compress((DIST / name).read_bytes(), compresslevel=9)) for name in files) / 1024
+
+
+@pytest.mark.parametrize("entry", sorted(BUDGETS_KB))
+def test_island_pages_stay_within_their_javascript_budget(entry):
+    chunks = manifest()
+    assert entry in chunks, f"{entry} is not built"
+    weight = gzipped_kb(javascript_of(entry, chunks))
+    assert weight <= BUDGETS_KB[entry], f"{entry}: {weight:.1f} KB gzipped > {BUDGETS_KB[entry]} KB"
+
+
+def test_every_island_entry_is_measured_or_small():
+    chunks = manifest()
+    for key, chunk in chunks.items():
+        if chunk.get("isEntry") and key not in BUDGETS_KB:
+            assert gzipped_kb(javascript_of(key, chunks)) <= 75, key
+
+
+@pytest.mark.parametrize("path", ["/", "/auth", "/dashboard", "/bestaat-niet"])
+def test_pages_without_an_island_load_no_javascript(client, member, path):
+    if path == "/dashboard":
+        client.force_login(member)
+    html = client.get(path).content.decode()
+    assert not re.search(r"<script(?![^>]*application/json)[^>]*>", html), path
+    assert "modulepreload" not in html
+
+
+def test_the_challenge_page_loads_only_its_own_island(client, member):
+    from apps.challenges.models import Challenge
+    from apps.challenges.services import challenge_start
+
+    challenge_start(user=member, challenge_id=Challenge.objects.get(target_dips=5).pk)
+    client.force_login(member)
+    html = client.get("/challenge").content.decode()
+    scripts = re.findall(r'<script type="module"[^>]*src="([^"]+)"', html)
+    chunks = manifest()
+    expected = {"/static/" + chunks["src/islands/stampcard.tsx"]["file"]}
+    assert set(scripts) == expected
