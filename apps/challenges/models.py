@@ -123,6 +123,8 @@ class Dip(models.Model):
     photo = models.ImageField("foto", storage=photo_storage, max_length=200, blank=True)
     thumbnail = models.ImageField("miniatuur", storage=photo_storage, max_length=200, blank=True)
     created_at = models.DateTimeField("geregistreerd op", default=timezone.now)
+    # Chosen by the phone per tap: a retry after a lost answer carries the same id and is not a new dip.
+    request_id = models.UUIDField("verzoek-id", null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = "plons"
@@ -131,6 +133,11 @@ class Dip(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["user_challenge", "number"], name="dip_number_unique_per_card"),
             models.CheckConstraint(condition=Q(number__gte=1), name="dip_number_positive"),
+            models.UniqueConstraint(
+                fields=["user_challenge", "request_id"],
+                condition=Q(request_id__isnull=False),
+                name="dip_request_once_per_card",
+            ),
         ]
         indexes = [
             models.Index(fields=["user_challenge", "-created_at"], name="dip_card_recent_idx"),

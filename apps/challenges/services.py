@@ -1,6 +1,7 @@
 """Challenge rules. `dip_register` is the only way a dip is made."""
 
 import datetime
+import uuid
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -34,6 +35,7 @@ class DipOutcome:
     award: UserBadge | None
     completed: bool
     user_challenge: UserChallenge
+    replayed: bool = False
 
 
 def challenge_start(*, user: User, challenge_id: int) -> UserChallenge:
@@ -60,25 +62,39 @@ def challenge_start(*, user: User, challenge_id: int) -> UserChallenge:
 
 
 def dip_register(
-    *, user: User, photo: ProcessedPhoto | None = None, now: datetime.datetime | None = None
+    *,
+    user: User,
+    photo: ProcessedPhoto | None = None,
+    request_id: uuid.UUID | None = None,
+    now: datetime.datetime | None = None,
 ) -> DipOutcome:
     """Register a dip on the member's active card, award a milestone badge, complete at the target.
 
     The photo is already checked and re-encoded (that is slow, so it happens before the lock). Its files
     are written first and removed again when the dip is refused, so nothing is left half-way.
+    A `request_id` seen before on this card answers with that earlier dip instead of adding one.
     """
     now = now or timezone.now()
     names = _photo_save(user=user, photo=photo, now=now) if photo else ("", "")
     try:
-        return _dip_register_locked(user=user, photo_names=names, now=now)
+        outcome = _dip_register_locked(user=user, photo_names=names, request_id=request_id, now=now)
     except BaseException:
-        for name in names:
-            if name:
-                photo_storage().delete(name)
+        _photo_delete(names)
         raise
+    if outcome.replayed:
+        _photo_delete(names)
+    return outcome
 
 
-def _dip_register_locked(*, user: User, photo_names: tuple[str, str], now: datetime.datetime) -> DipOutcome:
+def _photo_delete(names: tuple[str, str]) -> None:
+    for name in names:
+        if name:
+            photo_storage().delete(name)
+
+
+def _dip_register_locked(
+    *, user: User, photo_names: tuple[str, str], request_id: uuid.UUID | None, now: datetime.datetime
+) -> DipOutcome:
     with transaction.atomic():
         card = (
             UserChallenge.objects.select_for_update(of=("self",))
@@ -88,6 +104,9 @@ def _dip_register_locked(*, user: User, photo_names: tuple[str, str], now: datet
         )
         if card is None:
             raise ChallengeError(MESSAGE_NO_ACTIVE)
+        earlier = card.dips.filter(request_id=request_id).first() if request_id else None
+        if earlier is not None:
+            return _replay(card, earlier)
         if card.is_completed:
             raise ChallengeError(MESSAGE_COMPLETED)
         target = card.challenge.target_dips
@@ -107,6 +126,7 @@ def _dip_register_locked(*, user: User, photo_names: tuple[str, str], now: datet
             photo=photo_names[0],
             thumbnail=photo_names[1],
             created_at=now,
+            request_id=request_id,
         )
         badge = Badge.objects.filter(challenge_id=card.challenge_id, milestone_dips=number).first()
         award = None
@@ -117,6 +137,21 @@ def _dip_register_locked(*, user: User, photo_names: tuple[str, str], now: datet
             card.completed_at = now
             card.save(update_fields=["completed_at"])
         return DipOutcome(dip=dip, dip_count=number, badge=badge, award=award, completed=completed, user_challenge=card)
+
+
+def _replay(card: UserChallenge, dip: Dip) -> DipOutcome:
+    award = (
+        UserBadge.objects.filter(user_challenge=card, badge__milestone_dips=dip.number).select_related("badge").first()
+    )
+    return DipOutcome(
+        dip=dip,
+        dip_count=card.dips.count(),
+        badge=award.badge if award else None,
+        award=award,
+        completed=card.is_completed and dip.number == card.challenge.target_dips,
+        user_challenge=card,
+        replayed=True,
+    )
 
 
 def _photo_save(*, user: User, photo: ProcessedPhoto, now: datetime.datetime) -> tuple[str, str]:

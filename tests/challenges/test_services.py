@@ -158,3 +158,20 @@ def test_special_challenges_award_their_own_badges(member):
     dip_register(user=member), dip_register(user=member)
     outcome = dip_register(user=member)
     assert outcome.completed and outcome.badge.name == "Zeehond"
+
+
+def test_a_retried_request_returns_the_earlier_dip_instead_of_a_new_one(member, waterdieren):
+    import uuid
+
+    card = card_at(member, waterdieren, 4)
+    request_id = uuid.uuid4()
+    first = dip_register(user=member, request_id=request_id)
+    storage = storages["photos"]
+    before = set(storage.listdir(str(member.pk))[1]) if storage.exists(str(member.pk)) else set()
+    again = dip_register(user=member, request_id=request_id, photo=ProcessedPhoto(full=b"x", thumbnail=b"y"))
+    assert again.replayed and again.dip.pk == first.dip.pk and again.dip_count == 5
+    assert again.badge.name == "Waterslak"
+    assert card.dips.count() == 5 and UserBadge.objects.filter(user_challenge=card).count() == 1
+    after = set(storage.listdir(str(member.pk))[1]) if storage.exists(str(member.pk)) else set()
+    assert after == before  # the retry's photo was not kept
+    assert dip_register(user=member, request_id=uuid.uuid4()).dip_count == 6

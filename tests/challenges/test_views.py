@@ -329,3 +329,22 @@ def test_service_outcome_and_view_agree_on_photo_urls(member, waterdieren):
     challenge_start(user=member, challenge_id=waterdieren.pk)
     outcome = dip_register(user=member, photo=ProcessedPhoto(full=b"a", thumbnail=b"b"))
     assert reverse("dip_photo", args=[outcome.dip.pk]) == f"/foto/{outcome.dip.pk}"
+
+
+def test_a_retry_with_the_same_request_id_is_answered_without_a_second_dip(member_client, member, waterdieren):
+    import uuid
+
+    card = card_with(member, waterdieren, 0)
+    request_id = str(uuid.uuid4())
+    first = member_client.post("/challenge/plons", {"request_id": request_id})
+    again = member_client.post("/challenge/plons", {"request_id": request_id})
+    assert first.status_code == 201 and again.status_code == 200
+    assert again.json()["dip"]["id"] == first.json()["dip"]["id"] and again.json()["dipCount"] == 1
+    assert card.dips.count() == 1
+
+
+def test_a_malformed_request_id_is_refused(member_client, member, waterdieren):
+    card = card_with(member, waterdieren, 0)
+    response = member_client.post("/challenge/plons", {"request_id": "'; DROP TABLE dips; --"})
+    assert response.status_code == 400 and "Laad de pagina opnieuw" in response.json()["error"]
+    assert card.dips.count() == 0

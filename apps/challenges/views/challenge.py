@@ -1,3 +1,5 @@
+import uuid
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -15,6 +17,7 @@ MESSAGE_ADDED = "Plons toegevoegd!"
 MESSAGE_BADGE = "Badge verdiend: {name}!"
 MESSAGE_WATERDIEREN_DONE = "Waterdieren Stempelkaart voltooid! Alle badges verzameld!"
 MESSAGE_CHALLENGE_DONE = "Challenge voltooid! Je foto's en badges blijven bewaard."
+MESSAGE_BAD_REQUEST = "Deze aanvraag klopt niet. Laad de pagina opnieuw en probeer het nog eens."
 MESSAGE_STOPPED = "Challenge gestopt en volledig verwijderd!"
 MESSAGE_STOP_FAILED = "Er ging iets mis bij het stoppen van de challenge."
 # Room for the multipart envelope and the other fields around a photo at the limit.
@@ -37,8 +40,12 @@ def register_dip(request):
         return JsonResponse({"error": too_large_message()}, status=413)
     upload = request.FILES.get("photo")
     try:
+        request_id = _request_id(request.POST.get("request_id"))
+    except ValueError:
+        return JsonResponse({"error": MESSAGE_BAD_REQUEST}, status=400)
+    try:
         photo = photo_process(upload) if upload else None
-        outcome = dip_register(user=request.user, photo=photo)
+        outcome = dip_register(user=request.user, photo=photo, request_id=request_id)
     except (PhotoError, ChallengeError) as error:
         return JsonResponse({"error": str(error)}, status=400 if isinstance(error, PhotoError) else 409)
 
@@ -66,8 +73,14 @@ def register_dip(request):
             "celebration": celebration,
             "toasts": toasts,
         },
-        status=201,
+        status=200 if outcome.replayed else 201,
     )
+
+
+def _request_id(value: str | None) -> uuid.UUID | None:
+    if not value:
+        return None
+    return uuid.UUID(value)
 
 
 @login_required

@@ -367,6 +367,27 @@ describe("StampCard: registering a dip", () => {
     expect(await screen.findByText(/Geen verbinding met de server/)).toBeTruthy();
   });
 
+  it("retries with the same request id after a network failure, and a new one after success", async () => {
+    const fetchMock = mockFetch(
+      new TypeError("Failed to fetch"),
+      json(201, success({})),
+      json(201, success({})),
+    );
+    render(<StampCard initial={waterdieren(5)} />);
+    const idOf = (call: number) => (fetchMock.mock.calls[call]?.[1]?.body as FormData).get("request_id");
+    fireEvent.click(registerButton());
+    await screen.findByText(/Geen verbinding met de server/);
+    await waitFor(() => expect(registerButton().disabled).toBe(false));
+    fireEvent.click(registerButton());
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(registerButton().disabled).toBe(false));
+    fireEvent.click(registerButton());
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(3));
+    expect(idOf(0)).toMatch(/^[0-9a-f-]{36}$/);
+    expect(idOf(1)).toBe(idOf(0));
+    expect(idOf(2)).not.toBe(idOf(1));
+  });
+
   it("refuses a photo over 15 MB without any request", () => {
     const fetchMock = mockFetch();
     render(<StampCard initial={waterdieren(5)} />);

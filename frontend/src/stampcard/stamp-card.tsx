@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { GENERIC_ERROR_MESSAGE, postForm, redirectToLogin } from "../lib/api";
+import { newRequestId } from "../lib/request-id";
 import type { CelebrationKind } from "../lib/celebrate";
 import { Celebration } from "../ui/celebration";
 import { ToastRegion, useToasts } from "../ui/toast";
@@ -31,6 +32,7 @@ export function StampCard({ initial }: StampCardProps) {
   const { toasts, showToast, dismissToast } = useToasts();
   // State updates are async; the ref stops a second send before the button re-renders disabled.
   const sending = useRef(false);
+  const requestId = useRef<string | null>(null);
   const doneHeading = useRef<HTMLHeadingElement>(null);
   const justCompleted = useRef(false);
   const addTitleId = useId();
@@ -54,9 +56,14 @@ export function StampCard({ initial }: StampCardProps) {
       }
       sending.current = true;
       setBusy(true);
+      // One id per dip the member means to add: a retry after a lost answer reuses it, and the
+      // server then answers with the dip it already stored instead of adding a second one.
+      requestId.current ??= newRequestId();
       const form = new FormData();
+      form.append("request_id", requestId.current);
       if (photo !== null) form.append("photo", photo, photo.name);
       const result = await postForm<RegisterDipResponse>(initial.endpoints.registerDip, form);
+      if (result.ok || result.status !== 0) requestId.current = null;
 
       if (!result.ok) {
         const loginUrl = result.loginUrl ?? (result.status === 401 ? DEFAULT_LOGIN_URL : null);
