@@ -72,9 +72,12 @@ export function DipForm({ busy, onRegister }: DipFormProps) {
         <label htmlFor={inputId} className="sc-label">
           {T.photoLabel} <span className="sc-optional">{T.photoOptional}</span>
         </label>
+        {/* The native picker's button speaks the browser's language, not the page's: it is hidden
+            (still focusable) behind a Dutch button-styled label. */}
         <input
           ref={inputRef}
           id={inputId}
+          className="sc-file-input"
           name="photo"
           type="file"
           accept="image/*"
@@ -83,6 +86,15 @@ export function DipForm({ busy, onRegister }: DipFormProps) {
           aria-invalid={error !== null || undefined}
           onChange={(event) => choose(event.currentTarget.files?.[0] ?? null)}
         />
+        <label htmlFor={inputId} className="sc-file-button" aria-hidden="true">
+          <svg className="sc-file-icon" viewBox="0 0 24 24" width="20" height="20" focusable="false">
+            <path
+              d="M9 4 7.5 6H5a2 2 0 0 0-2 2v10a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2V8a2 2 0 0 0-2-2h-2.5L15 4H9Zm3 5a4 4 0 1 1 0 8 4 4 0 0 1 0-8Z"
+              fill="currentColor"
+            />
+          </svg>
+          {file === null ? T.photoChoose : T.photoChooseOther}
+        </label>
         <p id={helpId} className="sc-help">
           {T.photoHelp}
         </p>

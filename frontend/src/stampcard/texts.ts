@@ -7,6 +7,8 @@ export const T = {
   photoLabel: "Foto",
   photoOptional: "(optioneel)",
   photoHelp: "Een foto van je plons is leuk, maar niet verplicht.",
+  photoChoose: "Kies een foto",
+  photoChooseOther: "Andere foto kiezen",
   photoRemove: "Foto weghalen",
   photoPreviewAlt: "Voorbeeld van je foto",
   photoTooLarge: (mb: number) => `Deze foto is te groot. Het maximum is ${mb} MB.`,
