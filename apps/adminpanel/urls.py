@@ -1,0 +1,19 @@
+from django.urls import path
+
+from .views import api, page
+
+urlpatterns = [
+    path("admin", page.admin_page, name="adminpanel"),
+    path("admin/nieuwsbrief.csv", page.newsletter_export, name="adminpanel_newsletter_export"),
+    path("admin/api/fotos", api.photos, name="adminpanel_photos"),
+    path("admin/api/uitnodigingen", api.invitations, name="adminpanel_invitations"),
+    path("admin/api/uitnodigingen/nieuw", api.invitation_create_view, name="adminpanel_invitation_create"),
+    path("admin/api/uitnodigingen/bulk", api.invitation_bulk, name="adminpanel_invitation_bulk"),
+    path(
+        "admin/api/uitnodigingen/<int:invitation_id>/verwijderen",
+        api.invitation_delete_view,
+        name="adminpanel_invitation_delete",
+    ),
+    path("admin/api/gebruikers", api.users, name="adminpanel_users"),
+    path("admin/api/gebruikers/<int:user_id>/verwijderen", api.user_delete_view, name="adminpanel_user_delete"),
+]

@@ -1,0 +1,127 @@
+"""JSON endpoints of the admin islands. Every one checks the admin role itself."""
+
+import json
+import logging
+
+from django.core.exceptions import ValidationError
+from django.http import JsonResponse
+from django.views.decorators.http import require_GET, require_POST
+
+from apps.accounts.access import admin_required_json
+from apps.invitations.models import Invitation
+from apps.invitations.services import invitation_bulk_create, invitation_create, invitation_delete
+
+from ..selectors import invitation_page, invitation_row, photo_page, users_table
+from ..services import AdminActionError, user_delete
+
+logger = logging.getLogger(__name__)
+
+MESSAGE_PHOTOS_FAILED = "Fout bij laden foto's"
+MESSAGE_USERS_FAILED = "Fout bij laden gebruikers"
+MESSAGE_INVITATIONS_FAILED = "Kon uitnodigingen niet laden"
+MESSAGE_CREATE_FAILED = "Kon uitnodiging niet aanmaken"
+MESSAGE_BULK_FAILED = "Kon bulk uitnodigingen niet aanmaken"
+MESSAGE_DELETE_INVITATION_FAILED = "Kon uitnodiging niet verwijderen"
+MESSAGE_DELETE_USER_FAILED = "Fout bij verwijderen gebruiker"
+MESSAGE_CREATED = "Uitnodiging aangemaakt!"
+MESSAGE_BULK_CREATED = "{count} uitnodigingen aangemaakt."
+MESSAGE_INVITATION_DELETED = "Uitnodiging verwijderd"
+MESSAGE_USER_DELETED = "Gebruiker verwijderd"
+MAX_BULK_TEXT = 1_000_000  # characters: a pasted member list, not a book
+
+
+def _error(message: str, status: int = 400) -> JsonResponse:
+    return JsonResponse({"error": message}, status=status)
+
+
+def _json_body(request) -> dict:
+    try:
+        body = json.loads(request.body or b"{}")
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ValueError("not json") from exc
+    if not isinstance(body, dict):
+        raise ValueError("not an object")
+    return body
+
+
+@admin_required_json
+@require_GET
+def photos(request):
+    try:
+        return JsonResponse(photo_page(cursor=request.GET.get("cursor")))
+    except ValueError:
+        return _error(MESSAGE_PHOTOS_FAILED)
+
+
+@admin_required_json
+@require_GET
+def invitations(request):
+    try:
+        return JsonResponse(invitation_page(request=request, cursor=request.GET.get("cursor")))
+    except ValueError:
+        return _error(MESSAGE_INVITATIONS_FAILED)
+
+
+@admin_required_json
+@require_POST
+def invitation_create_view(request):
+    try:
+        email = _json_body(request).get("email") or ""
+        if not isinstance(email, str):
+            raise ValueError("email must be text")
+        invitation = invitation_create(invited_by=request.user, email=email)
+    except ValidationError as error:
+        return _error(error.messages[0])
+    except ValueError:
+        return _error(MESSAGE_CREATE_FAILED)
+    return JsonResponse(
+        {"message": MESSAGE_CREATED, "invitation": invitation_row(invitation, request=request)}, status=201
+    )
+
+
+@admin_required_json
+@require_POST
+def invitation_bulk(request):
+    try:
+        text = _json_body(request).get("text") or ""
+        if not isinstance(text, str) or len(text) > MAX_BULK_TEXT:
+            raise ValueError("text must be text of reasonable size")
+        result = invitation_bulk_create(invited_by=request.user, text=text)
+    except ValidationError as error:
+        return _error(error.messages[0])
+    except ValueError:
+        return _error(MESSAGE_BULK_FAILED)
+    return JsonResponse(
+        {
+            "message": MESSAGE_BULK_CREATED.format(count=len(result.created)),
+            "invitations": [invitation_row(invitation, request=request) for invitation in result.created],
+            "skipped": result.skipped,
+        },
+        status=201,
+    )
+
+
+@admin_required_json
+@require_POST
+def invitation_delete_view(request, invitation_id: int):
+    invitation = Invitation.objects.filter(pk=invitation_id).first()
+    if invitation is None:
+        return _error(MESSAGE_DELETE_INVITATION_FAILED, status=404)
+    invitation_delete(invitation=invitation)
+    return JsonResponse({"message": MESSAGE_INVITATION_DELETED})
+
+
+@admin_required_json
+@require_GET
+def users(request):
+    return JsonResponse({"users": users_table()})
+
+
+@admin_required_json
+@require_POST
+def user_delete_view(request, user_id: int):
+    try:
+        user_delete(actor=request.user, user_id=user_id)
+    except AdminActionError as error:
+        return _error(str(error) or MESSAGE_DELETE_USER_FAILED, status=409)
+    return JsonResponse({"message": MESSAGE_USER_DELETED})

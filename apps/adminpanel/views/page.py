@@ -1,0 +1,44 @@
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_safe
+
+from apps.accounts.access import admin_required
+
+from ..csv_export import subscribers_csv, subscribers_filename
+from ..selectors import admin_stats, subscriber_rows
+
+MESSAGE_NO_SUBSCRIBERS = "Geen nieuwsbrief abonnees gevonden"
+
+
+@admin_required
+@require_safe
+def admin_page(request):
+    stats = admin_stats()
+    islands = {
+        "currentUserId": request.user.pk,
+        "endpoints": {
+            "photos": reverse("adminpanel_photos"),
+            "invitations": reverse("adminpanel_invitations"),
+            "invitationCreate": reverse("adminpanel_invitation_create"),
+            "invitationBulk": reverse("adminpanel_invitation_bulk"),
+            "invitationDelete": reverse("adminpanel_invitation_delete", args=[0]).replace("/0/", "/{id}/"),
+            "users": reverse("adminpanel_users"),
+            "userDelete": reverse("adminpanel_user_delete", args=[0]).replace("/0/", "/{id}/"),
+        },
+    }
+    return render(request, "adminpanel/admin.html", {"stats": stats, "islands": islands})
+
+
+@admin_required
+@require_safe
+def newsletter_export(request):
+    rows = list(subscriber_rows())
+    if not rows:
+        messages.error(request, MESSAGE_NO_SUBSCRIBERS)
+        return redirect("adminpanel")
+    response = HttpResponse(subscribers_csv(rows), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{subscribers_filename()}"'
+    response["Cache-Control"] = "private, no-store"
+    return response

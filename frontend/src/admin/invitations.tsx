@@ -1,0 +1,465 @@
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { getJson, postJson } from "../lib/api";
+import { ConfirmDialog } from "../ui/dialog";
+import { ActionButton, ErrorMessage, useFailure, useNotify, withCursor, withId } from "./shared";
+import { T } from "./texts";
+import type {
+  AdminEndpoints,
+  Invitation,
+  InvitationBulkCreated,
+  InvitationCreated,
+  InvitationPage,
+  InvitationStatus,
+  MessageResponse,
+} from "./types";
+
+export type InvitationEndpoints = Pick<
+  AdminEndpoints,
+  "invitations" | "invitationCreate" | "invitationBulk" | "invitationDelete"
+>;
+
+export interface InvitationsProps {
+  endpoints: InvitationEndpoints;
+}
+
+const STATUS_PILL: Record<InvitationStatus, string> = {
+  active: "success",
+  used: "info",
+  expired: "neutral",
+};
+
+/** The WhatsApp share link of an invitation: a Dutch text with the `/auth?invite=CODE` link. */
+export function shareUrl(link: string): string {
+  return `https://wa.me/?text=${encodeURIComponent(T.shareText(link))}`;
+}
+
+/** New rows first, without duplicates. */
+function prepend(rows: readonly Invitation[], added: readonly Invitation[]): Invitation[] {
+  const ids = new Set(added.map((row) => row.id));
+  return [...added, ...rows.filter((row) => !ids.has(row.id))];
+}
+
+type TablePhase = "loading" | "loaded" | "error";
+
+/** 'Uitnodigingsbeheer': bulk and single invitations and the invitation table. */
+export function Invitations({ endpoints }: InvitationsProps) {
+  const [rows, setRows] = useState<readonly Invitation[]>([]);
+  const [next, setNext] = useState<string | null>(null);
+  const [phase, setPhase] = useState<TablePhase>("loading");
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [moreBusy, setMoreBusy] = useState(false);
+  const [manualCopy, setManualCopy] = useState<Invitation | null>(null);
+  const [pendingDelete, setPendingDelete] = useState<Invitation | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const loadingMore = useRef(false);
+  const deletingRef = useRef(false);
+  const notify = useNotify();
+  const failure = useFailure();
+
+  const loadFirst = useCallback(
+    async (signal?: AbortSignal) => {
+      setPhase("loading");
+      setLoadError(null);
+      const result = await getJson<InvitationPage>(endpoints.invitations, signal ? { signal } : {});
+      if (signal?.aborted) return;
+      if (!result.ok) {
+        setLoadError(failure(result, T.invitationsLoadFailed));
+        setPhase("error");
+        return;
+      }
+      // Rows created while the first page was loading stay on top.
+      setRows((current) => prepend(result.data.invitations, current));
+      setNext(result.data.next);
+      setPhase("loaded");
+    },
+    [endpoints.invitations, failure],
+  );
+
+  useEffect(() => {
+    const controller = new AbortController();
+    void loadFirst(controller.signal);
+    return () => controller.abort();
+  }, [loadFirst]);
+
+  const loadMore = async () => {
+    if (loadingMore.current || next === null) return;
+    loadingMore.current = true;
+    setMoreBusy(true);
+    setLoadError(null);
+    const result = await getJson<InvitationPage>(withCursor(endpoints.invitations, next));
+    loadingMore.current = false;
+    setMoreBusy(false);
+    if (!result.ok) {
+      setLoadError(failure(result, T.invitationsLoadFailed));
+      return;
+    }
+    setRows((current) => {
+      const ids = new Set(current.map((row) => row.id));
+      return [...current, ...result.data.invitations.filter((row) => !ids.has(row.id))];
+    });
+    setNext(result.data.next);
+  };
+
+  const added = useCallback((created: readonly Invitation[]) => {
+    setRows((current) => prepend(current, created));
+  }, []);
+
+  const copy = async (row: Invitation) => {
+    const clipboard: Clipboard | undefined = navigator.clipboard;
+    if (clipboard !== undefined && typeof clipboard.writeText === "function") {
+      try {
+        await clipboard.writeText(row.link);
+        setManualCopy(null);
+        notify(T.linkCopied, "success");
+        return;
+      } catch {
+        // Not allowed (insecure context, permissions): fall back to selecting the text.
+      }
+    }
+    setManualCopy(row);
+  };
+
+  const confirmDelete = async () => {
+    const row = pendingDelete;
+    if (row === null || deletingRef.current) return;
+    deletingRef.current = true;
+    setDeleting(true);
+    const result = await postJson<MessageResponse>(withId(endpoints.invitationDelete, row.id), {});
+    deletingRef.current = false;
+    setDeleting(false);
+    setPendingDelete(null);
+    if (!result.ok) {
+      failure(result, T.invitationDeleteFailed, true);
+      return;
+    }
+    setRows((current) => current.filter((item) => item.id !== row.id));
+    if (manualCopy?.id === row.id) setManualCopy(null);
+    notify(result.data?.message || T.invitationDeleted, "success");
+  };
+
+  return (
+    <div className="adm adm-stack">
+      <div className="adm-forms">
+        <BulkForm endpoint={endpoints.invitationBulk} onCreated={added} />
+        <SingleForm endpoint={endpoints.invitationCreate} onCreated={added} />
+      </div>
+
+      <div className="adm-stack adm-stack-sm">
+        <div className="adm-heading-row">
+          <h3 className="adm-subtitle">{T.invitationsTitle}</h3>
+          {phase === "loaded" && rows.length > 0 && (
+            <span className="muted adm-count">{T.invitationsCount(rows.length, next !== null)}</span>
+          )}
+        </div>
+
+        {manualCopy !== null && <ManualCopy row={manualCopy} onClose={() => setManualCopy(null)} />}
+
+        {phase === "loading" && (
+          <p className="muted" role="status">
+            {T.invitationsLoading}
+          </p>
+        )}
+        {phase === "loaded" && rows.length === 0 && (
+          <div className="empty-state">
+            <p className="empty-state-title">{T.invitationsEmptyTitle}</p>
+            <p>{T.invitationsEmptyText}</p>
+          </div>
+        )}
+        {rows.length > 0 && (
+          <InvitationTable rows={rows} onCopy={(row) => void copy(row)} onDelete={setPendingDelete} />
+        )}
+        {loadError !== null && (
+          <ErrorMessage
+            text={loadError}
+            {...(phase === "error" ? { onRetry: () => void loadFirst() } : {})}
+          />
+        )}
+        {phase === "loaded" && next !== null && (
+          <div className="adm-more">
+            <ActionButton variant="secondary" onClick={() => void loadMore()} busy={moreBusy} busyLabel={T.loading}>
+              {T.loadMore}
+            </ActionButton>
+          </div>
+        )}
+      </div>
+
+      <ConfirmDialog
+        open={pendingDelete !== null}
+        title={T.invitationDeleteTitle}
+        confirmLabel={T.deleteConfirm}
+        cancelLabel={T.cancel}
+        destructive
+        busy={deleting}
+        busyLabel={T.deleting}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setPendingDelete(null)}
+      >
+        {pendingDelete === null ? null : T.invitationDeleteBody(pendingDelete.code)}
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+interface InvitationTableProps {
+  rows: readonly Invitation[];
+  onCopy: (row: Invitation) => void;
+  onDelete: (row: Invitation) => void;
+}
+
+function InvitationTable({ rows, onCopy, onDelete }: InvitationTableProps) {
+  return (
+    <div className="table-wrap adm-table-wrap adm-table-wrap--stack">
+      <table className="table adm-table adm-table--stack">
+        <thead>
+          <tr>
+            <th scope="col">{T.colCode}</th>
+            <th scope="col">{T.colEmail}</th>
+            <th scope="col">{T.colStatus}</th>
+            <th scope="col">{T.colCreated}</th>
+            <th scope="col">{T.colExpires}</th>
+            <th scope="col">{T.colUsedBy}</th>
+            <th scope="col">
+              <span className="visually-hidden">{T.colActions}</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.id}>
+              <th scope="row" className="adm-code">
+                {row.code}
+              </th>
+              <td data-label={T.colEmail} className="adm-wrap adm-email-cell">
+                {row.email ?? <span className="muted" title={T.genericCode}>{T.none}</span>}
+              </td>
+              <td data-label={T.colStatus}>
+                <span className={`badge-pill ${STATUS_PILL[row.status]}`}>{row.statusLabel}</span>
+              </td>
+              <td data-label={T.colCreated} className="adm-nowrap">
+                {row.createdAtDisplay}
+              </td>
+              <td data-label={T.colExpires} className="adm-nowrap">
+                {row.expiresAtDisplay}
+              </td>
+              <td data-label={T.colUsedBy}>
+                {row.usedBy === null ? (
+                  <span className="muted">{T.none}</span>
+                ) : (
+                  <span>
+                    {row.usedBy}
+                    {row.usedAtDisplay !== null && (
+                      <span className="muted adm-used-at"> {T.usedOn(row.usedAtDisplay)}</span>
+                    )}
+                  </span>
+                )}
+              </td>
+              <td className="adm-actions-cell">
+                <div className="table-actions adm-row-actions">
+                  <button type="button" className="btn btn-secondary btn-sm" onClick={() => onCopy(row)}>
+                    {T.copyLink}
+                    {" "}
+                    <span className="visually-hidden">{T.copyLinkFor(row.code)}</span>
+                  </button>
+                  <a
+                    className="btn btn-outline btn-sm"
+                    href={shareUrl(row.link)}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                  >
+                    {T.share}
+                    {" "}
+                    <span className="visually-hidden">{T.shareFor(row.code)}</span>
+                  </a>
+                  <button type="button" className="btn btn-outline-danger btn-sm" onClick={() => onDelete(row)}>
+                    {T.delete}
+                    {" "}
+                    <span className="visually-hidden">{T.deleteFor(row.code)}</span>
+                  </button>
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Clipboard unavailable: show the link selected in a read-only field. */
+function ManualCopy({ row, onClose }: { row: Invitation; onClose: () => void }) {
+  const inputId = useId();
+  const helpId = useId();
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    input.current?.focus();
+    input.current?.select();
+  }, [row]);
+  return (
+    <div className="callout adm-manual-copy">
+      <label htmlFor={inputId}>{T.copyManualLabel(row.code)}</label>
+      <div className="adm-inline">
+        <input
+          ref={input}
+          id={inputId}
+          type="text"
+          readOnly
+          value={row.link}
+          aria-describedby={helpId}
+          onFocus={(event) => event.currentTarget.select()}
+        />
+        <button type="button" className="btn btn-outline btn-sm" onClick={onClose}>
+          {T.close}
+        </button>
+      </div>
+      <p id={helpId} className="field-help">
+        {T.copyManualHelp}
+      </p>
+    </div>
+  );
+}
+
+type FormResult =
+  | { kind: "success"; message: string; detail?: string; skipped?: readonly string[] }
+  | { kind: "error"; message: string };
+
+function ResultMessage({ result }: { result: FormResult | null }) {
+  // The wrapper stays rendered so screen readers announce what appears in it.
+  return (
+    <div aria-live="polite" className="adm-result">
+      {result?.kind === "success" && (
+        <div className="adm-success">
+          <p>
+            {result.message}
+            {result.detail !== undefined && <span className="adm-code">{result.detail}</span>}
+          </p>
+          {result.skipped !== undefined && result.skipped.length > 0 && (
+            <>
+              <p>{T.bulkSkipped(result.skipped.length)}</p>
+              <ul className="adm-skipped">
+                {result.skipped.map((email) => (
+                  <li key={email}>{email}</li>
+                ))}
+              </ul>
+            </>
+          )}
+        </div>
+      )}
+      {result?.kind === "error" && (
+        <p className="form-errors" role="alert">
+          {result.message}
+        </p>
+      )}
+    </div>
+  );
+}
+
+interface CreateFormProps {
+  endpoint: string;
+  onCreated: (rows: readonly Invitation[]) => void;
+}
+
+function BulkForm({ endpoint, onCreated }: CreateFormProps) {
+  const [text, setText] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<FormResult | null>(null);
+  const sending = useRef(false);
+  const failure = useFailure();
+  const id = useId();
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (sending.current) return;
+    sending.current = true;
+    setBusy(true);
+    setResult(null);
+    const response = await postJson<InvitationBulkCreated>(endpoint, { text });
+    sending.current = false;
+    setBusy(false);
+    if (!response.ok) {
+      setResult({ kind: "error", message: failure(response, T.bulkFailed) });
+      return;
+    }
+    const data = response.data;
+    onCreated(data.invitations);
+    setText("");
+    setResult({ kind: "success", message: data.message, skipped: data.skipped });
+  };
+
+  return (
+    <form className="adm-form" onSubmit={(event) => void submit(event)} noValidate>
+      <h3 className="adm-subtitle">{T.bulkTitle}</h3>
+      <div className="field">
+        <label htmlFor={`${id}-text`}>{T.bulkLabel}</label>
+        <textarea
+          id={`${id}-text`}
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          rows={5}
+          aria-describedby={`${id}-help`}
+          spellCheck={false}
+        />
+        <p id={`${id}-help`} className="field-help">
+          {T.bulkHelp}
+        </p>
+      </div>
+      <ActionButton type="submit" busy={busy} busyLabel={T.creating}>
+        {T.bulkSubmit}
+      </ActionButton>
+      <ResultMessage result={result} />
+    </form>
+  );
+}
+
+function SingleForm({ endpoint, onCreated }: CreateFormProps) {
+  const [email, setEmail] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<FormResult | null>(null);
+  const sending = useRef(false);
+  const failure = useFailure();
+  const id = useId();
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (sending.current) return;
+    sending.current = true;
+    setBusy(true);
+    setResult(null);
+    const response = await postJson<InvitationCreated>(endpoint, { email: email.trim() });
+    sending.current = false;
+    setBusy(false);
+    if (!response.ok) {
+      setResult({ kind: "error", message: failure(response, T.singleFailed) });
+      return;
+    }
+    const { message, invitation } = response.data;
+    onCreated([invitation]);
+    setEmail("");
+    setResult({ kind: "success", message, detail: T.singleCreatedCode(invitation.code) });
+  };
+
+  return (
+    <form className="adm-form" onSubmit={(event) => void submit(event)} noValidate>
+      <h3 className="adm-subtitle">{T.singleTitle}</h3>
+      <div className="field">
+        <label htmlFor={`${id}-email`}>{T.singleLabel}</label>
+        <input
+          id={`${id}-email`}
+          type="email"
+          autoComplete="off"
+          inputMode="email"
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+          aria-describedby={`${id}-help`}
+          aria-invalid={result?.kind === "error" || undefined}
+        />
+        <p id={`${id}-help`} className="field-help">
+          {T.singleHelp}
+        </p>
+      </div>
+      <ActionButton type="submit" busy={busy} busyLabel={T.creating}>
+        {T.singleSubmit}
+      </ActionButton>
+      <ResultMessage result={result} />
+    </form>
+  );
+}

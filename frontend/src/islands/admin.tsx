@@ -1,0 +1,28 @@
+import "@vitejs/plugin-react/preamble";
+import { AdminApp, type AdminTargets } from "../admin/admin-app";
+import type { AdminData } from "../admin/types";
+import { readJsonScript } from "../lib/data";
+import { mountIsland } from "../lib/mount";
+
+/*
+ * The /admin page (templates/adminpanel/admin.html):
+ *   {{ islands|json_script:"admin-data" }}
+ *   <div id="admin-photos-root">…noscript…</div>        in 'Foto collage'
+ *   <div id="admin-invitations-root">…noscript…</div>   in 'Uitnodigingsbeheer'
+ *   <div id="admin-users-root">…noscript…</div>         in 'Gebruikersbeheer'
+ * One React root (#admin-root, appended to <body>, holds the toasts) renders the three
+ * sections into their roots with portals.
+ */
+function target(id: string): Element | null {
+  const element = document.getElementById(id);
+  element?.querySelectorAll(":scope > noscript").forEach((fallback) => fallback.remove());
+  return element;
+}
+
+const targets: AdminTargets = {
+  photos: target("admin-photos-root"),
+  invitations: target("admin-invitations-root"),
+  users: target("admin-users-root"),
+};
+
+mountIsland("admin-root", AdminApp, { data: readJsonScript<AdminData>("admin-data"), targets }, { createIfMissing: true });
