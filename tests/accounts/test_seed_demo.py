@@ -1,0 +1,34 @@
+import re
+
+import pytest
+from django.core.management import call_command
+
+from apps.accounts.models import User
+from apps.challenges.models import UserBadge
+from apps.events.models import Event
+from apps.invitations.services import invitation_validate
+
+pytestmark = pytest.mark.django_db
+
+
+def run(capsys) -> str:
+    call_command("seed_demo")
+    return capsys.readouterr().out
+
+
+def test_seed_demo_makes_a_living_demo_and_is_idempotent(capsys):
+    out = run(capsys)
+    admin = User.objects.get(email="admin@koudwater.example")
+    member = User.objects.get(email="zwemmer@koudwater.example")
+    assert admin.is_admin and admin.check_password("ijskoud-admin")
+    assert member.check_password("ijskoud-zwemmer") and not member.is_admin
+    card = member.user_challenges.get(is_active=True)
+    assert card.dips.count() == 12 and card.dips.exclude(photo="").count() == 3
+    assert sorted(UserBadge.objects.filter(user=member).values_list("badge__name", flat=True)) == ["Kikker", "Waterslak"]
+    assert Event.objects.count() == 3
+    code = re.search(r"/auth\?invite=([A-Z0-9]{8})", out).group(1)
+    assert invitation_validate(code=code, email="iemand@example.nl").is_valid
+
+    again = run(capsys)
+    assert User.objects.count() == 2 and Event.objects.count() == 3 and card.dips.count() == 12
+    assert code in again
