@@ -24,7 +24,10 @@ def test_seed_demo_makes_a_living_demo_and_is_idempotent(capsys):
     assert member.check_password("ijskoud-zwemmer") and not member.is_admin
     card = member.user_challenges.get(is_active=True)
     assert card.dips.count() == 12 and card.dips.exclude(photo="").count() == 3
-    assert sorted(UserBadge.objects.filter(user=member).values_list("badge__name", flat=True)) == ["Kikker", "Waterslak"]
+    assert sorted(UserBadge.objects.filter(user=member).values_list("badge__name", flat=True)) == [
+        "Kikker",
+        "Waterslak",
+    ]
     assert Event.objects.count() == 3
     code = re.search(r"/auth\?invite=([A-Z0-9]{8})", out).group(1)
     assert invitation_validate(code=code, email="iemand@example.nl").is_valid

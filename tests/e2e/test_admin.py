@@ -60,7 +60,9 @@ def test_export_the_newsletter_csv(admin_page):
     with page.expect_download() as info:
         page.get_by_role("link", name="Exporteer CSV").click()
     download = info.value
-    assert download.suggested_filename.startswith("nieuwsbrief-abonnees-") and download.suggested_filename.endswith(".csv")
+    assert download.suggested_filename.startswith("nieuwsbrief-abonnees-") and download.suggested_filename.endswith(
+        ".csv"
+    )
     content = open(download.path(), "rb").read()
     assert content.startswith(b"\xef\xbb\xbfEmail,Naam,Aangemeld op\r\nabonnee@example.nl,Abby Abonnee,")
 

@@ -57,7 +57,9 @@ def test_a_double_tap_registers_one_dip(page):
 def test_reaching_a_milestone_shows_the_badge_and_its_toast(page):
     member = UserFactory()
     card = UserChallenge.objects.create(user=member, challenge=waterdieren(), challenge_type="waterdieren")
-    Dip.objects.bulk_create([Dip(user=member, user_challenge=card, number=n, dip_date="2026-11-01") for n in range(1, 5)])
+    Dip.objects.bulk_create(
+        [Dip(user=member, user_challenge=card, number=n, dip_date="2026-11-01") for n in range(1, 5)]
+    )
     sign_in(page, member)
     page.goto(page.base_url + "/challenge")
     assert page.get_by_role("heading", name="Verdiende Badges (0 / 6)").is_visible()
