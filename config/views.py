@@ -1,7 +1,7 @@
 import logging
 
 from django.db import connection
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
@@ -39,11 +39,28 @@ def server_error(request):
 MESSAGE_CSRF = "Je sessie is verlopen of het formulier was verouderd. Laad de pagina opnieuw en probeer het nog eens."
 
 
+def _wants_json(request) -> bool:
+    # The islands send Accept: application/json and the CSRF header; forms and links get a page.
+    return (
+        "application/json" in request.headers.get("Accept", "")
+        or request.headers.get("X-CSRFToken") is not None
+        or request.content_type == "application/json"
+    )
+
+
 def csrf_failure(request, reason=""):
     """A stale form or a missing token: a clear Dutch answer instead of Django's English page."""
     logger.info("CSRF refused for %s: %s", request.path, reason)
-    if "application/json" in request.headers.get("Accept", "") or request.headers.get("X-CSRFToken") is not None:
-        from django.http import JsonResponse
-
+    if _wants_json(request):
         return JsonResponse({"error": MESSAGE_CSRF}, status=403)
     return render(request, "403_csrf.html", {"message": MESSAGE_CSRF}, status=403)
+
+
+MESSAGE_BAD_REQUEST = "Deze aanvraag klopt niet of is te groot. Laad de pagina opnieuw en probeer het nog eens."
+
+
+def bad_request(request, exception=None):
+    """Django refuses a request it cannot read (too big, too many fields, broken multipart): say so in Dutch."""
+    if _wants_json(request):
+        return JsonResponse({"error": MESSAGE_BAD_REQUEST}, status=400)
+    return render(request, "400.html", {"message": MESSAGE_BAD_REQUEST}, status=400)

@@ -1,0 +1,166 @@
+"""Shared set-up for the security tests: one small club with objects of two members and an admin."""
+
+from dataclasses import dataclass
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.apps import apps
+from django.contrib.auth.models import Group
+from django.core.cache import cache
+from django.core.files.base import ContentFile
+from django.test import Client
+
+from apps.accounts.models import User, UserRole
+from apps.challenges.models import Badge, Challenge, Dip, UserBadge, UserChallenge, photo_storage
+from apps.events.models import Event, EventParticipant
+from apps.invitations.models import Invitation
+from tests.challenges.photo_samples import image_bytes
+from tests.factories import (
+    AdminFactory,
+    BadgeFactory,
+    ChallengeFactory,
+    DipFactory,
+    EventFactory,
+    EventParticipantFactory,
+    InvitationFactory,
+    UserBadgeFactory,
+    UserChallengeFactory,
+    UserFactory,
+)
+
+# The tables whose content a refused request must leave exactly as it was.
+GUARDED_MODELS = [
+    User,
+    UserRole,
+    Challenge,
+    Badge,
+    UserChallenge,
+    Dip,
+    UserBadge,
+    Event,
+    EventParticipant,
+    Invitation,
+    Group,
+    EmailAddress,
+]
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limits():
+    """allauth counts attempts in the cache: one test's attempts must not lock out the next test."""
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def photo_files() -> set[str]:
+    """Every file in the private photo storage (the test settings keep it on the local disk)."""
+    storage = photo_storage()
+    found: set[str] = set()
+
+    def walk(folder: str) -> None:
+        dirs, files = storage.listdir(folder)
+        for name in files:
+            found.add(f"{folder}/{name}" if folder else name)
+        for sub in dirs:
+            walk(f"{folder}/{sub}" if folder else sub)
+
+    try:
+        walk("")
+    except FileNotFoundError:
+        pass
+    return found
+
+
+def database_state() -> dict[str, list[tuple]]:
+    """Every row of every guarded table (sessions and last_login excluded): compare before and after."""
+    state = {}
+    for model in GUARDED_MODELS:
+        fields = [f.attname for f in model._meta.concrete_fields if f.attname != "last_login"]
+        state[model._meta.label] = sorted(model.objects.order_by().values_list(*fields), key=repr)
+    state["admin.LogEntry"] = sorted(apps.get_model("admin", "LogEntry").objects.values_list("pk", flat=True), key=repr)
+    return state
+
+
+def counts() -> dict[str, int]:
+    return {model._meta.label: model.objects.count() for model in GUARDED_MODELS} | {"files": len(photo_files())}
+
+
+def save_photo(user: User, name: str) -> tuple[str, str]:
+    storage = photo_storage()
+    full = storage.save(f"{user.pk}/{name}.jpg", ContentFile(image_bytes()))
+    thumb = storage.save(f"{user.pk}/{name}.thumb.jpg", ContentFile(image_bytes(size=(16, 12))))
+    return full, thumb
+
+
+@dataclass
+class World:
+    member: User
+    other_member: User
+    admin: User
+    challenge: Challenge
+    badge: Badge
+    member_card: UserChallenge
+    other_card: UserChallenge
+    member_photo_dip: Dip
+    member_plain_dip: Dip
+    other_photo_dip: Dip
+    user_badge: UserBadge
+    event: Event
+    participation: EventParticipant
+    invitation: Invitation
+    group: Group
+    email_address: EmailAddress
+
+    def user(self, role: str) -> User | None:
+        return {"anonymous": None, "member": self.member, "other_member": self.other_member, "admin": self.admin}[role]
+
+    def client(self, role: str, **kwargs) -> Client:
+        client = Client(**kwargs)
+        user = self.user(role)
+        if user is not None:
+            client.force_login(user)
+        return client
+
+
+ROLES = ["anonymous", "member", "other_member", "admin"]
+
+
+@pytest.fixture
+def world(db) -> World:
+    member = UserFactory(full_name="Marit Zwemmer", email="marit@example.nl", newsletter_consent=True)
+    other = UserFactory(full_name="Otto Ander", email="otto@example.nl")
+    admin = AdminFactory(full_name="Anna Admin", email="anna@example.nl")
+    challenge = ChallengeFactory(name="Tien Plonsen", target_dips=10)
+    badge = BadgeFactory(challenge=challenge, milestone_dips=1, name="Eerste Plons")
+    member_card = UserChallengeFactory(user=member, challenge=challenge)
+    other_card = UserChallengeFactory(user=other, challenge=challenge)
+    full, thumb = save_photo(member, "marit-1")
+    member_photo_dip = DipFactory(user_challenge=member_card, number=1, photo=full, thumbnail=thumb)
+    member_plain_dip = DipFactory(user_challenge=member_card, number=2)
+    full, thumb = save_photo(other, "otto-1")
+    other_photo_dip = DipFactory(user_challenge=other_card, number=1, photo=full, thumbnail=thumb)
+    user_badge = UserBadgeFactory(user_challenge=member_card, badge=badge)
+    event = EventFactory(title="Nieuwjaarsduik")
+    participation = EventParticipantFactory(event=EventFactory(title="Volle maan duik"), user=other)
+    invitation = InvitationFactory(code="WELKOM22", email="nieuw@example.nl", invited_by=admin)
+    group = Group.objects.create(name="Vrijwilligers")
+    email_address = EmailAddress.objects.create(user=member, email=member.email, primary=True, verified=True)
+    return World(
+        member=member,
+        other_member=other,
+        admin=admin,
+        challenge=challenge,
+        badge=badge,
+        member_card=member_card,
+        other_card=other_card,
+        member_photo_dip=member_photo_dip,
+        member_plain_dip=member_plain_dip,
+        other_photo_dip=other_photo_dip,
+        user_badge=user_badge,
+        event=event,
+        participation=participation,
+        invitation=invitation,
+        group=group,
+        email_address=email_address,
+    )

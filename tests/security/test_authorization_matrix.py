@@ -1,0 +1,689 @@
+"""The authorization matrix: every URL pattern of the project, for anonymous, member, another member and admin.
+
+The patterns are not listed by hand: they are read from `get_resolver()` (ours, allauth's and Django
+admin's). `ACCESS` says which access decision each one has; a pattern without an entry fails
+`test_every_url_pattern_has_an_access_decision`, so a new URL cannot ship without a decision.
+Patterns under /django-admin/ are classified by that prefix: Django's admin site guards them all.
+
+For every pattern and every role one request is made with a concrete URL (the ids are real objects
+of the member: their dip with a photo, their challenge; an event; an invitation; the other member
+to delete...). The request is the route's own method (POST endpoints are POSTed; the test client
+passes CSRF, which tests/security/test_bad_input.py checks separately). The answer must match the
+decision: status code, redirect target, JSON error; never a 500. A refused request, and every GET,
+must leave the database exactly as it was.
+"""
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from urllib.parse import parse_qs, quote, urlsplit
+
+import pytest
+from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
+from django.contrib.messages import get_messages
+from django.urls import URLPattern, URLResolver, get_resolver, resolve
+
+from apps.accounts.access import MESSAGE_ADMIN_SESSION_EXPIRED, MESSAGE_NO_ADMIN, MESSAGE_SESSION_EXPIRED
+from apps.accounts.models import User, UserRole
+from apps.challenges.models import Dip, UserChallenge
+from apps.events.models import EventParticipant
+from apps.invitations.models import Invitation
+
+from .conftest import ROLES, World, database_state
+
+pytestmark = pytest.mark.django_db
+
+DJANGO_ADMIN_PREFIX = "django-admin/"
+
+# --- the access decisions -------------------------------------------------------------------------
+#
+# public          anyone, signed in or not: 200
+# guest           the sign-in page: 200 for visitors, a signed-in user goes to /dashboard
+# redirect        a fixed redirect for everyone (allauth's own page names, leading to /auth)
+# post_any        a POST-only form anyone may send (sign-out): ends where it says, GET is 405
+# member          a signed-in member's page: anonymous to /auth?next=…
+# member_post     a signed-in member's form (POST only): anonymous to /auth?next=…, acts on the own data only
+# member_json     a signed-in member's JSON endpoint: anonymous gets 401 JSON
+# owner_or_admin  a member's private object (a photo): the owner and admins; others 404 as if it did not exist
+# admin           the admin screen: anonymous to /auth?next=…, members to /dashboard with 'Je hebt geen admin rechten'
+# admin_json      admin JSON endpoints: anonymous 401 JSON, members 403 JSON, nothing changed
+# django_admin    Django's admin site: anonymous and members to its login (which is /auth); the admin role only
+# shadowed        a pattern an earlier one answers for (its URL never reaches it)
+
+ACCESS: dict[str, str] = {
+    "landing": "public",
+    "healthz": "public",
+    "auth": "guest",
+    "logout": "post_any",
+    "account_logout": "post_any",
+    "account_login": "redirect",
+    "account_signup": "redirect",
+    # Password reset: anyone may ask; the key in the link is the credential.
+    "account_reset_password": "public",
+    "account_reset_password_done": "public",
+    "account_reset_password_from_key": "public",
+    "account_reset_password_from_key_done": "public",
+    "dashboard": "member",
+    "challenge": "member",
+    "challenge_start": "member_post",
+    "dip_register": "member_json",
+    "challenge_stop": "member_post",
+    "dip_photo": "owner_or_admin",
+    "dip_thumbnail": "owner_or_admin",
+    "event_join": "member_post",
+    "event_leave": "member_post",
+    "event_ics": "member",
+    "adminpanel": "admin",
+    "adminpanel_newsletter_export": "admin",
+    "adminpanel_photos": "admin_json",
+    "adminpanel_invitations": "admin_json",
+    "adminpanel_invitation_create": "admin_json",
+    "adminpanel_invitation_bulk": "admin_json",
+    "adminpanel_invitation_delete": "admin_json",
+    "adminpanel_users": "admin_json",
+    "adminpanel_user_delete": "admin_json",
+    # Our redirect in front of Django admin's login form (which has no rate limit): sign in on /auth.
+    "django-admin/login/": "redirect",
+    # ...so Django admin's own login pattern is never reached.
+    "admin:login": "shadowed",
+}
+
+
+# --- walking the URLconf --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pattern:
+    route: str  # the full route, prefixes joined
+    name: str  # namespaced name, "" when the pattern has none
+    pattern: URLPattern
+
+    @property
+    def key(self) -> str:
+        """The route name; unnamed patterns (and admin's unnamed ones) by their route."""
+        if self.name and not self.name.endswith(":"):
+            return self.name
+        return self.route
+
+    def __str__(self) -> str:
+        return self.key
+
+
+def _walk(patterns, prefix: str = "", namespace: str = ""):
+    for entry in patterns:
+        if isinstance(entry, URLResolver):
+            inner = namespace
+            if entry.namespace:
+                inner = f"{namespace}:{entry.namespace}" if namespace else entry.namespace
+            yield from _walk(entry.url_patterns, prefix + str(entry.pattern), inner)
+        else:
+            name = f"{namespace}:{entry.name or ''}" if namespace else (entry.name or "")
+            yield Pattern(route=prefix + str(entry.pattern), name=name, pattern=entry)
+
+
+def all_patterns() -> list[Pattern]:
+    return list(_walk(get_resolver().url_patterns))
+
+
+def decision_for(pattern: Pattern) -> str | None:
+    if pattern.key in ACCESS:
+        return ACCESS[pattern.key]
+    if pattern.route.startswith(DJANGO_ADMIN_PREFIX):
+        return "django_admin"
+    return None
+
+
+PATTERNS = all_patterns()
+
+
+def test_every_url_pattern_has_an_access_decision():
+    missing = [p.route for p in PATTERNS if decision_for(p) is None]
+    assert not missing, f"URL patterns without an access decision in ACCESS: {missing}"
+
+
+def test_the_access_table_names_only_existing_patterns():
+    keys = {p.key for p in PATTERNS}
+    assert not set(ACCESS) - keys, f"stale entries in ACCESS: {set(ACCESS) - keys}"
+
+
+def test_the_walk_sees_ours_allauths_and_django_admins_patterns():
+    keys = {p.key for p in PATTERNS}
+    assert {"landing", "dip_photo", "account_reset_password_from_key", "admin:index"} <= keys
+    assert {"admin:accounts_user_changelist", "admin:challenges_dip_delete", "admin:app_list"} <= keys
+    assert len(PATTERNS) >= 100
+
+
+# --- concrete URLs ----------------------------------------------------------------------------------
+
+
+def _admin_object(world: World, route: str):
+    """The object a /django-admin/<app>/<model>/<id>/… URL is about."""
+    from django.apps import apps
+
+    app_label, model_name = route[len(DJANGO_ADMIN_PREFIX) :].split("/")[:2]
+    model = apps.get_model(app_label, model_name)
+    chosen = {
+        User: world.member,
+        UserRole: UserRole.objects.get(user=world.admin),
+        Dip: world.member_photo_dip,
+        UserChallenge: world.member_card,
+        EventParticipant: world.participation,
+        Invitation: world.invitation,
+    }.get(model)
+    return chosen or model.objects.order_by("pk").first()
+
+
+# Regex patterns cannot be filled in generically: one sample URL each.
+REGEX_URLS: dict[str, Callable[[World], str]] = {
+    "account_reset_password_from_key": lambda w: f"/auth/wachtwoord-herstellen/{w.member.pk}-set-password",
+    "admin:app_list": lambda w: "/django-admin/challenges/",
+    "django-admin/(?P<url>.*)$": lambda w: "/django-admin/bestaat-niet/",
+}
+
+# Which object fills a URL parameter, per route (the default is by parameter name).
+URL_ARGS: dict[str, Callable[[World], dict]] = {
+    # The other member's place: a member may only ever give up their own.
+    "event_leave": lambda w: {"event_id": w.participation.event_id},
+}
+
+
+def _default_args(world: World) -> dict:
+    return {
+        "dip_id": world.member_photo_dip.pk,
+        "event_id": world.event.pk,
+        "invitation_id": world.invitation.pk,
+        "user_id": world.other_member.pk,
+        "content_type_id": 1,
+        "object_id": 1,
+    }
+
+
+def url_for(pattern: Pattern, world: World) -> str:
+    if pattern.key in REGEX_URLS:
+        return REGEX_URLS[pattern.key](world)
+    args = _default_args(world)
+    if pattern.key in URL_ARGS:
+        args |= URL_ARGS[pattern.key](world)
+    if "<path:object_id>" in pattern.route and not pattern.route.startswith(DJANGO_ADMIN_PREFIX + "r/"):
+        args["object_id"] = _admin_object(world, pattern.route).pk
+    url = "/" + re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(args[m.group(1)]), pattern.route)
+    assert "<" not in url and "(?" not in url, f"no sample URL for {pattern.route}: add it to REGEX_URLS"
+    return url
+
+
+def test_every_sample_url_reaches_its_own_pattern(world):
+    for pattern in PATTERNS:
+        url = url_for(pattern, world) if decision_for(pattern) != "shadowed" else "/" + pattern.route
+        match = resolve(url.split("?")[0])
+        if decision_for(pattern) == "shadowed":
+            assert match.func is not pattern.pattern.callback, f"{pattern} is not shadowed any more: decide its access"
+        else:
+            assert match.func is pattern.pattern.callback, f"{url} does not reach {pattern}"
+
+
+# --- what each route is asked and what it answers --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Expect:
+    status: int
+    location: str | None = None
+    json_error: str | None = None
+    message: str | None = None  # a Django message the response queues
+    then: Callable[[World], object] | None = None  # a check of the data afterwards (raises or returns False)
+    refused: bool = False  # a refusal in a normal answer (a redirect with a message): nothing may change
+
+
+@dataclass(frozen=True)
+class Route:
+    method: str = "GET"
+    data: Callable[[World], dict] | None = None
+    json_body: bool = False
+    # The answer per role where the decision's default does not say it all.
+    expect: dict[str, Expect] = field(default_factory=dict)
+
+
+def _login(url: str) -> str:
+    return redirect_to_login(url, settings.LOGIN_URL).url
+
+
+def _dips_on(card_attr: str, count: int):
+    def check(world: World):
+        assert Dip.objects.filter(user_challenge=getattr(world, card_attr)).count() == count
+
+    return check
+
+
+def _card_exists(exists: bool):
+    def check(world: World):
+        assert UserChallenge.objects.filter(pk=world.member_card.pk).exists() is exists
+
+    return check
+
+
+def _joined(role: str):
+    def check(world: World):
+        assert EventParticipant.objects.filter(event=world.event, user=world.user(role)).exists()
+
+    return check
+
+
+def _others_place_kept(kept: bool):
+    def check(world: World):
+        assert EventParticipant.objects.filter(pk=world.participation.pk).exists() is kept
+
+    return check
+
+
+def _other_member_exists(exists: bool):
+    def check(world: World):
+        assert User.objects.filter(pk=world.other_member.pk).exists() is exists
+
+    return check
+
+
+def _admin_card_started(world: World):
+    assert UserChallenge.objects.filter(user=world.admin, is_active=True, challenge=world.challenge).exists()
+
+
+MESSAGE_STOP_FAILED = "Er ging iets mis bij het stoppen van de challenge."
+MESSAGE_ONE_ACTIVE = "Je hebt al een actieve challenge. Rond die eerst af of stop ermee."
+
+ROUTES: dict[str, Route] = {
+    "logout": Route(method="POST"),
+    "account_logout": Route(method="POST"),
+    "challenge": Route(expect={"admin": Expect(302, "/dashboard")}),  # the admin has no active challenge
+    "challenge_start": Route(
+        method="POST",
+        data=lambda w: {"challenge_id": w.challenge.pk},
+        expect={
+            # Both members already have an unfinished card: refused, with the reason.
+            "member": Expect(302, "/dashboard", message=MESSAGE_ONE_ACTIVE, refused=True),
+            "other_member": Expect(302, "/dashboard", message=MESSAGE_ONE_ACTIVE, refused=True),
+            "admin": Expect(302, "/challenge", message="Challenge gestart!", then=_admin_card_started),
+        },
+    ),
+    "dip_register": Route(
+        method="POST",
+        expect={
+            "member": Expect(201, then=_dips_on("member_card", 3)),
+            # On their own card, never on the member's.
+            "other_member": Expect(201, then=lambda w: (_dips_on("other_card", 2)(w), _dips_on("member_card", 2)(w))),
+            "admin": Expect(409, json_error="Je hebt geen actieve challenge."),
+        },
+    ),
+    "challenge_stop": Route(
+        method="POST",
+        data=lambda w: {"user_challenge_id": w.member_card.pk},
+        expect={
+            "member": Expect(302, "/dashboard", then=_card_exists(False)),
+            # The member's card id in someone else's form: refused, the card stays.
+            "other_member": Expect(302, "/dashboard", message=MESSAGE_STOP_FAILED, refused=True),
+            "admin": Expect(302, "/dashboard", message=MESSAGE_STOP_FAILED, refused=True),
+        },
+    ),
+    "event_join": Route(
+        method="POST",
+        expect={
+            role: Expect(302, "/dashboard#events", message="Je bent aangemeld voor dit event!", then=_joined(role))
+            for role in ("member", "other_member", "admin")
+        },
+    ),
+    "event_leave": Route(
+        method="POST",
+        expect={
+            # Leaving an event you are not on is harmless; someone else's place is never touched.
+            "member": Expect(302, "/dashboard#events", refused=True),
+            "other_member": Expect(302, "/dashboard#events", then=_others_place_kept(False)),
+            "admin": Expect(302, "/dashboard#events", refused=True),
+        },
+    ),
+    "adminpanel_invitation_create": Route(
+        method="POST",
+        json_body=True,
+        data=lambda w: {"email": "nieuwkomer@example.nl"},
+        expect={
+            "admin": Expect(
+                201, then=lambda w: Invitation.objects.get(email="nieuwkomer@example.nl", invited_by=w.admin)
+            )
+        },
+    ),
+    "adminpanel_invitation_bulk": Route(
+        method="POST",
+        json_body=True,
+        data=lambda w: {"text": "a@example.nl, b@example.nl"},
+        expect={"admin": Expect(201, then=lambda w: Invitation.objects.get(email="b@example.nl"))},
+    ),
+    "adminpanel_invitation_delete": Route(
+        method="POST",
+        expect={"admin": Expect(200, then=lambda w: not Invitation.objects.filter(pk=w.invitation.pk).exists())},
+    ),
+    "adminpanel_user_delete": Route(
+        method="POST",
+        expect={"admin": Expect(200, then=_other_member_exists(False))},
+    ),
+}
+
+# Django admin: what the admin role gets, per kind of page.
+DJANGO_ADMIN_FOR_ADMIN = [
+    (r"^admin:.*_changelist$", Expect(200)),
+    (r"^admin:.*_add$", Expect(200)),
+    (r"^admin:.*_change$", Expect(200)),
+    (r"^admin:.*_history$", Expect(200)),
+    (r"^admin:.*_delete$", Expect(200)),  # the confirmation page; a GET deletes nothing
+    (r"^admin:(index|app_list|password_change|password_change_done|jsi18n)$", Expect(200)),
+    (r"^admin:logout$", Expect(405)),  # sign-out is a POST
+    (r"^admin:autocomplete$", Expect(403)),  # needs the field it completes
+    (r"^admin:view_on_site$", Expect(404)),  # no model of ours has a public page
+    (r"/<path:object_id>/$", Expect(302)),  # old-style object URL: redirects to …/change/
+    (r"\(\?P<url>\.\*\)\$$", Expect(404)),  # anything else under /django-admin/
+]
+
+
+def _django_admin_expect_for_admin(pattern: Pattern, url: str) -> Expect:
+    for regex, expect in DJANGO_ADMIN_FOR_ADMIN:
+        if re.search(regex, pattern.name) or re.search(regex, pattern.route):
+            if expect.status == 302:
+                return Expect(302, url + "change/")
+            return expect
+    raise AssertionError(f"no expectation for the admin role on {pattern}")
+
+
+def expected(pattern: Pattern, role: str, url: str, route: Route) -> Expect:
+    decision = decision_for(pattern)
+    if role in route.expect:
+        return route.expect[role]
+    anonymous = role == "anonymous"
+    admin = role == "admin"
+    if decision == "public":
+        return Expect(200)
+    if decision == "guest":
+        return Expect(200) if anonymous else Expect(302, "/dashboard")
+    if decision == "redirect":
+        target = {"account_login": "/auth", "account_signup": "/auth?tab=registreren"}.get(pattern.key, "/auth")
+        return Expect(302, target)
+    if decision == "post_any":
+        return Expect(302, settings.LOGOUT_REDIRECT_URL)
+    if decision in ("member", "member_post"):
+        return Expect(302, _login(url)) if anonymous else Expect(200)
+    if decision == "member_json":
+        return Expect(401, json_error=MESSAGE_SESSION_EXPIRED) if anonymous else Expect(200)
+    if decision == "owner_or_admin":
+        if anonymous:
+            return Expect(302, _login(url))
+        return Expect(404) if role == "other_member" else Expect(200)
+    if decision == "admin":
+        if anonymous:
+            return Expect(302, _login(url))
+        return Expect(200) if admin else Expect(302, "/dashboard", message=MESSAGE_NO_ADMIN, refused=True)
+    if decision == "admin_json":
+        if anonymous:
+            return Expect(401, json_error=MESSAGE_ADMIN_SESSION_EXPIRED)
+        return Expect(200) if admin else Expect(403, json_error=MESSAGE_NO_ADMIN)
+    if decision == "django_admin":
+        if admin:
+            return _django_admin_expect_for_admin(pattern, url)
+        if pattern.name == "admin:logout":
+            return Expect(302, "/django-admin/")  # Django sends a non-admin on its logout page to the index
+        return Expect(302, "/django-admin/login/?next=" + quote(url))
+    raise AssertionError(f"unknown decision {decision!r} for {pattern}")
+
+
+# Decisions of endpoints that act on POST: the matrix needs to know what to send.
+POST_DECISIONS = {"post_any", "member_post", "member_json"}
+
+
+def refused(expect: Expect, decision: str, role: str) -> bool:
+    """Whether this answer is a refusal (after which nothing may have changed)."""
+    if role == "anonymous" and decision not in ("public", "guest", "redirect", "post_any"):
+        return True
+    return expect.refused or expect.status in (401, 403, 404, 405)
+
+
+def send(client, method: str, url: str, route: Route, world: World):
+    data = route.data(world) if route.data else {}
+    if method == "GET":
+        return client.get(url, data)
+    if route.json_body:
+        return client.post(url, json.dumps(data), content_type="application/json")
+    return client.post(url, data)
+
+
+CASES = [
+    pytest.param(pattern, role, id=f"{pattern.key}-{role}")
+    for pattern in PATTERNS
+    if decision_for(pattern) not in (None, "shadowed")
+    for role in ROLES
+]
+
+
+@pytest.mark.parametrize(("pattern", "role"), CASES)
+def test_matrix(world, pattern, role):
+    decision = decision_for(pattern)
+    if decision in POST_DECISIONS:
+        assert pattern.key in ROUTES, f"{pattern} takes POSTs: say in ROUTES what to send and what each role gets"
+    route = ROUTES.get(pattern.key, Route())
+    url = url_for(pattern, world)
+    client = world.client(role)
+    want = expected(pattern, role, url, route)
+    before = database_state()
+
+    response = send(client, route.method, url, route, world)
+
+    assert response.status_code != 500
+    assert response.status_code == want.status, (url, role, response.status_code, response.get("Location"))
+    if want.location is not None:
+        assert response["Location"] == want.location
+    if want.json_error is not None:
+        assert response["Content-Type"] == "application/json"
+        assert json.loads(response.content)["error"] == want.json_error
+    if want.message is not None:
+        assert want.message in [str(m) for m in get_messages(response.wsgi_request)]
+    if route.method == "GET" or refused(want, decision, role):
+        assert database_state() == before, f"{role} {route.method} {url} changed data"
+    if want.then is not None:
+        assert want.then(world) is not False
+
+
+# --- follow-ups the matrix cannot say in one request ------------------------------------------------
+
+
+@pytest.mark.parametrize("role", ["anonymous", "member", "other_member"])
+def test_the_django_admin_sends_everyone_but_admins_through_auth(world, role):
+    """Django admin's login is /auth: anonymous visitors land on the sign-in form, members on their dashboard."""
+    client = world.client(role)
+    response = client.get("/django-admin/accounts/user/", follow=True)
+    hops = [url for url, _status in response.redirect_chain]
+    assert hops[0] == "/django-admin/login/?next=/django-admin/accounts/user/"
+    first_stop = urlsplit(hops[1])
+    assert (first_stop.path, parse_qs(first_stop.query)) == ("/auth", {"next": ["/django-admin/accounts/user/"]})
+    if role == "anonymous":
+        assert response.status_code == 200 and response.request["PATH_INFO"] == "/auth"
+        assert 'name="next" value="/django-admin/accounts/user/"' in response.content.decode()
+    else:
+        assert hops[-1] == "/dashboard"
+        assert "Gegevens beheren" not in response.content.decode()
+
+
+def test_members_on_the_admin_screen_see_the_dutch_refusal(world):
+    response = world.client("member").get("/admin", follow=True)
+    assert response.redirect_chain == [("/dashboard", 302)]
+    assert "Je hebt geen admin rechten" in response.content.decode()
+
+
+@pytest.mark.parametrize("view", ["dip_photo", "dip_thumbnail"])
+@pytest.mark.parametrize("role", ["member", "other_member"])
+def test_no_member_sees_another_members_photo_by_any_id(world, view, role):
+    """The other member's photo, a dip without a photo and ids that do not exist: one and the same 404."""
+    client = world.client(role)
+    own = world.member_photo_dip if role == "member" else world.other_photo_dip
+    theirs = world.other_photo_dip if role == "member" else world.member_photo_dip
+    suffix = "/klein" if view == "dip_thumbnail" else ""
+    assert client.get(f"/foto/{own.pk}{suffix}").status_code == 200
+    for dip_id in (theirs.pk, world.member_plain_dip.pk, 0, 999_999, 2**63 - 1, 2**63, 10**30):
+        response = client.get(f"/foto/{dip_id}{suffix}")
+        assert response.status_code == 404, dip_id
+        assert b"Oops! Page not found" in response.content
+
+
+def test_photos_are_private_in_the_http_cache_too(world):
+    response = world.client("member").get(f"/foto/{world.member_photo_dip.pk}")
+    assert "private" in response["Cache-Control"]
+    assert response["Content-Type"] == "image/jpeg"
+
+
+def test_an_admin_sees_every_members_photo(world):
+    client = world.client("admin")
+    for dip in (world.member_photo_dip, world.other_photo_dip):
+        assert client.get(f"/foto/{dip.pk}").status_code == 200
+        assert client.get(f"/foto/{dip.pk}/klein").status_code == 200
+
+
+def test_a_member_cannot_stop_another_members_challenge(world):
+    client = world.client("other_member")
+    before = database_state()
+    client.post("/challenge/stoppen", {"user_challenge_id": world.member_card.pk})
+    assert database_state() == before
+
+
+# Every POST a member could aim at the admin side, with data that would do harm if it were accepted.
+ADMIN_POSTS: list[tuple[str, Callable[[World], dict]]] = [
+    ("/admin/api/uitnodigingen/nieuw", lambda w: {"email": "indringer@example.nl"}),
+    ("/admin/api/uitnodigingen/bulk", lambda w: {"text": "x@example.nl y@example.nl"}),
+    ("/admin/api/uitnodigingen/{invitation}/verwijderen", lambda w: {}),
+    ("/admin/api/gebruikers/{other}/verwijderen", lambda w: {}),
+    ("/admin/api/gebruikers/{admin}/verwijderen", lambda w: {}),
+    ("/django-admin/accounts/userrole/add/", lambda w: {"user": w.member.pk, "role": "admin"}),
+    (
+        "/django-admin/accounts/user/{member}/change/",
+        lambda w: {
+            "email": w.member.email,
+            "full_name": "Gehackt",
+            "is_active": "on",
+            "roles-TOTAL_FORMS": "1",
+            "roles-INITIAL_FORMS": "0",
+            "roles-0-role": "admin",
+        },
+    ),
+    ("/django-admin/accounts/user/{other}/delete/", lambda w: {"post": "yes"}),
+    ("/django-admin/challenges/dip/{other_dip}/delete/", lambda w: {"post": "yes"}),
+    (
+        "/django-admin/invitations/invitation/add/",
+        lambda w: {
+            "code": "HACKED01",
+            "expires_at_0": "2030-01-01",
+            "expires_at_1": "12:00",
+            "created_at_0": "2026-01-01",
+            "created_at_1": "12:00",
+        },
+    ),
+    ("/django-admin/events/event/{event}/delete/", lambda w: {"post": "yes"}),
+    ("/django-admin/auth/group/{group}/delete/", lambda w: {"post": "yes"}),
+    (
+        "/django-admin/challenges/userbadge/",
+        lambda w: {"action": "delete_selected", "_selected_action": [w.user_badge.pk], "post": "yes"},
+    ),
+]
+
+
+@pytest.mark.parametrize("role", ["anonymous", "member", "other_member"])
+@pytest.mark.parametrize(("path", "data"), ADMIN_POSTS, ids=[p for p, _ in ADMIN_POSTS])
+def test_posts_to_admin_endpoints_by_non_admins_change_nothing(world, role, path, data):
+    url = path.format(
+        invitation=world.invitation.pk,
+        other=world.other_member.pk,
+        admin=world.admin.pk,
+        member=world.member.pk,
+        other_dip=world.other_photo_dip.pk,
+        event=world.event.pk,
+        group=world.group.pk,
+    )
+    client = world.client(role)
+    before = database_state()
+    if url.startswith("/admin/api/"):
+        response = client.post(url, json.dumps(data(world)), content_type="application/json")
+        assert response.status_code == (401 if role == "anonymous" else 403)
+        assert "error" in response.json()
+    else:
+        response = client.post(url, data(world))
+        assert response.status_code == 302
+        assert response["Location"].startswith("/django-admin/login/?next=")
+    assert database_state() == before
+    assert not UserRole.objects.filter(user__in=[world.member, world.other_member]).exists()
+
+
+def test_the_same_posts_work_for_an_admin(world):
+    """The control for the test above: those requests are not refused for some unrelated reason."""
+    client = world.client("admin")
+    response = client.post("/django-admin/accounts/userrole/add/", {"user": world.member.pk, "role": "admin"})
+    assert response.status_code == 302
+    assert UserRole.objects.filter(user=world.member).exists()
+    response = client.post(f"/django-admin/auth/group/{world.group.pk}/delete/", {"post": "yes"})
+    assert response.status_code == 302
+    assert not type(world.group).objects.filter(pk=world.group.pk).exists()
+
+
+METHODS = ["PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"]
+
+
+@pytest.mark.parametrize("role", ["anonymous", "member", "admin"])
+def test_other_http_methods_never_fail_and_never_change_data(world, role):
+    """PUT, PATCH, DELETE, OPTIONS and HEAD on every pattern: a refusal or the GET answer, never a 500 or a write."""
+    client = world.client(role)
+    before = database_state()
+    answers = {}
+    for pattern in PATTERNS:
+        if decision_for(pattern) == "shadowed":
+            continue
+        url = url_for(pattern, world)
+        for method in METHODS:
+            response = client.generic(method, url)
+            answers[(method, url)] = response.status_code
+            assert response.status_code < 500, (method, url, response.status_code)
+    assert database_state() == before
+    # The JSON endpoints and the forms only take what they are for.
+    assert answers[("DELETE", f"/admin/api/gebruikers/{world.other_member.pk}/verwijderen")] in (401, 403, 405)
+    assert answers[("PUT", "/challenge/plons")] in (401, 405)
+
+
+# --- access that changes while a session lives -----------------------------------------------------
+
+
+def test_a_revoked_admin_role_counts_from_the_next_request(world):
+    from apps.accounts.services import admin_revoke
+
+    client = world.client("admin")
+    assert client.get("/admin/api/gebruikers").status_code == 200
+    admin_revoke(user=User.objects.get(pk=world.admin.pk))
+    assert client.get("/admin/api/gebruikers").status_code == 403
+    assert client.get("/admin")["Location"] == "/dashboard"
+    assert client.get("/django-admin/")["Location"].startswith("/django-admin/login/")
+    assert client.get(f"/foto/{world.member_photo_dip.pk}").status_code == 404
+
+
+def test_a_deactivated_account_loses_its_open_sessions(world):
+    client = world.client("admin")
+    User.objects.filter(pk=world.admin.pk).update(is_active=False)
+    assert client.get("/dashboard")["Location"] == "/auth?next=/dashboard"
+    assert client.get("/admin/api/gebruikers").status_code == 401
+    assert client.get("/django-admin/")["Location"].startswith("/django-admin/login/")
+
+
+def test_a_new_password_ends_the_other_sessions(world):
+    """Django checks the session's password hash: after a reset, a stolen session is worth nothing."""
+    stolen = world.client("member")
+    assert stolen.get("/dashboard").status_code == 200
+    member = User.objects.get(pk=world.member.pk)
+    member.set_password("een-heel-nieuw-wachtwoord")
+    member.save()
+    assert stolen.get("/dashboard")["Location"] == "/auth?next=/dashboard"
+    assert stolen.get(f"/foto/{world.member_photo_dip.pk}").status_code == 302
+
+
+def test_a_deleted_members_session_opens_nothing(world):
+    client = world.client("other_member")
+    User.objects.filter(pk=world.other_member.pk).delete()
+    assert client.get("/dashboard")["Location"] == "/auth?next=/dashboard"
+    assert client.post("/challenge/plons").status_code == 401
