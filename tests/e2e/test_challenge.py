@@ -34,8 +34,8 @@ def test_start_waterdieren_and_register_dips_with_and_without_photo(page, tmp_pa
     register(page)
     assert page.get_by_text("Nog 98 plonsen te gaan!").is_visible()
     thumbnail = page.get_by_role("img", name="Foto bij plons 2").first
-    thumbnail.wait_for()
-    assert thumbnail.evaluate("img => img.complete && img.naturalWidth > 0")
+    thumbnail.scroll_into_view_if_needed()  # thumbnails load lazily
+    assert thumbnail.evaluate("img => img.decode().then(() => img.naturalWidth)") > 0
 
     card = UserChallenge.objects.get(user=member)
     assert list(card.dips.order_by("number").values_list("number", flat=True)) == [1, 2]
