@@ -1,0 +1,16 @@
+"""The URLs `make bench` loads, and who is signed in for each (none, the bench member, the load admin)."""
+
+PAGES = [
+    ("/healthz", "none"),
+    ("/", "member"),
+    ("/dashboard", "member"),
+    ("/challenge", "member"),
+    ("/admin", "admin"),
+    ("/admin/api/fotos", "admin"),
+    ("/admin/api/uitnodigingen", "admin"),
+    ("/admin/api/gebruikers", "admin"),
+]
+
+if __name__ == "__main__":
+    for url, who in PAGES:
+        print(url, who)

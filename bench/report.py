@@ -1,0 +1,213 @@
+"""Turn the raw numbers of bench/run.sh into bench/results/latest.md and the table in docs/performance.md.
+
+    python bench/report.py --results bench/results --workers "5 1" --connections 16 --threads 2 --duration 15s
+
+docs/performance.md keeps its own text; only the part between the bench markers is replaced.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from pages import PAGES  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "performance.md"
+BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
+# The issue's goals.
+RATIO_GOAL = 0.35
+RATIO_PAGES = ("/dashboard", "/challenge")
+P99_GOAL_MS = 100.0
+WHO = {"none": "-", "member": "lid0001", "admin": "load admin"}
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text()
+    except OSError:
+        return ""
+
+
+def machine(workers: str) -> dict:
+    cpu = re.search(r"^model name\s*:\s*(.+)$", _read("/proc/cpuinfo"), re.M)
+    mem = re.search(r"^MemTotal:\s*(\d+) kB", _read("/proc/meminfo"), re.M)
+    try:
+        import psycopg
+
+        with psycopg.connect(os.environ["DATABASE_URL"]) as conn:
+            postgres = conn.execute("SHOW server_version").fetchone()[0]
+    except Exception as exc:  # noqa: BLE001 - the report still has value without it
+        postgres = f"unknown ({exc.__class__.__name__})"
+    try:
+        wrk = subprocess.run(["wrk", "-v"], capture_output=True, text=True, check=False).stdout.split()[1]  # noqa: S607
+    except (OSError, IndexError):
+        wrk = "unknown"
+    try:
+        import django
+
+        django_version = django.get_version()
+    except ImportError:
+        django_version = "unknown"
+    worker_count, thread_count = (workers.split() + ["?", "?"])[:2]
+    return {
+        "cores": os.cpu_count(),
+        "cpu": cpu.group(1).strip() if cpu else platform.processor() or "unknown",
+        "ram_gb": round(int(mem.group(1)) / 1024 / 1024, 1) if mem else None,
+        "kernel": platform.release(),
+        "python": platform.python_version(),
+        "django": django_version,
+        "postgres": postgres,
+        "wrk": wrk,
+        "workers": worker_count,
+        "threads": thread_count,
+    }
+
+
+def load_rows(raw: Path) -> list[dict]:
+    rows = []
+    for url, _ in PAGES:
+        path = raw / (url.replace("/", "_") + ".json")
+        if path.exists():
+            rows.append(json.loads(path.read_text()))
+    return rows
+
+
+def build(results: Path, args) -> str:
+    raw = results / "raw"
+    rows = load_rows(raw)
+    if not rows:
+        raise SystemExit(f"no results in {raw}")
+    queries = json.loads((raw / "queries.json").read_text()) if (raw / "queries.json").exists() else {"pages": {}}
+    info = machine(args.workers)
+    seed_ms = _read(raw / "seed_ms.txt").strip()
+    loadavg = _read(raw / "loadavg.txt").strip() or "?"
+    seed_text = _read(raw / "seed.txt")
+    seed_line = next((line.strip() for line in seed_text.splitlines() if "leden," in line), "")
+    seed_line = re.sub(r"\s*\([\d.]+ s\)$", "", seed_line)
+    if seed_ms:
+        seed_state = "already there, nothing written" if "niets veranderd" in seed_text else "written"
+        seed_line += f" ({seed_state}; `seed_load_data` took {int(seed_ms) / 1000:.1f} s in this run)"
+
+    for row in rows:
+        seconds = row["duration_us"] / 1e6
+        row["rps"] = row["requests"] / seconds
+        row["errors"] = sum(row[f"errors_{kind}"] for kind in ("connect", "read", "write", "status", "timeout"))
+        row["avg_bytes"] = row["bytes"] / row["requests"] if row["requests"] else 0
+        cpu = row.get("cpu_app_s", 0) + row.get("cpu_db_s", 0)
+        row["cpu_ms"] = cpu * 1000 / row["requests"] if row["requests"] and cpu else None
+    health = next((row for row in rows if row["url"] == "/healthz"), None)
+    health_rps = health["rps"] if health else None
+    health_cpu = health["cpu_ms"] if health else None
+
+    lines = [
+        f"Measured {datetime.datetime.now().astimezone():%Y-%m-%d %H:%M %Z} with `make bench`: gunicorn "
+        f"({info['workers']} {'sync' if info['threads'] == '1' else 'gthread'} workers × {info['threads']} "
+        f"thread{'' if info['threads'] == '1' else 's'}, production settings) and PostgreSQL "
+        f"{info['postgres']} on one machine, loaded from the same machine by wrk {info['wrk']} "
+        f"(`-t{args.threads} -c{args.connections} -d{args.duration}` per URL, after a short warm-up).",
+        "",
+        f"Machine: {info['cores']} cores ({info['cpu']}), {info['ram_gb']} GB RAM, Linux {info['kernel']}, "
+        f"Python {info['python']}, Django {info['django']}. wrk, gunicorn and PostgreSQL share the "
+        f"{info['cores']} cores, so every number is lower than on a machine that serves only. Load average "
+        f"just before the run (1, 5, 15 min): {loadavg}; anything above ~0.5 means other work competed for the cores.",
+        "",
+        f"Data: {seed_line or 'see bench/results/raw/seed.txt'}.",
+        "",
+        "| URL | signed in | req/s | vs /healthz | p50 ms | p99 ms | errors | non-200 | server CPU ms/req "
+        "| CPU vs /healthz | queries (full / tiny) | bytes |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for row in rows:
+        q = queries["pages"].get(row["url"], {})
+        q_text = f"{q['full']['queries']} / {q['tiny']['queries']}" if q else "?"
+        ratio = f"{row['rps'] / health_rps:.0%}" if health_rps else "?"
+        cpu_text = f"{row['cpu_ms']:.2f}" if row["cpu_ms"] else "?"
+        cpu_ratio = f"{health_cpu / row['cpu_ms']:.0%}" if health_cpu and row["cpu_ms"] else "?"
+        lines.append(
+            f"| `{row['url']}` | {WHO.get(row['who'], row['who'])} | {row['rps']:.0f} | {ratio} | "
+            f"{row['p50_us'] / 1000:.1f} | {row['p99_us'] / 1000:.1f} | {row['errors']} | {row['non200']} | "
+            f"{cpu_text} | {cpu_ratio} | {q_text} | {row['avg_bytes']:.0f} |"
+        )
+    lines += [
+        "",
+        "*errors*: wrk's socket errors, timeouts and answers ≥ 400. *non-200*: every answer other than 200 "
+        "(redirects included) in gunicorn's access log during the measured run; each URL was also checked "
+        "to answer 200 with its cookie before and after it was loaded. *queries*: per request, on the full "
+        "load data (bench member with "
+        f"{queries.get('full', {}).get('member_dips', '?')} dips) and on a tiny club (a member with "
+        f"{queries.get('tiny', {}).get('member_dips', '?')} dips, everything else deleted in a rolled-back "
+        "transaction). *server CPU*: user + system CPU time of gunicorn (master and workers) and of the "
+        "PostgreSQL backends of the bench database during the run, per request; wrk's own share is not in it. "
+        "It moves far less than req/s when other work competes for the cores. *CPU vs /healthz*: /healthz's "
+        "CPU per request divided by the page's: the throughput ratio a server that is only CPU-bound would "
+        "show. *bytes*: average response size including headers.",
+        "",
+        "Goals (issue 7):",
+        "",
+    ]
+    for page in RATIO_PAGES:
+        row = next((r for r in rows if r["url"] == page), None)
+        if row and health_rps:
+            ratio = row["rps"] / health_rps
+            verdict = "met" if ratio >= RATIO_GOAL else f"**missed** by {RATIO_GOAL - ratio:.0%} points"
+            by_cpu = (
+                f" (by server CPU per request: {health_cpu / row['cpu_ms']:.0%})"
+                if health_cpu and row["cpu_ms"]
+                else ""
+            )
+            lines.append(f"- `{page}` at ≥ {RATIO_GOAL:.0%} of `/healthz` throughput: {ratio:.0%}{by_cpu}, {verdict}.")
+    slow = [r for r in rows if r["p99_us"] / 1000 > P99_GOAL_MS]
+    if slow:
+        listing = ", ".join(f"`{r['url']}` {r['p99_us'] / 1000:.0f} ms" for r in slow)
+        others = len(rows) - len(slow)
+        lines.append(f"- p99 ≤ {P99_GOAL_MS:.0f} ms: **missed** on {listing}; met on the other {others}.")
+    else:
+        lines.append(f"- p99 ≤ {P99_GOAL_MS:.0f} ms: met on every URL.")
+    growing = [url for url, q in queries["pages"].items() if q["full"]["queries"] != q["tiny"]["queries"]]
+    if not queries["pages"]:
+        lines.append("- query counts: not measured in this run.")
+    elif growing:
+        lines.append(f"- query count constant: **missed** on {', '.join(f'`{u}`' for u in growing)}.")
+    else:
+        lines.append("- no page's query count grows with the data: met (same count on the full and the tiny club).")
+    failed = [r["url"] for r in rows if r["errors"] or r["non200"] or r["status_after"] != 200]
+    if failed:
+        listing = ", ".join(f"`{u}`" for u in failed)
+        lines.append(f"- **errors or non-200 answers** on {listing}: see bench/results/raw.")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--results", default="bench/results")
+    parser.add_argument("--workers", default="? ?")
+    parser.add_argument("--connections", default="16")
+    parser.add_argument("--threads", default="2")
+    parser.add_argument("--duration", default="15s")
+    parser.add_argument("--no-doc", action="store_true", help="write only bench/results/latest.md")
+    args = parser.parse_args()
+    results = Path(args.results)
+    body = build(results, args)
+    (results / "latest.md").write_text("# Benchmark: latest run\n\n" + body)
+    print(body)
+    if args.no_doc:
+        return
+    block = f"{BEGIN}\n{body}{END}"
+    text = DOC.read_text() if DOC.exists() else f"# Performance\n\n{BEGIN}\n{END}\n"
+    if BEGIN in text and END in text:
+        text = text[: text.index(BEGIN)] + block + text[text.index(END) + len(END) :]
+    else:
+        text += "\n## Latest `make bench`\n\n" + block + "\n"
+    DOC.write_text(text)
+    print(f"Geschreven: {results / 'latest.md'} en {DOC.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# `make bench`: gunicorn with production settings on PostgreSQL, on 127.0.0.1 only, loaded by wrk.
+# Writes bench/results/latest.md and the results table in docs/performance.md. See bench/README.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PY=${PY:-.venv/bin/python}
+RESULTS=bench/results
+PORT=${BENCH_PORT:-8765}
+THREADS=${BENCH_THREADS:-2}           # wrk threads
+CONNECTIONS=${BENCH_CONNECTIONS:-16}  # wrk connections: the issue's 16
+DURATION=${BENCH_DURATION:-15s}       # measured run per URL
+WARMUP=${BENCH_WARMUP:-3s}            # unmeasured run per URL first (worker caches, connections)
+SEED_ARGS=${BENCH_SEED_ARGS:-}        # e.g. "--members 200 --dips-per-member 20" for a quick try
+ONLY=${BENCH_ONLY:-}                  # e.g. "/dashboard /challenge": load only these (and /healthz, the yardstick)
+
+export DATABASE_URL=${BENCH_DATABASE_URL:-postgres://root@127.0.0.1:5432/koud_bench}
+export DJANGO_SETTINGS_MODULE=config.settings.production
+# A fresh secret per run: sessions are signed with it, and bench/signin.py makes them on this server.
+DJANGO_SECRET_KEY=$($PY -c 'import secrets; print(secrets.token_urlsafe(64))')
+export DJANGO_SECRET_KEY
+export DJANGO_ALLOWED_HOSTS=127.0.0.1,localhost
+export MEDIA_ROOT=$PWD/$RESULTS/media
+export LOG_LEVEL=${LOG_LEVEL:-WARNING}
+export GUNICORN_BIND=127.0.0.1:$PORT
+export GUNICORN_ACCESSLOG=$PWD/$RESULTS/access.log
+# Requests say they came through an HTTPS proxy (gunicorn trusts X-Forwarded-Proto from 127.0.0.1),
+# so production's SSL redirect stays on and is not what we measure.
+PROTO_HEADER="X-Forwarded-Proto: https"
+BASE=http://127.0.0.1:$PORT
+
+mkdir -p "$RESULTS/raw"
+rm -f "$RESULTS"/raw/*.json "$RESULTS"/raw/*.txt "$RESULTS/access.log"
+
+if ! command -v wrk >/dev/null; then
+  echo "== wrk ontbreekt: installeren met apt-get"
+  { apt-get install -y -qq wrk >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }; }
+fi
+
+if curl -s -o /dev/null --max-time 2 "$BASE/healthz"; then
+  echo "Er luistert al iets op 127.0.0.1:$PORT; kies een andere poort met BENCH_PORT=..." >&2
+  exit 1
+fi
+
+echo "== database: $DATABASE_URL"
+$PY - <<'EOF'
+# Create the bench database when it is missing (connecting to the server's "postgres" database).
+import os
+from urllib.parse import urlparse
+
+import psycopg
+from psycopg import sql
+
+url = urlparse(os.environ["DATABASE_URL"])
+name = url.path.lstrip("/")
+with psycopg.connect(os.environ["DATABASE_URL"].replace(url.path, "/postgres", 1), autocommit=True) as conn:
+    if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        print(f"   database {name} aangemaakt")
+EOF
+$PY manage.py migrate --noinput -v 0
+$PY manage.py seed_catalogue -v 0 >/dev/null
+SEED_STARTED=$(date +%s%N)
+# shellcheck disable=SC2086
+$PY manage.py seed_load_data $SEED_ARGS | tee "$RESULTS/raw/seed.txt"
+echo $((($(date +%s%N) - SEED_STARTED) / 1000000)) >"$RESULTS/raw/seed_ms.txt"
+$PY manage.py collectstatic --noinput -v 0
+
+echo "== query counts (full club and a tiny club, in a rolled-back transaction)"
+$PY bench/queries.py --out "$RESULTS/raw/queries.json"
+
+cut -d' ' -f1-3 /proc/loadavg >"$RESULTS/raw/loadavg.txt"  # other work on the machine skews every number
+echo "== gunicorn op $GUNICORN_BIND (load average vooraf: $(cat "$RESULTS/raw/loadavg.txt"))"
+GUNICORN_PID=""
+CPU_PID=""
+stop_gunicorn() {
+  if [ -n "$CPU_PID" ]; then kill -TERM "$CPU_PID" 2>/dev/null || true; fi
+  if [ -n "$GUNICORN_PID" ] && kill -0 "$GUNICORN_PID" 2>/dev/null; then
+    kill -TERM "$GUNICORN_PID" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$GUNICORN_PID" 2>/dev/null || break; sleep 0.2; done
+    kill -KILL "$GUNICORN_PID" 2>/dev/null || true
+    wait "$GUNICORN_PID" 2>/dev/null || true
+    echo "== gunicorn gestopt"
+  fi
+}
+trap stop_gunicorn EXIT
+trap 'exit 130' INT TERM
+$PY -m gunicorn -c config/gunicorn.conf.py config.wsgi:application >"$RESULTS/gunicorn.log" 2>&1 &
+GUNICORN_PID=$!
+for _ in $(seq 1 100); do
+  curl -s -o /dev/null -H "$PROTO_HEADER" "$BASE/healthz" && break
+  kill -0 "$GUNICORN_PID" 2>/dev/null || { cat "$RESULTS/gunicorn.log" >&2; exit 1; }
+  sleep 0.2
+done
+DB_NAME=$($PY -c 'import os, urllib.parse; print(urllib.parse.urlparse(os.environ["DATABASE_URL"]).path.lstrip("/"))')
+WORKERS=$($PY -c 'import runpy; c = runpy.run_path("config/gunicorn.conf.py"); print(c["workers"], c["threads"])')
+
+echo "== inloggen via /auth"
+MEMBER_COOKIE=$($PY bench/signin.py --port "$PORT" --email lid0001@load.koudwater.test --password ijskoud-load)
+ADMIN_COOKIE=$($PY bench/signin.py --port "$PORT" --email admin@load.koudwater.test --password ijskoud-load)
+
+while read -r url who; do
+  if [ -n "$ONLY" ] && [ "$url" != /healthz ] && [[ " $ONLY " != *" $url "* ]]; then continue; fi
+  case $who in
+    member) cookie=$MEMBER_COOKIE ;;
+    admin) cookie=$ADMIN_COOKIE ;;
+    *) cookie="" ;;
+  esac
+  headers=(-H "$PROTO_HEADER")
+  [ -n "$cookie" ] && headers+=(-H "Cookie: $cookie")
+  slug=$(echo "$url" | tr '/' '_')
+  # Before loading: the URL must answer 200 with this cookie (a bench of redirects to /auth would be a lie).
+  check=$(curl -s -o "$RESULTS/raw/$slug.body" -w '%{http_code} %{size_download}' "${headers[@]}" "$BASE$url")
+  if [ "${check%% *}" != "200" ]; then
+    echo "$url antwoordt ${check%% *} in plaats van 200: geen meting" >&2
+    exit 1
+  fi
+  wrk -t"$THREADS" -c"$CONNECTIONS" -d"$WARMUP" --timeout 10s "${headers[@]}" "$BASE$url" >/dev/null
+  before=$(wc -l <"$RESULTS/access.log")
+  $PY bench/cpu.py "$GUNICORN_PID" "$DB_NAME" >"$RESULTS/raw/$slug.cpu" &
+  CPU_PID=$!
+  sleep 0.3  # the sampler's first snapshot
+  wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --timeout 10s --latency -s bench/wrk_report.lua \
+    "${headers[@]}" "$BASE$url" >"$RESULTS/raw/$slug.txt"
+  kill -TERM "$CPU_PID"
+  wait "$CPU_PID"
+  CPU_PID=""
+  sleep 0.5  # let the last access-log lines land
+  # Every non-200 answer during the measured run, 3xx included, from gunicorn's access log.
+  non200=$(tail -n +"$((before + 1))" "$RESULTS/access.log" | awk -v u="GET $url HTTP" 'index($0, u) && $9 != 200' | wc -l)
+  after=$(curl -s -o /dev/null -w '%{http_code}' "${headers[@]}" "$BASE$url")
+  $PY - "$url" "$who" "${check#* }" "$non200" "$after" "$RESULTS/raw/$slug.txt" "$(cat "$RESULTS/raw/$slug.cpu")" <<'EOF'
+import json, sys
+url, who, size, non200, after, path, cpu = sys.argv[1:]
+line = next(l for l in open(path) if l.startswith("BENCH_JSON "))
+row = json.loads(line[len("BENCH_JSON "):])
+row.update(url=url, who=who, checked_bytes=int(size), non200=int(non200), status_after=int(after))
+app_s, db_s = map(float, cpu.split())
+row.update(cpu_app_s=app_s, cpu_db_s=db_s)
+json.dump(row, open(path[:-4] + ".json", "w"))
+cpu_ms = (row["cpu_app_s"] + row["cpu_db_s"]) * 1000 / max(row["requests"], 1)
+print(f"   {url:28} {row['requests'] / row['duration_us'] * 1e6:8.1f} req/s  p50 {row['p50_us'] / 1000:6.1f} ms"
+      f"  p99 {row['p99_us'] / 1000:6.1f} ms  non-200 {row['non200']}  server CPU {cpu_ms:5.2f} ms/req")
+EOF
+done < <($PY bench/pages.py)
+
+stop_gunicorn
+$PY bench/report.py --results "$RESULTS" --workers "$WORKERS" --connections "$CONNECTIONS" --threads "$THREADS" \
+  --duration "$DURATION" ${BENCH_NO_DOC:+--no-doc}
