@@ -175,3 +175,12 @@ def test_a_retried_request_returns_the_earlier_dip_instead_of_a_new_one(member, 
     after = set(storage.listdir(str(member.pk))[1]) if storage.exists(str(member.pk)) else set()
     assert after == before  # the retry's photo was not kept
     assert dip_register(user=member, request_id=uuid.uuid4()).dip_count == 6
+
+
+def test_dates_are_shown_on_the_amsterdam_calendar():
+    from apps.challenges.selectors import dutch_date
+
+    just_after_midnight_in_amsterdam = datetime.datetime(2026, 11, 20, 23, 30, tzinfo=datetime.UTC)
+    assert dutch_date(just_after_midnight_in_amsterdam) == "21 november 2026"
+    assert dutch_date(datetime.date(2026, 3, 1)) == "1 maart 2026"
+    assert dutch_date(None) == ""
