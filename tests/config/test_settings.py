@@ -34,3 +34,25 @@ def test_check_deploy_is_clean_with_production_settings():
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+def test_with_redis_the_cache_and_sessions_are_shared_by_every_container():
+    """REDIS_URL makes the rate-limit counters and sessions live in Redis (CI's machine runs one)."""
+    script = (
+        "from django.conf import settings; from django.core.cache import cache, caches; import uuid;"
+        "key = 'koud-test-' + uuid.uuid4().hex; cache.set(key, 'gedeeld', 30);"
+        "print(settings.SESSION_ENGINE, type(caches['default']).__name__, cache.get(key));"
+        "cache.delete(key)"
+    )
+    result = run_manage(
+        "shell",
+        "-c",
+        script,
+        env_extra={"DJANGO_SECRET_KEY": secrets.token_urlsafe(50), "REDIS_URL": "redis://127.0.0.1:6379/15"},
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1].split() == [
+        "django.contrib.sessions.backends.cached_db",
+        "RedisCache",
+        "gedeeld",
+    ]
