@@ -53,7 +53,7 @@ def csrf_failure(request, reason=""):
     logger.info("CSRF refused for %s: %s", request.path, reason)
     if _wants_json(request):
         return JsonResponse({"error": MESSAGE_CSRF}, status=403)
-    return render(request, "403_csrf.html", {"message": MESSAGE_CSRF}, status=403)
+    return render(request, "try_again.html", {"message": MESSAGE_CSRF}, status=403)
 
 
 MESSAGE_BAD_REQUEST = "Deze aanvraag klopt niet of is te groot. Laad de pagina opnieuw en probeer het nog eens."
@@ -63,4 +63,4 @@ def bad_request(request, exception=None):
     """Django refuses a request it cannot read (too big, too many fields, broken multipart): say so in Dutch."""
     if _wants_json(request):
         return JsonResponse({"error": MESSAGE_BAD_REQUEST}, status=400)
-    return render(request, "400.html", {"message": MESSAGE_BAD_REQUEST}, status=400)
+    return render(request, "try_again.html", {"message": MESSAGE_BAD_REQUEST}, status=400)
