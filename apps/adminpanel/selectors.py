@@ -60,7 +60,7 @@ def decode_cursor(cursor: str | None) -> tuple[datetime.datetime, int] | None:
     try:
         moment, pk = base64.urlsafe_b64decode(cursor.encode()).decode().split("|")
         parsed = parse_datetime(moment)
-        if parsed is None:
+        if parsed is None or timezone.is_naive(parsed):  # we only ever hand out aware moments
             raise ValueError(cursor)
         return parsed, int(pk)
     except (ValueError, UnicodeError) as exc:
