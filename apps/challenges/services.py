@@ -21,10 +21,15 @@ MESSAGE_COMPLETED = "Deze challenge is voltooid. Je kunt geen nieuwe plonsen mee
 MESSAGE_MAXIMUM = "Maximum van {target} plonsen bereikt!"
 MESSAGE_DAILY_LIMIT = "Je hebt vandaag al een plons geregistreerd. Morgen mag je weer!"
 MESSAGE_NO_ACTIVE = "Je hebt geen actieve challenge."
+MESSAGE_NO_PERMISSION = "Je hebt geen toestemming om deze challenge te verwijderen."
 
 
 class ChallengeError(Exception):
     """A refused action; the message is Dutch and meant for the member."""
+
+
+class ChallengePermissionError(ChallengeError):
+    """The challenge is someone else's."""
 
 
 @dataclass(frozen=True)
@@ -171,5 +176,7 @@ def challenge_stop(*, user: User, user_challenge_id: int) -> None:
     with transaction.atomic():
         card = UserChallenge.objects.select_for_update().filter(pk=user_challenge_id, user=user, is_active=True).first()
         if card is None:
+            if UserChallenge.objects.filter(pk=user_challenge_id).exclude(user=user).exists():
+                raise ChallengePermissionError(MESSAGE_NO_PERMISSION)
             raise ChallengeError(MESSAGE_NO_ACTIVE)
         card.delete()

@@ -307,8 +307,23 @@ def test_another_member_cannot_stop_my_challenge(client, member, other_member, w
     card = card_with(member, waterdieren, 2)
     client.force_login(other_member)
     response = client.post("/challenge/stoppen", {"user_challenge_id": card.pk}, follow=True)
-    assert "Er ging iets mis bij het stoppen van de challenge." in response.content.decode()
+    assert "Je hebt geen toestemming om deze challenge te verwijderen." in response.content.decode()
     assert UserChallenge.objects.filter(pk=card.pk).exists() and card.dips.count() == 2
+
+
+def test_stopping_with_an_expired_session_says_so_and_leads_back_after_sign_in(client, member, waterdieren):
+    card = card_with(member, waterdieren, 1)
+    response = client.post("/challenge/stoppen", {"user_challenge_id": card.pk}, follow=True)
+    assert response.redirect_chain[-1][0] == "/auth?next=/challenge"
+    assert "Je sessie is verlopen. Log opnieuw in." in response.content.decode()
+    assert UserChallenge.objects.filter(pk=card.pk).exists()
+
+
+def test_stopping_a_challenge_that_is_already_gone_gives_the_general_message(member_client, member, waterdieren):
+    card_id = card_with(member, waterdieren, 1).pk
+    UserChallenge.objects.filter(pk=card_id).delete()
+    response = member_client.post("/challenge/stoppen", {"user_challenge_id": card_id}, follow=True)
+    assert "Er ging iets mis bij het stoppen van de challenge." in response.content.decode()
 
 
 def test_an_admin_cannot_stop_a_members_challenge_through_the_member_endpoint(admin_client, member, waterdieren):

@@ -288,7 +288,7 @@ def _admin_card_started(world: World):
     assert UserChallenge.objects.filter(user=world.admin, is_active=True, challenge=world.challenge).exists()
 
 
-MESSAGE_STOP_FAILED = "Er ging iets mis bij het stoppen van de challenge."
+MESSAGE_NO_PERMISSION = "Je hebt geen toestemming om deze challenge te verwijderen."
 MESSAGE_ONE_ACTIVE = "Je hebt al een actieve challenge. Rond die eerst af of stop ermee."
 
 ROUTES: dict[str, Route] = {
@@ -318,10 +318,14 @@ ROUTES: dict[str, Route] = {
         method="POST",
         data=lambda w: {"user_challenge_id": w.member_card.pk},
         expect={
+            # An expired session: the spec's message, and back to the stamp card (not this POST URL) after.
+            "anonymous": Expect(
+                302, "/auth?next=/challenge", message="Je sessie is verlopen. Log opnieuw in.", refused=True
+            ),
             "member": Expect(302, "/dashboard", then=_card_exists(False)),
             # The member's card id in someone else's form: refused, the card stays.
-            "other_member": Expect(302, "/dashboard", message=MESSAGE_STOP_FAILED, refused=True),
-            "admin": Expect(302, "/dashboard", message=MESSAGE_STOP_FAILED, refused=True),
+            "other_member": Expect(302, "/dashboard", message=MESSAGE_NO_PERMISSION, refused=True),
+            "admin": Expect(302, "/dashboard", message=MESSAGE_NO_PERMISSION, refused=True),
         },
     ),
     "event_join": Route(

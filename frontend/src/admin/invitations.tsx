@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { getJson, postJson } from "../lib/api";
 import { ConfirmDialog } from "../ui/dialog";
-import { ActionButton, ErrorMessage, useFailure, useNotify, withCursor, withId } from "./shared";
+import { ActionButton, ErrorMessage, useFailure, useNotify, useSingleFlight, withCursor, withId } from "./shared";
 import { T } from "./texts";
 import type {
   AdminEndpoints,
@@ -50,9 +50,8 @@ export function Invitations({ endpoints }: InvitationsProps) {
   const [moreBusy, setMoreBusy] = useState(false);
   const [manualCopy, setManualCopy] = useState<Invitation | null>(null);
   const [pendingDelete, setPendingDelete] = useState<Invitation | null>(null);
-  const [deleting, setDeleting] = useState(false);
+  const [deleting, runDelete] = useSingleFlight();
   const loadingMore = useRef(false);
-  const deletingRef = useRef(false);
   const notify = useNotify();
   const failure = useFailure();
 
@@ -121,12 +120,11 @@ export function Invitations({ endpoints }: InvitationsProps) {
 
   const confirmDelete = async () => {
     const row = pendingDelete;
-    if (row === null || deletingRef.current) return;
-    deletingRef.current = true;
-    setDeleting(true);
-    const result = await postJson<MessageResponse>(withId(endpoints.invitationDelete, row.id), {});
-    deletingRef.current = false;
-    setDeleting(false);
+    if (row === null) return;
+    const result = await runDelete(() =>
+      postJson<MessageResponse>(withId(endpoints.invitationDelete, row.id), {}),
+    );
+    if (result === undefined) return;
     setPendingDelete(null);
     if (!result.ok) {
       failure(result, T.invitationDeleteFailed, true);
@@ -360,21 +358,18 @@ interface CreateFormProps {
 
 function BulkForm({ endpoint, onCreated }: CreateFormProps) {
   const [text, setText] = useState("");
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useSingleFlight();
   const [result, setResult] = useState<FormResult | null>(null);
-  const sending = useRef(false);
   const failure = useFailure();
   const id = useId();
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (sending.current) return;
-    sending.current = true;
-    setBusy(true);
-    setResult(null);
-    const response = await postJson<InvitationBulkCreated>(endpoint, { text });
-    sending.current = false;
-    setBusy(false);
+    const response = await run(() => {
+      setResult(null);
+      return postJson<InvitationBulkCreated>(endpoint, { text });
+    });
+    if (response === undefined) return;
     if (!response.ok) {
       setResult({ kind: "error", message: failure(response, T.bulkFailed) });
       return;
@@ -412,21 +407,18 @@ function BulkForm({ endpoint, onCreated }: CreateFormProps) {
 
 function SingleForm({ endpoint, onCreated }: CreateFormProps) {
   const [email, setEmail] = useState("");
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useSingleFlight();
   const [result, setResult] = useState<FormResult | null>(null);
-  const sending = useRef(false);
   const failure = useFailure();
   const id = useId();
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (sending.current) return;
-    sending.current = true;
-    setBusy(true);
-    setResult(null);
-    const response = await postJson<InvitationCreated>(endpoint, { email: email.trim() });
-    sending.current = false;
-    setBusy(false);
+    const response = await run(() => {
+      setResult(null);
+      return postJson<InvitationCreated>(endpoint, { email: email.trim() });
+    });
+    if (response === undefined) return;
     if (!response.ok) {
       setResult({ kind: "error", message: failure(response, T.singleFailed) });
       return;

@@ -4,12 +4,34 @@ import {
   useContext,
   useEffect,
   useRef,
+  useState,
   type ButtonHTMLAttributes,
   type ReactNode,
 } from "react";
 import { redirectToLogin, type ApiFailure } from "../lib/api";
 import { ToastRegion, useToasts, type ToastKind } from "../ui/toast";
 import { T } from "./texts";
+
+/**
+ * One request at a time: while one is under way, `run` sends nothing and resolves to undefined, so a
+ * double click sends once. The ref guards within the same tick; `busy` disables the button.
+ */
+export function useSingleFlight(): [boolean, <R>(send: () => Promise<R>) => Promise<R | undefined>] {
+  const [busy, setBusy] = useState(false);
+  const inFlight = useRef(false);
+  const run = useCallback(async <R,>(send: () => Promise<R>): Promise<R | undefined> => {
+    if (inFlight.current) return undefined;
+    inFlight.current = true;
+    setBusy(true);
+    try {
+      return await send();
+    } finally {
+      inFlight.current = false;
+      setBusy(false);
+    }
+  }, []);
+  return [busy, run];
+}
 
 /** Time to read 'Sessie verlopen, log opnieuw in' before going to the login page. */
 export const LOGIN_REDIRECT_DELAY_MS = 1500;

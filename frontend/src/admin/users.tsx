@@ -1,7 +1,7 @@
 import { memo, useCallback, useDeferredValue, useId, useMemo, useRef, useState } from "react";
 import { getJson, postJson } from "../lib/api";
 import { ConfirmDialog } from "../ui/dialog";
-import { ActionButton, ErrorMessage, useFailure, useNotify, withId } from "./shared";
+import { ActionButton, ErrorMessage, useFailure, useNotify, useSingleFlight, withId } from "./shared";
 import { T } from "./texts";
 import type { AdminEndpoints, AdminUser, MessageResponse, UsersResponse } from "./types";
 
@@ -69,9 +69,8 @@ export function Users({ endpoints, currentUserId }: UsersProps) {
   const [query, setQuery] = useState("");
   const [sort, setSort] = useState<Sort>(DEFAULT_SORT);
   const [pendingDelete, setPendingDelete] = useState<AdminUser | null>(null);
-  const [deleting, setDeleting] = useState(false);
+  const [deleting, runDelete] = useSingleFlight();
   const loading = useRef(false);
-  const deletingRef = useRef(false);
   const notify = useNotify();
   const failure = useFailure();
   const searchId = useId();
@@ -122,12 +121,9 @@ export function Users({ endpoints, currentUserId }: UsersProps) {
 
   const confirmDelete = async () => {
     const user = pendingDelete;
-    if (user === null || deletingRef.current) return;
-    deletingRef.current = true;
-    setDeleting(true);
-    const result = await postJson<MessageResponse>(withId(endpoints.userDelete, user.id), {});
-    deletingRef.current = false;
-    setDeleting(false);
+    if (user === null) return;
+    const result = await runDelete(() => postJson<MessageResponse>(withId(endpoints.userDelete, user.id), {}));
+    if (result === undefined) return;
     setPendingDelete(null);
     if (!result.ok) {
       failure(result, T.userDeleteFailed, true);
