@@ -2,11 +2,12 @@ from allauth.account import views as allauth_views
 from django.urls import path, re_path
 from django.views.generic import RedirectView
 
-from . import views
+from .views import account, auth
 
 urlpatterns = [
-    path("auth", views.auth_page, name="auth"),
-    path("uitloggen", views.logout_view, name="logout"),
+    path("auth", auth.auth_page, name="auth"),
+    path("uitloggen", auth.logout_view, name="logout"),
+    path("account", account.account_page, name="account"),
     # Password reset by e-mail: allauth's views, our Dutch templates (templates/account/).
     path("auth/wachtwoord-vergeten", allauth_views.password_reset, name="account_reset_password"),
     path("auth/wachtwoord-vergeten/verstuurd", allauth_views.password_reset_done, name="account_reset_password_done"),
@@ -24,5 +25,5 @@ urlpatterns = [
     # sign-up goes through an invitation there, never through allauth's signup view.
     path("auth/login/", RedirectView.as_view(url="/auth", query_string=True), name="account_login"),
     path("auth/signup/", RedirectView.as_view(url="/auth?tab=registreren"), name="account_signup"),
-    path("auth/logout/", views.logout_view, name="account_logout"),
+    path("auth/logout/", auth.logout_view, name="account_logout"),
 ]

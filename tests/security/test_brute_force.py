@@ -28,7 +28,7 @@ from django.conf import settings
 from django.test import Client, override_settings
 
 from apps.accounts.adapter import MESSAGE_TOO_MANY_LOGIN_ATTEMPTS
-from apps.accounts.views import MESSAGE_TOO_MANY_REQUESTS
+from apps.accounts.views.auth import MESSAGE_TOO_MANY_REQUESTS
 from tests.factories import DEFAULT_PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -17,8 +17,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from apps.invitations.services import invitation_code_normalize
 
-from .forms import RegisterForm, SignInForm
-from .services import MESSAGE_SIGNUP_FAILED, account_register
+from ..forms import RegisterForm, SignInForm
+from ..services import MESSAGE_SIGNUP_FAILED, account_register
 
 logger = logging.getLogger(__name__)
 

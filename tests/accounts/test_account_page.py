@@ -1,0 +1,22 @@
+from django.urls import reverse
+
+
+def test_account_page_shows_the_own_profile(member_client, member, other_member, django_assert_max_num_queries):
+    with django_assert_max_num_queries(6):
+        response = member_client.get(reverse("account"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Mijn account" in html
+    assert member.email in html
+    assert other_member.email not in html
+
+
+def test_account_page_needs_sign_in(client, db):
+    response = client.get(reverse("account"))
+    assert response.status_code == 302
+    assert response["Location"].startswith("/auth?next=/account")
+
+
+def test_header_links_to_the_account_page(member_client):
+    html = member_client.get(reverse("dashboard")).content.decode()
+    assert 'href="/account"' in html
