@@ -1,5 +1,6 @@
 """Run the same call from many threads at once, each with its own database connection (PostgreSQL)."""
 
+import os
 import threading
 from collections.abc import Callable
 
@@ -8,8 +9,12 @@ from django.db import connection, connections
 
 
 def requires_postgresql():
+    """Skip on SQLite for a quick local run; with POSTGRES_REQUIRED=1 (CI sets it) a missing PostgreSQL fails."""
     if connection.vendor != "postgresql":
-        pytest.skip("concurrency tests need PostgreSQL row locks: set DATABASE_URL (CI does)")
+        reason = "concurrency tests need PostgreSQL row locks: set DATABASE_URL (CI does)"
+        if os.environ.get("POSTGRES_REQUIRED") == "1":
+            pytest.fail(f"POSTGRES_REQUIRED=1 but the database is {connection.vendor}; {reason}", pytrace=False)
+        pytest.skip(reason)
 
 
 def run_concurrently(fn: Callable[[int], object], *, times: int = 20, timeout: float = 30.0) -> list[object]:

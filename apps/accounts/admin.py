@@ -1,13 +1,42 @@
 from django import forms
 from django.contrib import admin
+from django.core.exceptions import ValidationError
 from django.db.models import Count, Exists, OuterRef
+from django.forms.models import BaseInlineFormSet
 
+from apps.adminpanel.services import AdminActionError, user_delete, user_delete_refusal
+
+from .admin_writes import ServiceDeleteMixin
 from .models import User, UserRole
+from .services import admin_grant, admin_revoke
+
+# The Django admin is for admins only: whoever takes their own role away here locks themselves out,
+# and when they are the last admin the club has none left.
+MESSAGE_OWN_ROLE = "Je kunt je eigen admin-rol hier niet intrekken."
+
+
+class UserRoleInlineFormSet(BaseInlineFormSet):
+    def clean(self):
+        super().clean()
+        if self.instance.pk == self.request_user_pk and any(self._should_delete_form(f) for f in self.forms):
+            raise ValidationError(MESSAGE_OWN_ROLE)
 
 
 class UserRoleInline(admin.TabularInline):
+    """Granting and revoking go through admin_grant/admin_revoke (see UserAdmin.save_formset)."""
+
     model = UserRole
+    formset = UserRoleInlineFormSet
     extra = 0
+    fields = ["role"]
+
+    def has_change_permission(self, request, obj=None):
+        return False  # a role row is granted or revoked, never edited
+
+    def get_formset(self, request, obj=None, **kwargs):
+        formset = super().get_formset(request, obj, **kwargs)
+        formset.request_user_pk = request.user.pk
+        return formset
 
 
 class UserAdminForm(forms.ModelForm):
@@ -38,7 +67,7 @@ class UserAdminForm(forms.ModelForm):
 
 
 @admin.register(User)
-class UserAdmin(admin.ModelAdmin):
+class UserAdmin(ServiceDeleteMixin, admin.ModelAdmin):
     form = UserAdminForm
     list_display = ["email", "full_name", "created_at", "newsletter_consent", "is_admin_role", "dip_count", "is_active"]
     list_filter = ["newsletter_consent", "is_active", "created_at"]
@@ -65,11 +94,58 @@ class UserAdmin(admin.ModelAdmin):
     def dip_count(self, obj):
         return obj.dip_total
 
+    def lookup_allowed(self, lookup, value, request=None):
+        # As Django's own UserAdmin: ?password__startswith=... would read a hash one character at a time.
+        return not lookup.startswith("password") and super().lookup_allowed(lookup, value, request)
+
+    def delete_refusal(self, request, obj):
+        return user_delete_refusal(actor=request.user, user=obj)
+
+    def delete_through_service(self, request, obj):
+        try:
+            user_delete(actor=request.user, user_id=obj.pk)
+        except AdminActionError as error:
+            raise ValidationError(str(error)) from error
+
+    def save_formset(self, request, form, formset, change):
+        if formset.model is not UserRole:
+            return super().save_formset(request, form, formset, change)
+        formset.save(commit=False)  # only collects what was added and ticked for deletion
+        if formset.new_objects:
+            admin_grant(user=form.instance)
+        if formset.deleted_objects:
+            admin_revoke(user=form.instance)
+        return None
+
+
+class UserRoleAddForm(forms.ModelForm):
+    class Meta:
+        model = UserRole
+        fields = ["user", "role"]
+
 
 @admin.register(UserRole)
-class UserRoleAdmin(admin.ModelAdmin):
+class UserRoleAdmin(ServiceDeleteMixin, admin.ModelAdmin):
+    """Granted and revoked through admin_grant/admin_revoke; a role row is never edited."""
+
+    form = UserRoleAddForm
     list_display = ["user", "role", "created_at"]
     list_filter = ["role"]
     search_fields = ["user__email", "user__full_name"]
     autocomplete_fields = ["user"]
     list_select_related = ["user"]
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        admin_grant(user=obj.user)
+        obj.pk = UserRole.objects.get(user=obj.user, role=UserRole.Role.ADMIN).pk
+
+    def delete_refusal(self, request, obj):
+        return MESSAGE_OWN_ROLE if obj.user_id == request.user.pk else None
+
+    def delete_through_service(self, request, obj):
+        if self.delete_refusal(request, obj):
+            raise ValidationError(MESSAGE_OWN_ROLE)
+        admin_revoke(user=obj.user)

@@ -1,7 +1,22 @@
 from django.contrib import admin
+from django.core.exceptions import ValidationError
 from django.db.models import Count
 
+from apps.accounts.admin_writes import ServiceDeleteAdmin
+
 from .models import Badge, Challenge, Dip, UserBadge, UserChallenge
+from .services import ChallengeError, dip_delete, user_challenge_delete
+
+
+class ReadOnlyHereMixin:
+    """Dips, cards and earned badges are made only by the stamp card's services (numbering, badges,
+    completion), so the admin shows them and may delete through a service, but never adds or edits."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
 
 
 class BadgeInline(admin.TabularInline):
@@ -51,7 +66,7 @@ class UserBadgeInline(admin.TabularInline):
 
 
 @admin.register(UserChallenge)
-class UserChallengeAdmin(admin.ModelAdmin):
+class UserChallengeAdmin(ReadOnlyHereMixin, ServiceDeleteAdmin):
     list_display = ["user", "challenge", "challenge_type", "is_active", "started_at", "completed_at", "dip_count"]
     list_filter = ["challenge_type", "is_active", "challenge"]
     search_fields = ["user__email", "user__full_name"]
@@ -66,24 +81,42 @@ class UserChallengeAdmin(admin.ModelAdmin):
     def dip_count(self, obj):
         return obj.dip_total
 
+    def delete_through_service(self, request, obj):
+        try:
+            user_challenge_delete(user_challenge_id=obj.pk)
+        except ChallengeError as error:
+            raise ValidationError(str(error)) from error
+
 
 @admin.register(Dip)
-class DipAdmin(admin.ModelAdmin):
+class DipAdmin(ReadOnlyHereMixin, ServiceDeleteAdmin):
+    """A dip deleted here leaves its card whole (dip_delete renumbers, takes back badges, reopens the card)."""
+
     list_display = ["user", "user_challenge", "number", "dip_date", "has_photo", "created_at"]
     list_filter = ["dip_date"]
     search_fields = ["user__email", "user__full_name"]
     list_select_related = ["user", "user_challenge__challenge"]
     date_hierarchy = "dip_date"
     readonly_fields = ["photo", "thumbnail", "created_at"]
-    autocomplete_fields = ["user"]
 
     @admin.display(description="foto", boolean=True)
     def has_photo(self, obj):
         return bool(obj.photo)
 
+    def delete_through_service(self, request, obj):
+        try:
+            dip_delete(dip_id=obj.pk)
+        except ChallengeError as error:
+            raise ValidationError(str(error)) from error
+
 
 @admin.register(UserBadge)
-class UserBadgeAdmin(admin.ModelAdmin):
+class UserBadgeAdmin(ReadOnlyHereMixin, admin.ModelAdmin):
+    """Badges follow the dips (dip_register awards, dip_delete takes back): never by hand."""
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
     list_display = ["user", "badge", "user_challenge", "earned_at"]
     list_filter = ["badge"]
     search_fields = ["user__email", "user__full_name", "badge__name"]

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from apps.accounts.models import User
@@ -22,6 +23,12 @@ MESSAGE_MAXIMUM = "Maximum van {target} plonsen bereikt!"
 MESSAGE_DAILY_LIMIT = "Je hebt vandaag al een plons geregistreerd. Morgen mag je weer!"
 MESSAGE_NO_ACTIVE = "Je hebt geen actieve challenge."
 MESSAGE_NO_PERMISSION = "Je hebt geen toestemming om deze challenge te verwijderen."
+MESSAGE_DIP_UNKNOWN = "Deze plons bestaat niet (meer)."
+MESSAGE_CARD_UNKNOWN = "Deze challenge bestaat niet (meer)."
+
+# Beyond any real place on a card (the challenge_target_range check allows at most 1000 dips): renumbering
+# parks the dips here first, because the unique (card, number) constraint is checked row by row.
+_RENUMBER_PARKING = 10_000
 
 
 class ChallengeError(Exception):
@@ -179,4 +186,50 @@ def challenge_stop(*, user: User, user_challenge_id: int) -> None:
             if UserChallenge.objects.filter(pk=user_challenge_id).exclude(user=user).exists():
                 raise ChallengePermissionError(MESSAGE_NO_PERMISSION)
             raise ChallengeError(MESSAGE_NO_ACTIVE)
+        card.delete()
+
+
+def dip_delete(*, dip_id: int) -> UserChallenge:
+    """Delete one dip and keep its card whole: the later dips close the gap, badges beyond the new count
+    go, and a completed card below its target is open again. The photo files go after the commit (the
+    post_delete signal of Dip). Returns the card as it is now. Raises ChallengeError when the dip is gone.
+    """
+    with transaction.atomic():
+        card_id = Dip.objects.filter(pk=dip_id).values_list("user_challenge_id", flat=True).first()
+        if card_id is None:
+            raise ChallengeError(MESSAGE_DIP_UNKNOWN)
+        # The same lock as dip_register: a dip registered meanwhile waits until the card is whole again.
+        card = UserChallenge.objects.select_for_update(of=("self",)).select_related("challenge").get(pk=card_id)
+        dip = card.dips.filter(pk=dip_id).first()  # read again under the lock: a parallel delete may have won
+        if dip is None:
+            raise ChallengeError(MESSAGE_DIP_UNKNOWN)
+        dip.delete()
+        _card_recount_after_dip_removal(card=card, removed_number=dip.number)
+    return card
+
+
+def _card_recount_after_dip_removal(*, card: UserChallenge, removed_number: int) -> None:
+    """The card's rules once one of its dips is gone; call it under the card's row lock.
+
+    The dips are numbered 1..count again, so the next dip_register (number = count + 1) cannot collide;
+    a badge is kept only while the count still reaches its milestone; completion holds only at the target.
+    """
+    later = card.dips.filter(number__gt=removed_number)
+    if later.exists():
+        later.update(number=F("number") + _RENUMBER_PARKING)
+        card.dips.filter(number__gt=_RENUMBER_PARKING).update(number=F("number") - _RENUMBER_PARKING - 1)
+    count = card.dips.count()
+    UserBadge.objects.filter(user_challenge=card, badge__milestone_dips__gt=count).delete()
+    if card.completed_at is not None and count < card.challenge.target_dips:
+        card.completed_at = None
+        card.save(update_fields=["completed_at"])
+
+
+def user_challenge_delete(*, user_challenge_id: int) -> None:
+    """An admin removes a member's card with its dips and badges (challenge_stop without the owner check);
+    the photo files go after the commit."""
+    with transaction.atomic():
+        card = UserChallenge.objects.select_for_update().filter(pk=user_challenge_id).first()
+        if card is None:
+            raise ChallengeError(MESSAGE_CARD_UNKNOWN)
         card.delete()

@@ -1,21 +1,40 @@
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db.models import Count
+from django.forms.models import BaseInlineFormSet
 from django.utils import timezone
 
+from apps.accounts.admin_writes import ServiceDeleteMixin
+
 from .models import Event, EventParticipant
-from .services import EventError, event_join, events_deactivate
+from .services import MESSAGE_PAST, EventError, event_join, event_leave, events_deactivate
+
+
+def _leave_refusal(event: Event) -> str | None:
+    # event_leave's own rule, asked before the admin confirms: a past event keeps its list of who was there.
+    return MESSAGE_PAST if event.event_date < timezone.now() else None
+
+
+class EventParticipantInlineFormSet(BaseInlineFormSet):
+    def clean(self):
+        super().clean()
+        if any(self._should_delete_form(form) for form in self.forms):
+            refusal = _leave_refusal(self.instance)
+            if refusal:
+                raise ValidationError(refusal)
 
 
 class EventParticipantInline(admin.TabularInline):
-    """Who signed up. Read-only: places are only handed out by `event_join`, which guards capacity."""
+    """Who signed up. Places are handed out by `event_join` and given up by `event_leave` only
+    (see EventAdmin.save_formset), so the admin obeys the same rules as the member."""
 
     model = EventParticipant
+    formset = EventParticipantInlineFormSet
     extra = 0
     fields = ["participant_name", "participant_email", "created_at"]
     readonly_fields = fields
-    can_delete = True  # an admin may take someone off the list; that never overfills an event
+    can_delete = True
     show_change_link = False
     verbose_name_plural = "deelnemers"
 
@@ -74,6 +93,17 @@ class EventAdmin(admin.ModelAdmin):
             return obj.participant_total
         return f"{obj.participant_total} / {obj.max_participants}"
 
+    def save_formset(self, request, form, formset, change):
+        if formset.model is not EventParticipant:
+            return super().save_formset(request, form, formset, change)
+        formset.save(commit=False)  # only collects the rows ticked for deletion
+        for participation in formset.deleted_objects:
+            try:
+                event_leave(user=participation.user, event_id=participation.event_id)
+            except EventError as error:
+                self.message_user(request, str(error), level=messages.ERROR)
+        return None
+
     @admin.action(description="Geselecteerde events deactiveren")
     def deactivate(self, request, queryset):
         updated = events_deactivate(event_ids=queryset.values_list("pk", flat=True))
@@ -110,8 +140,9 @@ class EventParticipantAddForm(forms.ModelForm):
 
 
 @admin.register(EventParticipant)
-class EventParticipantAdmin(admin.ModelAdmin):
-    """All sign-ups, searchable. Adding goes through event_join; an existing sign-up is not edited."""
+class EventParticipantAdmin(ServiceDeleteMixin, admin.ModelAdmin):
+    """All sign-ups, searchable. Adding goes through event_join, removing through event_leave; an
+    existing sign-up is not edited."""
 
     list_display = ["event", "user", "user_email", "created_at"]
     list_filter = ["event"]
@@ -137,3 +168,12 @@ class EventParticipantAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+    def delete_refusal(self, request, obj):
+        return _leave_refusal(obj.event)
+
+    def delete_through_service(self, request, obj):
+        try:
+            event_leave(user=obj.user, event_id=obj.event_id)
+        except EventError as error:
+            raise ValidationError(str(error)) from error

@@ -6,7 +6,7 @@ from django.utils import timezone
 
 from apps.challenges.models import Challenge, Dip, UserBadge, UserChallenge
 from apps.challenges.photos import ProcessedPhoto
-from apps.challenges.services import ChallengeError, challenge_start, challenge_stop, dip_register
+from apps.challenges.services import ChallengeError, challenge_start, challenge_stop, dip_delete, dip_register
 from tests.factories import BadgeFactory, ChallengeFactory, DipFactory, UserChallengeFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -184,3 +184,66 @@ def test_dates_are_shown_on_the_amsterdam_calendar():
     assert dutch_date(just_after_midnight_in_amsterdam) == "21 november 2026"
     assert dutch_date(datetime.date(2026, 3, 1)) == "1 maart 2026"
     assert dutch_date(None) == ""
+
+
+# --- dip_delete: one dip removed, the card stays whole ---------------------------------------------------
+
+
+def registered(user, times):
+    return [dip_register(user=user) for _ in range(times)]
+
+
+def test_deleting_a_dip_in_the_middle_renumbers_the_later_ones_and_the_next_dip_still_counts(member, waterdieren):
+    challenge_start(user=member, challenge_id=waterdieren.pk)
+    outcomes = registered(member, 7)
+    dip_delete(dip_id=outcomes[2].dip.pk)  # number 3
+    card = outcomes[0].user_challenge
+    assert list(card.dips.order_by("number").values_list("number", flat=True)) == [1, 2, 3, 4, 5, 6]
+    # The dip that was number 4 is number 3 now: the order of the card is kept.
+    assert Dip.objects.get(pk=outcomes[3].dip.pk).number == 3
+    following = dip_register(user=member)
+    assert following.dip.number == 7 and following.dip_count == 7
+
+
+def test_a_badge_beyond_the_new_count_is_taken_back_and_earned_again_at_the_milestone(member, waterdieren):
+    challenge_start(user=member, challenge_id=waterdieren.pk)
+    outcomes = registered(member, 5)
+    assert outcomes[-1].badge.name == "Waterslak"
+    dip_delete(dip_id=outcomes[0].dip.pk)
+    assert not UserBadge.objects.filter(user=member).exists()
+    again = dip_register(user=member)
+    assert again.dip.number == 5 and again.badge.name == "Waterslak"
+    assert UserBadge.objects.filter(user=member).count() == 1
+
+
+def test_a_badge_below_the_new_count_stays(member, waterdieren):
+    challenge_start(user=member, challenge_id=waterdieren.pk)
+    outcomes = registered(member, 6)
+    dip_delete(dip_id=outcomes[5].dip.pk)
+    assert list(UserBadge.objects.filter(user=member).values_list("badge__name", flat=True)) == ["Waterslak"]
+
+
+def test_a_completed_card_below_its_target_is_open_again(member, starter):
+    challenge_start(user=member, challenge_id=starter.pk)
+    outcomes = registered(member, 5)
+    assert outcomes[-1].completed
+    card = dip_delete(dip_id=outcomes[1].dip.pk)
+    card.refresh_from_db()
+    assert card.completed_at is None and card.is_active
+    last = dip_register(user=member)
+    assert last.completed and last.dip.number == 5
+
+
+def test_deleting_a_dip_removes_its_photo_files_after_the_commit(member, starter, django_capture_on_commit_callbacks):
+    storage = storages["photos"]
+    challenge_start(user=member, challenge_id=starter.pk)
+    outcome = dip_register(user=member, photo=ProcessedPhoto(full=b"x", thumbnail=b"y"))
+    names = [outcome.dip.photo.name, outcome.dip.thumbnail.name]
+    with django_capture_on_commit_callbacks(execute=True):
+        dip_delete(dip_id=outcome.dip.pk)
+    assert not any(storage.exists(name) for name in names)
+
+
+def test_deleting_a_dip_that_is_gone_is_refused_in_dutch(member):
+    with pytest.raises(ChallengeError, match="Deze plons bestaat niet"):
+        dip_delete(dip_id=999_999)

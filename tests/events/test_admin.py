@@ -214,3 +214,71 @@ def test_a_sign_up_can_be_viewed_but_not_changed(admin_client):
     assert response.status_code == 200
     assert participation.user.email in response.content.decode()
     assert 'name="_save"' not in response.content.decode()
+
+
+# --- taking someone off the list goes through event_leave ----------------------------------------------
+
+
+@pytest.fixture
+def leave_calls(monkeypatch):
+    import apps.events.admin as events_admin
+
+    calls = []
+    real = events_admin.event_leave
+    monkeypatch.setattr(events_admin, "event_leave", lambda **kw: calls.append(kw["event_id"]) or real(**kw))
+    return calls
+
+
+def inline_delete_form(event, participation) -> dict:
+    local = timezone.localtime(event.event_date)
+    return {
+        "title": event.title,
+        "event_date_0": local.strftime("%Y-%m-%d"),
+        "event_date_1": local.strftime("%H:%M:%S"),
+        "location": event.location,
+        "description": event.description,
+        "max_participants": str(event.max_participants or ""),
+        "is_active": "on",
+        "participants-TOTAL_FORMS": "1",
+        "participants-INITIAL_FORMS": "1",
+        "participants-MIN_NUM_FORMS": "0",
+        "participants-MAX_NUM_FORMS": "1000",
+        "participants-0-id": str(participation.pk),
+        "participants-0-event": str(event.pk),
+        "participants-0-DELETE": "on",
+    }
+
+
+def test_removing_a_participant_in_the_inline_goes_through_event_leave(admin_client, leave_calls):
+    event = EventFactory(max_participants=3)
+    participation = EventParticipantFactory(event=event)
+    response = admin_client.post(change_url(event), inline_delete_form(event, participation))
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert leave_calls == [event.pk]
+    assert not event.participants.exists()
+
+
+def test_the_inline_keeps_the_list_of_a_past_event(admin_client, leave_calls):
+    event = EventFactory(event_date=timezone.now() - timezone.timedelta(days=2))
+    participation = EventParticipantFactory(event=event)
+    response = admin_client.post(change_url(event), inline_delete_form(event, participation))
+    assert response.status_code == 200
+    assert "Dit event is al voorbij." in response.content.decode()
+    assert leave_calls == [] and event.participants.count() == 1
+
+
+def test_removing_a_sign_up_on_its_own_screen_goes_through_event_leave(admin_client, leave_calls):
+    event = EventFactory()
+    participation = EventParticipantFactory(event=event)
+    url = reverse("admin:events_eventparticipant_delete", args=[participation.pk])
+    assert admin_client.post(url, {"post": "yes"}).status_code == 302
+    assert leave_calls == [event.pk] and not event.participants.exists()
+
+
+def test_a_sign_up_for_a_past_event_is_not_removed_on_its_own_screen(admin_client, leave_calls):
+    event = EventFactory(event_date=timezone.now() - timezone.timedelta(days=2))
+    participation = EventParticipantFactory(event=event)
+    url = reverse("admin:events_eventparticipant_delete", args=[participation.pk])
+    assert "Dit event is al voorbij." in admin_client.get(url).content.decode()
+    assert admin_client.post(url, {"post": "yes"}).status_code == 403
+    assert leave_calls == [] and event.participants.count() == 1

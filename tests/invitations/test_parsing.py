@@ -1,5 +1,3 @@
-import time
-
 import pytest
 from django.core.validators import validate_email
 from hypothesis import given, settings
@@ -50,25 +48,27 @@ def test_one_overlong_address_is_skipped():
     assert extract_emails(("a" * 300) + "@example.nl ok@example.nl") == ["ok@example.nl"]
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        "a" * 1_000_000,
-        "a" * 1_000_000 + "@",
-        "a@" * 500_000,
-        ("a." * 500_000) + "@x",
-        ("a" * 63 + "@" + "b" * 63 + ".") * 7_800,
-        "x@y.nl " * 140_000,
-        "-" * 1_000_000 + "@example.nl",
-        " ".join(f"zwemmer{i}@example.nl" for i in range(45_000)),
-    ],
-    ids=["letters", "letters-then-at", "at-signs", "dots", "long-labels", "many-addresses", "dashes", "distinct"],
-)
-def test_a_megabyte_of_hostile_text_is_handled_quickly(text):
+# A megabyte each, shaped to make a careless pattern backtrack. bench/text_parsing.py times the same texts.
+HOSTILE_TEXTS = {
+    "letters": lambda: "a" * 1_000_000,
+    "letters-then-at": lambda: "a" * 1_000_000 + "@",
+    "at-signs": lambda: "a@" * 500_000,
+    "dots": lambda: ("a." * 500_000) + "@x",
+    "long-labels": lambda: ("a" * 63 + "@" + "b" * 63 + ".") * 7_800,
+    "many-addresses": lambda: "x@y.nl " * 140_000,
+    "dashes": lambda: "-" * 1_000_000 + "@example.nl",
+    "distinct": lambda: " ".join(f"zwemmer{i}@example.nl" for i in range(45_000)),
+}
+
+
+@pytest.mark.parametrize("kind", list(HOSTILE_TEXTS))
+def test_a_megabyte_of_hostile_text_is_handled(kind):
+    """How fast: bench/text_parsing.py (make bench) times these same texts; a test has no clock limit."""
+    text = HOSTILE_TEXTS[kind]()
     assert len(text) >= 900_000
-    started = time.perf_counter()
-    extract_emails(text)
-    assert time.perf_counter() - started < 1.0
+    found = extract_emails(text)
+    assert all(len(email) <= 254 for email in found)
+    assert found == list(dict.fromkeys(found))
 
 
 @settings(max_examples=200, deadline=None, database=None)
