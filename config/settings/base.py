@@ -31,6 +31,8 @@ INSTALLED_APPS = [
     "apps.challenges",
     "apps.events",
     "apps.adminpanel",
+    # Last: demo and load data build on every app above, and no app builds on them.
+    "apps.demo",
 ]
 
 MIDDLEWARE = [
