@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.db.models import Count, Exists, OuterRef
 
 from .models import User, UserRole
+from .passwords import password_length_validate
 
 
 class UserRoleInline(admin.TabularInline):
@@ -16,12 +17,17 @@ class UserAdminForm(forms.ModelForm):
         required=False,
         widget=forms.PasswordInput(render_value=False),
         help_text="Laat leeg om het huidige wachtwoord te houden.",
-        min_length=6,
     )
 
     class Meta:
         model = User
         fields = ["email", "full_name", "newsletter_consent", "is_active", "password"]
+
+    def clean_password(self):
+        password = self.cleaned_data["password"]
+        if password:
+            password_length_validate(password)
+        return password
 
     def save(self, commit=True):
         user = super().save(commit=False)
