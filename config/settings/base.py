@@ -5,7 +5,10 @@ from pathlib import Path
 import dj_database_url
 
 from .env import env_bool, env_int, env_list, env_str
+from .security import content_security_policy
 from .storage import photo_storage_settings
+
+# --- Core ---------------------------------------------------------------------------------------------------
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -13,6 +16,8 @@ SECRET_KEY = env_str("DJANGO_SECRET_KEY", "django-insecure-local-development-onl
 DEBUG = env_bool("DJANGO_DEBUG", False)
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+
+# --- Apps, middleware, templates ----------------------------------------------------------------------------
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -37,7 +42,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "config.middleware.SecurityHeadersMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "config.middleware.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -67,6 +73,8 @@ TEMPLATES = [
     },
 ]
 
+# --- Database -----------------------------------------------------------------------------------------------
+
 # Without DATABASE_URL the app runs on an embedded SQLite file, so `make run` needs nothing installed.
 DATABASES = {
     "default": dj_database_url.config(
@@ -76,6 +84,8 @@ DATABASES = {
     )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Auth: accounts, passwords, django-allauth --------------------------------------------------------------
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
@@ -115,11 +125,15 @@ ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False
 # Rate limits count per client IP; behind a load balancer, say how many proxies set X-Forwarded-For.
 ALLAUTH_TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 
+# --- Language and time --------------------------------------------------------------------------------------
+
 LANGUAGE_CODE = "nl"
 LANGUAGES = [("nl", "Nederlands")]
 TIME_ZONE = "Europe/Amsterdam"
 USE_I18N = True
 USE_TZ = True
+
+# --- Storage: static files, the islands' build, photos ------------------------------------------------------
 
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
@@ -145,6 +159,8 @@ DJANGO_VITE = {
     }
 }
 
+# --- Cache and sessions -------------------------------------------------------------------------------------
+
 # Rate-limit counters must be shared by every app container: Redis when configured, else the database.
 # With Redis, sessions are read from it too (and still written to the database, so a Redis restart
 # signs nobody out): one query less on every signed-in request.
@@ -155,13 +171,27 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "django_cache"}}
     SESSION_ENGINE = "django.contrib.sessions.backends.db"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 30
+
+# --- Security: cookies, headers, Content Security Policy ----------------------------------------------------
+
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
+CSRF_FAILURE_VIEW = "config.views.csrf_failure"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "strict-origin-when-cross-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+# django-csp sets the header on every answer, static files included (its middleware sits before WhiteNoise).
+_vite = DJANGO_VITE["default"]
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": content_security_policy(
+        vite_dev_origin=f"http://localhost:{_vite['dev_server_port']}" if _vite["dev_mode"] else None,
+        photo_origin=_photos_storage.get("OPTIONS", {}).get("endpoint_url"),
+    )
+}
+
+# --- Mail ---------------------------------------------------------------------------------------------------
 
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
@@ -170,6 +200,8 @@ EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Koud water challenge <noreply@localhost>")
+
+# --- Uploads and the app's own rules ------------------------------------------------------------------------
 
 # Uploads: Django refuses bodies beyond this before any view runs; the photo rule is checked again.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
@@ -182,7 +214,7 @@ DIP_DAILY_LIMIT_ENABLED = env_bool("DIP_DAILY_LIMIT_ENABLED", False)
 # The site's own address, for invitation links built outside a request (management commands).
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
 
-CSRF_FAILURE_VIEW = "config.views.csrf_failure"
+# --- Logging ------------------------------------------------------------------------------------------------
 
 LOGGING = {
     "version": 1,
