@@ -27,7 +27,7 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from apps.accounts.models import User  # noqa: E402
-from apps.adminpanel.management.commands.seed_load_data import BENCH_MEMBER_EMAIL, LOAD_ADMIN_EMAIL  # noqa: E402
+from apps.demo.load_data import BENCH_MEMBER_EMAIL, LOAD_ADMIN_EMAIL  # noqa: E402
 
 
 def main() -> None:

@@ -34,7 +34,8 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from pages import PAGES  # noqa: E402
 
 from apps.accounts.models import User  # noqa: E402
-from apps.adminpanel.management.commands.seed_load_data import (  # noqa: E402
+from apps.challenges.models import Dip, UserBadge  # noqa: E402
+from apps.demo.load_data import (  # noqa: E402
     BENCH_MEMBER_EMAIL,
     EVENT_PREFIX,
     LOAD_ADMIN_EMAIL,
@@ -42,7 +43,6 @@ from apps.adminpanel.management.commands.seed_load_data import (  # noqa: E402
     delete_without_loading,
     refresh_statistics,
 )
-from apps.challenges.models import Dip, UserBadge  # noqa: E402
 from apps.events.models import Event  # noqa: E402
 from apps.invitations.models import Invitation  # noqa: E402
 

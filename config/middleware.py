@@ -1,44 +1,13 @@
-"""Security headers that Django 5.2 does not set by itself."""
+"""Security headers that neither Django 5.2 nor django-csp set."""
 
-from django.conf import settings
-
-
-def _content_security_policy() -> str:
-    script_src = style_src = connect_src = "'self'"
-    if settings.DJANGO_VITE["default"]["dev_mode"]:
-        # Development only: the Vite dev server serves modules, injects styles and hot-reloads over its port.
-        dev = f"http://localhost:{settings.DJANGO_VITE['default']['dev_server_port']}"
-        script_src += f" {dev}"
-        style_src += f" {dev} 'unsafe-inline'"
-        connect_src += f" {dev} {dev.replace('http', 'ws')}"
-    directives = {
-        "default-src": "'self'",
-        "script-src": script_src,
-        "style-src": style_src,
-        "img-src": "'self' data: blob:" + _photo_origin(),
-        "font-src": "'self'",
-        "connect-src": connect_src,
-        "object-src": "'none'",
-        "base-uri": "'self'",
-        "form-action": "'self'",
-        "frame-ancestors": "'none'",
-    }
-    return "; ".join(f"{name} {value}" for name, value in directives.items())
+PERMISSIONS_POLICY = "camera=(self), geolocation=(), microphone=(), payment=()"
 
 
-def _photo_origin() -> str:
-    # Signed photo URLs point at the object store; the browser must be allowed to load them.
-    endpoint = settings.STORAGES["photos"].get("OPTIONS", {}).get("endpoint_url")
-    return f" {endpoint}" if endpoint else ""
-
-
-class SecurityHeadersMiddleware:
+class PermissionsPolicyMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
-        self.policy = _content_security_policy()
 
     def __call__(self, request):
         response = self.get_response(request)
-        response.setdefault("Content-Security-Policy", self.policy)
-        response.setdefault("Permissions-Policy", "camera=(self), geolocation=(), microphone=(), payment=()")
+        response.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
         return response

@@ -6,11 +6,14 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from apps.challenges.catalogue import WATERDIEREN_BADGES
+
 logger = logging.getLogger("koud.notfound")
 
 
 def landing(request):
-    return render(request, "landing.html")
+    # The badge tiles come from the catalogue the database is seeded from: no query, one source.
+    return render(request, "landing.html", {"waterdieren_badges": WATERDIEREN_BADGES})
 
 
 @never_cache

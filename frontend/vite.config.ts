@@ -10,7 +10,7 @@ const islandsDir = fileURLToPath(new URL("./src/islands/", import.meta.url));
 /**
  * One entry per `src/islands/<name>.tsx` (tests excluded), so adding an island needs no
  * config change. The manifest keys are the paths relative to this folder, e.g.
- * `src/islands/celebration.tsx`, which is what `{% vite_asset %}` is given.
+ * `src/islands/stampcard.tsx`, which is what `{% vite_asset %}` is given.
  */
 function islandEntries(): Record<string, string> {
   const entries: Record<string, string> = {};

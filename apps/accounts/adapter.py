@@ -1,10 +1,9 @@
 from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.shortcuts import redirect
 
-from .services import MESSAGE_PASSWORD_TOO_SHORT, PASSWORD_MIN_LENGTH
+from .passwords import password_length_validate
 
 # allauth's own Dutch says only "probeer het later nogmaals"; members must know to wait a while.
 MESSAGE_TOO_MANY_LOGIN_ATTEMPTS = "Te veel mislukte inlogpogingen. Wacht een paar minuten en probeer het dan opnieuw."
@@ -29,7 +28,6 @@ class AccountAdapter(DefaultAccountAdapter):
         return redirect(settings.LOGIN_URL)
 
     def clean_password(self, password, user=None):
-        # Django's Dutch catalogue lacks its current "too short" text (it would show in English).
-        if len(password) < PASSWORD_MIN_LENGTH:
-            raise ValidationError(MESSAGE_PASSWORD_TOO_SHORT, code="password_too_short")
+        # Our Dutch "too short" text first: Django's Dutch catalogue lacks its current one.
+        password_length_validate(password)
         return super().clean_password(password, user=user)

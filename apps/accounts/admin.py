@@ -8,6 +8,7 @@ from apps.adminpanel.services import AdminActionError, user_delete, user_delete_
 
 from .admin_writes import ServiceDeleteMixin
 from .models import User, UserRole
+from .passwords import password_length_validate
 from .services import admin_grant, admin_revoke
 
 # The Django admin is for admins only: whoever takes their own role away here locks themselves out,
@@ -45,12 +46,17 @@ class UserAdminForm(forms.ModelForm):
         required=False,
         widget=forms.PasswordInput(render_value=False),
         help_text="Laat leeg om het huidige wachtwoord te houden.",
-        min_length=6,
     )
 
     class Meta:
         model = User
         fields = ["email", "full_name", "newsletter_consent", "is_active", "password"]
+
+    def clean_password(self):
+        password = self.cleaned_data["password"]
+        if password:
+            password_length_validate(password)
+        return password
 
     def save(self, commit=True):
         user = super().save(commit=False)

@@ -3,9 +3,9 @@
 from allauth.account.forms import LoginForm, ResetPasswordForm, ResetPasswordKeyForm
 from django import forms
 
-from apps.invitations.services import MESSAGE_CODE_REQUIRED
+from apps.invitations.services import MESSAGE_CODE_REQUIRED, invitation_code_normalize
 
-from .services import MESSAGE_PASSWORD_TOO_SHORT, PASSWORD_MIN_LENGTH
+from .passwords import password_help_text, password_length_validate
 
 
 class DescribedErrorsMixin:
@@ -63,7 +63,6 @@ class RegisterForm(DescribedErrorsMixin, forms.Form):
     password = forms.CharField(
         label="Wachtwoord",
         strip=False,
-        help_text=f"Minimaal {PASSWORD_MIN_LENGTH} tekens",
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}, render_value=False),
     )
     newsletter_consent = forms.BooleanField(
@@ -71,13 +70,16 @@ class RegisterForm(DescribedErrorsMixin, forms.Form):
         required=False,
     )
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["password"].help_text = password_help_text()
+
     def clean_code(self):
-        return self.cleaned_data["code"].strip().upper()
+        return invitation_code_normalize(self.cleaned_data["code"])
 
     def clean_password(self):
         password = self.cleaned_data["password"]
-        if len(password) < PASSWORD_MIN_LENGTH:
-            raise forms.ValidationError(MESSAGE_PASSWORD_TOO_SHORT, code="password_too_short")
+        password_length_validate(password)
         return password
 
 
@@ -91,5 +93,5 @@ class PasswordResetKeyForm(DescribedErrorsMixin, ResetPasswordKeyForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         _plain(self.fields["password1"], label="Nieuw wachtwoord", autocomplete="new-password")
-        self.fields["password1"].help_text = f"Minimaal {PASSWORD_MIN_LENGTH} tekens"
+        self.fields["password1"].help_text = password_help_text()
         _plain(self.fields["password2"], label="Nieuw wachtwoord (nogmaals)", autocomplete="new-password")

@@ -7,20 +7,18 @@ from django.db import IntegrityError, transaction
 
 from apps.invitations.services import (
     MESSAGE_CODE_REQUIRED,
+    MESSAGE_EMAIL_INVALID,
     invitation_code_normalize,
     invitation_consume,
     invitation_validate,
 )
 
 from .models import User, UserRole
-
-PASSWORD_MIN_LENGTH = 6
+from .passwords import password_length_validate
 
 MESSAGE_NAME_REQUIRED = "Vul je naam in"
 MESSAGE_EMAIL_REQUIRED = "Vul je e-mailadres in"
-MESSAGE_EMAIL_INVALID = "Vul een geldig e-mailadres in"
 MESSAGE_EMAIL_TAKEN = "Er bestaat al een account met dit e-mailadres. Log in, of kies 'Wachtwoord vergeten?'."
-MESSAGE_PASSWORD_TOO_SHORT = f"Je wachtwoord moet minstens {PASSWORD_MIN_LENGTH} tekens lang zijn"
 MESSAGE_SIGNUP_FAILED = "Er ging iets mis bij het registreren"
 
 
@@ -37,14 +35,12 @@ def _input_errors(*, code: str, full_name: str, email: str, password: str) -> di
             validate_email(email)
         except ValidationError:
             errors["email"] = [MESSAGE_EMAIL_INVALID]
-    if len(password) < PASSWORD_MIN_LENGTH:
-        errors["password"] = [MESSAGE_PASSWORD_TOO_SHORT]
-    else:
-        try:
-            # Whatever else AUTH_PASSWORD_VALIDATORS asks, in Django's Dutch messages.
-            password_validation.validate_password(password, User(email=email, full_name=full_name))
-        except ValidationError as exc:
-            errors["password"] = list(exc.messages)
+    try:
+        password_length_validate(password)
+        # Whatever else AUTH_PASSWORD_VALIDATORS asks, in Django's Dutch messages.
+        password_validation.validate_password(password, User(email=email, full_name=full_name))
+    except ValidationError as exc:
+        errors["password"] = list(exc.messages)
     return errors
 
 

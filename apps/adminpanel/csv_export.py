@@ -13,6 +13,7 @@ from django.utils import timezone
 BOM = "\ufeff"
 HEADER = ["Email", "Naam", "Aangemeld op"]
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+MESSAGE_NO_SUBSCRIBERS = "Geen nieuwsbrief abonnees gevonden"
 
 
 def neutralise(value: str) -> str:

@@ -3,6 +3,7 @@
 import datetime
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from django.db.models import Count, Prefetch
 from django.urls import reverse
@@ -10,8 +11,22 @@ from django.utils import timezone, translation
 from django.utils.dates import MONTHS
 
 from .models import Badge, Challenge, Dip, UserBadge, UserChallenge
+from .photos import max_photo_bytes
+
+if TYPE_CHECKING:
+    from .services import DipOutcome
 
 RECENT_DIPS = 10
+
+# What a member hears after registering a dip (dip_registered_payload).
+MESSAGE_ADDED = "Plons toegevoegd!"
+MESSAGE_BADGE = "Badge verdiend: {name}!"
+MESSAGE_WATERDIEREN_DONE = "Waterdieren Stempelkaart voltooid! Alle badges verzameld!"
+MESSAGE_CHALLENGE_DONE = "Challenge voltooid! Je foto's en badges blijven bewaard."
+# How long each toast stays: the bigger the news, the longer.
+TOAST_ADDED_MS = 3000
+TOAST_BADGE_MS = 5000
+TOAST_COMPLETED_MS = 10000
 
 
 def dutch_date(value) -> str:
@@ -161,4 +176,32 @@ def stamp_card_props(card: UserChallenge) -> dict:
         "recentDips": [dip_payload(dip) for dip in dips[:RECENT_DIPS]],
         "photos": [dip_payload(dip) for dip in dips if dip.photo],
         "endpoints": {"registerDip": reverse("dip_register")},
+        # The server's limit (settings.PHOTO_MAX_BYTES), so the island refuses a too-large photo before sending it.
+        "photoMaxBytes": max_photo_bytes(),
+    }
+
+
+def dip_registered_payload(outcome: "DipOutcome") -> dict:
+    """The answer to a registered dip: the new state of the card, and what to tell and show the member
+    (toasts with their durations, and which celebration, if any: a completion outranks a badge)."""
+    card = outcome.user_challenge
+    toasts = [{"text": MESSAGE_ADDED, "durationMs": TOAST_ADDED_MS}]
+    celebration = None
+    if outcome.badge is not None:
+        toasts.append({"text": MESSAGE_BADGE.format(name=outcome.badge.name), "durationMs": TOAST_BADGE_MS})
+        celebration = "milestone"
+    if outcome.completed:
+        done = MESSAGE_WATERDIEREN_DONE if card.challenge.is_waterdieren else MESSAGE_CHALLENGE_DONE
+        toasts.append({"text": done, "durationMs": TOAST_COMPLETED_MS})
+        celebration = "completion"
+    return {
+        "message": MESSAGE_ADDED,
+        "dip": dip_payload(outcome.dip),
+        "dipCount": outcome.dip_count,
+        "completed": outcome.completed,
+        "completedAt": card.completed_at.isoformat() if card.completed_at else None,
+        "completedAtDisplay": dutch_date(card.completed_at) or None,
+        "badge": badge_payload(outcome.badge, outcome.award) if outcome.badge else None,
+        "celebration": celebration,
+        "toasts": toasts,
     }

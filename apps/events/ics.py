@@ -1,13 +1,14 @@
 """An iCalendar (RFC 5545) file for one event, so a member can put it in their own calendar.
 
-Written by hand because it is small: one VEVENT in Europe/Amsterdam with the VTIMEZONE that the
-TZID needs, text escaped (3.3.11), lines folded at 75 octets (3.1) and ended with CRLF.
+Built with `icalendar`, which escapes text, folds lines at 75 octets and writes the VTIMEZONE that
+the Europe/Amsterdam times need (from Python's tz database, so it follows any change of the rules).
 """
 
 import datetime
 import zoneinfo
 from urllib.parse import urlsplit
 
+import icalendar
 from django.conf import settings
 from django.utils import timezone
 from django.utils.text import slugify
@@ -17,62 +18,6 @@ from .models import Event
 TZID = "Europe/Amsterdam"
 DEFAULT_DURATION = datetime.timedelta(hours=1)
 PRODID = "-//Koud water challenge//Events//NL"
-MAX_LINE_OCTETS = 75
-
-# CET/CEST as the EU has defined it since 1996: summer time from the last Sunday of March 02:00 CET
-# to the last Sunday of October 03:00 CEST. Calendar apps need these rules to read a TZID time.
-VTIMEZONE_AMSTERDAM = [
-    "BEGIN:VTIMEZONE",
-    f"TZID:{TZID}",
-    "BEGIN:DAYLIGHT",
-    "TZOFFSETFROM:+0100",
-    "TZOFFSETTO:+0200",
-    "TZNAME:CEST",
-    "DTSTART:19810329T020000",
-    "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU",
-    "END:DAYLIGHT",
-    "BEGIN:STANDARD",
-    "TZOFFSETFROM:+0200",
-    "TZOFFSETTO:+0100",
-    "TZNAME:CET",
-    "DTSTART:19961027T030000",
-    "RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU",
-    "END:STANDARD",
-    "END:VTIMEZONE",
-]
-
-
-def escape_text(value: str) -> str:
-    """TEXT escaping: backslash first, so the escapes added after it are not doubled."""
-    value = value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
-    return value.replace("\r\n", "\\n").replace("\r", "\\n").replace("\n", "\\n")
-
-
-def fold(line: str) -> str:
-    """Split a content line into pieces of at most 75 octets; each continuation starts with a space.
-
-    Counted in UTF-8 octets and cut only between characters, so a multi-byte character is never split.
-    """
-    pieces: list[str] = []
-    current, size, limit = [], 0, MAX_LINE_OCTETS
-    for char in line:
-        width = len(char.encode("utf-8"))
-        if size + width > limit:
-            pieces.append("".join(current))
-            # The leading space of a continuation line counts towards its 75 octets.
-            current, size, limit = [" "], 1, MAX_LINE_OCTETS
-        current.append(char)
-        size += width
-    pieces.append("".join(current))
-    return "\r\n".join(pieces)
-
-
-def _local(moment: datetime.datetime) -> str:
-    return moment.astimezone(zoneinfo.ZoneInfo(TZID)).strftime("%Y%m%dT%H%M%S")
-
-
-def _utc(moment: datetime.datetime) -> str:
-    return moment.astimezone(datetime.UTC).strftime("%Y%m%dT%H%M%SZ")
 
 
 def _uid_domain() -> str:
@@ -80,33 +25,30 @@ def _uid_domain() -> str:
     return urlsplit(settings.SITE_URL).hostname or "koud-water-challenge"
 
 
+def event_component(event: Event, *, stamp: datetime.datetime, url: str = "") -> icalendar.Event:
+    """One VEVENT in Amsterdam time; its UID is the same in every calendar the event appears in."""
+    amsterdam = zoneinfo.ZoneInfo(TZID)
+    # The model has no end time: one hour, added in UTC so a night with a clock change stays one hour.
+    return icalendar.Event.new(
+        uid=f"event-{event.pk}@{_uid_domain()}",
+        stamp=stamp.astimezone(datetime.UTC),
+        start=event.event_date.astimezone(amsterdam),
+        end=(event.event_date + DEFAULT_DURATION).astimezone(amsterdam),
+        summary=event.title,
+        location=event.location or None,
+        description=event.description or None,
+        url=url or None,
+    )
+
+
 def event_ics(event: Event, *, now: datetime.datetime | None = None, url: str = "") -> bytes:
     """The calendar file for `event`, as UTF-8 bytes."""
-    start = event.event_date
-    # The model has no end time: one hour, added in UTC so a night with a clock change stays one hour.
-    end = start + DEFAULT_DURATION
-    lines = [
-        "BEGIN:VCALENDAR",
-        "VERSION:2.0",
-        f"PRODID:{PRODID}",
-        "CALSCALE:GREGORIAN",
-        "METHOD:PUBLISH",
-        *VTIMEZONE_AMSTERDAM,
-        "BEGIN:VEVENT",
-        f"UID:event-{event.pk}@{_uid_domain()}",
-        f"DTSTAMP:{_utc(now or timezone.now())}",
-        f"DTSTART;TZID={TZID}:{_local(start)}",
-        f"DTEND;TZID={TZID}:{_local(end)}",
-        f"SUMMARY:{escape_text(event.title)}",
-    ]
-    if event.location:
-        lines.append(f"LOCATION:{escape_text(event.location)}")
-    if event.description:
-        lines.append(f"DESCRIPTION:{escape_text(event.description)}")
-    if url:
-        lines.append(f"URL:{url}")
-    lines += ["END:VEVENT", "END:VCALENDAR"]
-    return "".join(fold(line) + "\r\n" for line in lines).encode("utf-8")
+    calendar = icalendar.Calendar.new(prodid=PRODID, calscale="GREGORIAN", method="PUBLISH")
+    calendar.add_component(event_component(event, stamp=now or timezone.now(), url=url))
+    # The VTIMEZONE covers the event's year and the next: every clock change near the event, no more.
+    year = timezone.localtime(event.event_date, zoneinfo.ZoneInfo(TZID)).year
+    calendar.add_missing_timezones(first_date=datetime.date(year, 1, 1), last_date=datetime.date(year + 2, 1, 1))
+    return calendar.to_ical()
 
 
 def ics_filename(event: Event) -> str:

@@ -11,15 +11,14 @@ import secrets
 import string
 from dataclasses import dataclass, field
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
-from django.db.models.functions import Lower
 from django.utils import timezone
 
 from .models import CODE_LENGTH, VALID_DAYS, Invitation
 from .parsing import extract_emails
+from .selectors import CHUNK, emails_with_account
 
 CODE_ALPHABET = string.ascii_uppercase + string.digits
 _CODE_SHAPE = re.compile(rf"[A-Z0-9]{{{CODE_LENGTH}}}")
@@ -39,9 +38,6 @@ MESSAGE_BULK_TOO_MANY = "Te veel email adressen in één keer: maximaal {max}. V
 # Addresses per bulk request: a whole club at once, but not a mailing list. It keeps the request (codes,
 # inserts and the rows it answers with) well under two seconds, whatever an admin pastes.
 MAX_BULK_EMAILS = 2_000
-
-# Lookups with many addresses go in slices: SQLite limits the number of query parameters.
-_CHUNK = 500
 
 
 def invitation_code_generate() -> str:
@@ -156,29 +152,14 @@ class BulkInvitationResult:
     skipped: list[str] = field(default_factory=list)  # addresses that already have an account
 
 
-def _registered_emails(emails: list[str]) -> set[str]:
-    User = get_user_model()
-    found: set[str] = set()
-    for start in range(0, len(emails), _CHUNK):
-        chunk = emails[start : start + _CHUNK]
-        found.update(
-            User.objects.annotate(email_lower=Lower("email"))
-            .filter(email_lower__in=chunk)
-            .values_list("email_lower", flat=True)
-        )
-    return found
-
-
 def _unique_codes(count: int) -> list[str]:
     """`count` fresh codes, different from each other and from every stored code."""
     codes: set[str] = set()
     while len(codes) < count:
         wanted = {invitation_code_generate() for _ in range(count - len(codes))} - codes
         batch = list(wanted)
-        for start in range(0, len(batch), _CHUNK):
-            taken = set(
-                Invitation.objects.filter(code__in=batch[start : start + _CHUNK]).values_list("code", flat=True)
-            )
+        for start in range(0, len(batch), CHUNK):
+            taken = set(Invitation.objects.filter(code__in=batch[start : start + CHUNK]).values_list("code", flat=True))
             wanted -= taken
         codes |= wanted
     return list(codes)
@@ -197,7 +178,7 @@ def invitation_bulk_create(*, invited_by, text: str, now: datetime.datetime | No
         raise ValidationError(MESSAGE_BULK_NONE_VALID, code="no_valid_emails")
     if len(emails) > MAX_BULK_EMAILS:
         raise ValidationError(MESSAGE_BULK_TOO_MANY.format(max=MAX_BULK_EMAILS), code="too_many_emails")
-    registered = _registered_emails(emails)
+    registered = emails_with_account(emails)
     new = [email for email in emails if email not in registered]
     if not new:
         raise ValidationError(MESSAGE_BULK_ALL_REGISTERED, code="all_registered")
@@ -210,7 +191,7 @@ def invitation_bulk_create(*, invited_by, text: str, now: datetime.datetime | No
                         Invitation(code=code, email=email, invited_by=invited_by, created_at=now, expires_at=expires_at)
                         for code, email in zip(_unique_codes(len(new)), new, strict=True)
                     ],
-                    batch_size=_CHUNK,
+                    batch_size=CHUNK,
                 )
             return BulkInvitationResult(created=created, skipped=[email for email in emails if email in registered])
         except IntegrityError:

@@ -5,7 +5,10 @@ from pathlib import Path
 import dj_database_url
 
 from .env import env_bool, env_int, env_list, env_str
+from .security import content_security_policy
 from .storage import photo_storage_settings
+
+# --- Core ---------------------------------------------------------------------------------------------------
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -13,6 +16,8 @@ SECRET_KEY = env_str("DJANGO_SECRET_KEY", "django-insecure-local-development-onl
 DEBUG = env_bool("DJANGO_DEBUG", False)
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+
+# --- Apps, middleware, templates ----------------------------------------------------------------------------
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -32,11 +37,14 @@ INSTALLED_APPS = [
     "apps.challenges",
     "apps.events",
     "apps.adminpanel",
+    # Last: demo and load data build on every app above, and no app builds on them.
+    "apps.demo",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "config.middleware.SecurityHeadersMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "config.middleware.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -66,6 +74,8 @@ TEMPLATES = [
     },
 ]
 
+# --- Database -----------------------------------------------------------------------------------------------
+
 # Without DATABASE_URL the app runs on an embedded SQLite file, so `make run` needs nothing installed.
 DATABASES = {
     "default": dj_database_url.config(
@@ -76,11 +86,14 @@ DATABASES = {
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# --- Auth: accounts, passwords, django-allauth --------------------------------------------------------------
+
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
+# The password rule's one home: apps/accounts/passwords.py reads the minimum from here.
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 6}},
 ]
@@ -97,7 +110,6 @@ ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_PRESERVE_USERNAME_CASING = False
 ACCOUNT_SESSION_REMEMBER = True
 ACCOUNT_LOGOUT_ON_GET = False
-ACCOUNT_PASSWORD_MIN_LENGTH = 6
 ACCOUNT_ADAPTER = "apps.accounts.adapter.AccountAdapter"
 ACCOUNT_RATE_LIMITS = {
     "login_failed": env_str("LOGIN_FAILED_RATE_LIMIT", "10/m/ip,5/5m/key"),
@@ -114,11 +126,15 @@ ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False
 # Rate limits count per client IP; behind a load balancer, say how many proxies set X-Forwarded-For.
 ALLAUTH_TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 
+# --- Language and time --------------------------------------------------------------------------------------
+
 LANGUAGE_CODE = "nl"
 LANGUAGES = [("nl", "Nederlands")]
 TIME_ZONE = "Europe/Amsterdam"
 USE_I18N = True
 USE_TZ = True
+
+# --- Storage: static files, the islands' build, photos ------------------------------------------------------
 
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
@@ -144,6 +160,8 @@ DJANGO_VITE = {
     }
 }
 
+# --- Cache and sessions -------------------------------------------------------------------------------------
+
 # Rate-limit counters must be shared by every app container: Redis when configured, else the database.
 # With Redis, sessions are read from it too (and still written to the database, so a Redis restart
 # signs nobody out): one query less on every signed-in request.
@@ -154,13 +172,27 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "django_cache"}}
     SESSION_ENGINE = "django.contrib.sessions.backends.db"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 30
+
+# --- Security: cookies, headers, Content Security Policy ----------------------------------------------------
+
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
+CSRF_FAILURE_VIEW = "config.views.csrf_failure"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "strict-origin-when-cross-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+# django-csp sets the header on every answer, static files included (its middleware sits before WhiteNoise).
+_vite = DJANGO_VITE["default"]
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": content_security_policy(
+        vite_dev_origin=f"http://localhost:{_vite['dev_server_port']}" if _vite["dev_mode"] else None,
+        photo_origin=_photos_storage.get("OPTIONS", {}).get("endpoint_url"),
+    )
+}
+
+# --- Mail ---------------------------------------------------------------------------------------------------
 
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
@@ -169,6 +201,8 @@ EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Koud water challenge <noreply@localhost>")
+
+# --- Uploads and the app's own rules ------------------------------------------------------------------------
 
 # Uploads: Django refuses bodies beyond this before any view runs; the photo rule is checked again.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
@@ -181,7 +215,7 @@ DIP_DAILY_LIMIT_ENABLED = env_bool("DIP_DAILY_LIMIT_ENABLED", False)
 # The site's own address, for invitation links built outside a request (management commands).
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
 
-CSRF_FAILURE_VIEW = "config.views.csrf_failure"
+# --- Logging ------------------------------------------------------------------------------------------------
 
 LOGGING = {
     "version": 1,

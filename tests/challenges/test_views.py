@@ -192,6 +192,12 @@ def test_challenge_page_contains_the_card_data_in_its_first_html(member_client, 
     assert "<script>" not in html.replace('<script id="stampcard-data" type="application/json">', "")
 
 
+def test_the_island_gets_the_servers_photo_limit_in_its_props(member_client, member, waterdieren, settings):
+    card_with(member, waterdieren, 1)
+    settings.PHOTO_MAX_BYTES = 4 * 1024 * 1024
+    assert props(member_client.get("/challenge"))["photoMaxBytes"] == 4 * 1024 * 1024
+
+
 def test_challenge_page_escapes_hostile_text(member_client, member):
     evil = ChallengeFactory(name="</script><script>alert(1)</script>", description="<img src=x onerror=alert(1)>")
     card_with(member, evil, 0)

@@ -19,6 +19,8 @@ from django.http import HttpResponse
 from django.test import Client, override_settings
 from django.urls import path
 
+from config.settings.security import content_security_policy
+
 from .conftest import World
 from .test_authorization_matrix import PATTERNS, decision_for, url_for
 
@@ -312,3 +314,33 @@ def test_production_never_runs_the_vite_dev_server_policy(production):
     assert production["X_FRAME_OPTIONS"] == "DENY"
     assert production["SECURE_CONTENT_TYPE_NOSNIFF"] is True
     assert production["SECURE_REFERRER_POLICY"] == "strict-origin-when-cross-origin"
+
+
+# --- the policy itself (django-csp) -------------------------------------------------------------------
+
+
+def test_the_policy_sent_is_exactly_the_strict_one(client):
+    csp = csp_directives(client.get("/")["Content-Security-Policy"])
+    assert csp == {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:", "blob:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "worker-src": ["'self'"],
+        "manifest-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+
+
+def test_only_the_vite_dev_server_policy_loosens_styles_and_photos_add_their_origin():
+    dev = content_security_policy(vite_dev_origin="http://localhost:5173", photo_origin="https://s3.example")
+    assert dev["script-src"] == ["'self'", "http://localhost:5173"]
+    assert dev["style-src"] == ["'self'", "http://localhost:5173", "'unsafe-inline'"]
+    assert dev["connect-src"] == ["'self'", "http://localhost:5173", "ws://localhost:5173"]
+    assert dev["img-src"][-1] == "https://s3.example"
+    assert "'unsafe-inline'" not in sum(content_security_policy().values(), [])

@@ -2,6 +2,7 @@
 
 import json
 import logging
+from functools import wraps
 
 from django.core.exceptions import ValidationError
 from django.http import JsonResponse
@@ -32,6 +33,30 @@ MAX_BULK_TEXT = 1_000_000  # characters: a pasted member list, not a book
 
 def _error(message: str, status: int = 400) -> JsonResponse:
     return JsonResponse({"error": message}, status=status)
+
+
+class _Missing(Exception):
+    """What a request names does not exist (any more): answered as a JSON 404 with the Dutch text."""
+
+
+def _answers_missing_as_404(view):
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except _Missing as missing:
+            return _error(str(missing), status=404)
+
+    return wrapper
+
+
+# One access helper per object type: the object an admin may act on, or _Missing. Every admin may act on
+# every invitation, so existence is the only check; users are checked by `user_delete` under its lock.
+def _invitation(invitation_id: int) -> Invitation:
+    invitation = Invitation.objects.filter(pk=invitation_id).first()
+    if invitation is None:
+        raise _Missing(MESSAGE_DELETE_INVITATION_FAILED)
+    return invitation
 
 
 def _json_body(request) -> dict:
@@ -103,11 +128,9 @@ def invitation_bulk(request):
 
 @admin_required_json
 @require_POST
+@_answers_missing_as_404
 def invitation_delete_view(request, invitation_id: int):
-    invitation = Invitation.objects.filter(pk=invitation_id).first()
-    if invitation is None:
-        return _error(MESSAGE_DELETE_INVITATION_FAILED, status=404)
-    invitation_delete(invitation=invitation)
+    invitation_delete(invitation=_invitation(invitation_id))
     return JsonResponse({"message": MESSAGE_INVITATION_DELETED})
 
 

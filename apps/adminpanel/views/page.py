@@ -6,10 +6,8 @@ from django.views.decorators.http import require_safe
 
 from apps.accounts.access import admin_required
 
-from ..csv_export import subscribers_csv, subscribers_filename
+from ..csv_export import MESSAGE_NO_SUBSCRIBERS, subscribers_csv, subscribers_filename
 from ..selectors import admin_stats, subscriber_rows
-
-MESSAGE_NO_SUBSCRIBERS = "Geen nieuwsbrief abonnees gevonden"
 
 
 @admin_required

@@ -12,13 +12,9 @@ from django.views.decorators.http import require_POST, require_safe
 from apps.accounts.access import MESSAGE_SESSION_EXPIRED, member_required_json
 
 from ..photos import PhotoError, photo_process, too_large_message
-from ..selectors import active_card_for, badge_payload, dip_payload, dutch_date, stamp_card_props
+from ..selectors import active_card_for, dip_registered_payload, stamp_card_props
 from ..services import ChallengeError, ChallengePermissionError, challenge_stop, dip_register
 
-MESSAGE_ADDED = "Plons toegevoegd!"
-MESSAGE_BADGE = "Badge verdiend: {name}!"
-MESSAGE_WATERDIEREN_DONE = "Waterdieren Stempelkaart voltooid! Alle badges verzameld!"
-MESSAGE_CHALLENGE_DONE = "Challenge voltooid! Je foto's en badges blijven bewaard."
 MESSAGE_BAD_REQUEST = "Deze aanvraag klopt niet. Laad de pagina opnieuw en probeer het nog eens."
 MESSAGE_STOPPED = "Challenge gestopt en volledig verwijderd!"
 MESSAGE_STOP_FAILED = "Er ging iets mis bij het stoppen van de challenge."
@@ -51,32 +47,7 @@ def register_dip(request):
     except (PhotoError, ChallengeError) as error:
         return JsonResponse({"error": str(error)}, status=400 if isinstance(error, PhotoError) else 409)
 
-    toasts = [{"text": MESSAGE_ADDED, "durationMs": 3000}]
-    celebration = None
-    if outcome.badge is not None:
-        toasts.append({"text": MESSAGE_BADGE.format(name=outcome.badge.name), "durationMs": 5000})
-        celebration = "milestone"
-    if outcome.completed:
-        is_waterdieren = outcome.user_challenge.challenge.is_waterdieren
-        toasts.append(
-            {"text": MESSAGE_WATERDIEREN_DONE if is_waterdieren else MESSAGE_CHALLENGE_DONE, "durationMs": 10000}
-        )
-        celebration = "completion"
-    card = outcome.user_challenge
-    return JsonResponse(
-        {
-            "message": MESSAGE_ADDED,
-            "dip": dip_payload(outcome.dip),
-            "dipCount": outcome.dip_count,
-            "completed": outcome.completed,
-            "completedAt": card.completed_at.isoformat() if card.completed_at else None,
-            "completedAtDisplay": dutch_date(card.completed_at) or None,
-            "badge": badge_payload(outcome.badge, outcome.award) if outcome.badge else None,
-            "celebration": celebration,
-            "toasts": toasts,
-        },
-        status=200 if outcome.replayed else 201,
-    )
+    return JsonResponse(dip_registered_payload(outcome), status=200 if outcome.replayed else 201)
 
 
 def _request_id(value: str | None) -> uuid.UUID | None:

@@ -6,7 +6,9 @@ from django.views.decorators.http import require_POST, require_safe
 from apps.events.selectors import upcoming_events_for
 
 from ..selectors import dashboard_for
-from ..services import ChallengeError, challenge_start
+from ..services import MESSAGE_CHALLENGE_UNAVAILABLE, ChallengeError, challenge_start
+
+MESSAGE_STARTED = "Challenge gestart!"
 
 
 @login_required
@@ -26,10 +28,10 @@ def start(request):
         challenge_id = int(request.POST.get("challenge_id", ""))
         challenge_start(user=request.user, challenge_id=challenge_id)
     except ValueError:
-        messages.error(request, "Deze challenge is niet beschikbaar.")
+        messages.error(request, MESSAGE_CHALLENGE_UNAVAILABLE)
         return redirect("dashboard")
     except ChallengeError as error:
         messages.error(request, str(error))
         return redirect("dashboard")
-    messages.success(request, "Challenge gestart!")
+    messages.success(request, MESSAGE_STARTED)
     return redirect("challenge")

@@ -13,6 +13,7 @@ const data: StampCardData = {
   recentDips: [],
   photos: [],
   endpoints: { registerDip: "/challenge/plons" },
+  photoMaxBytes: 15 * 1024 * 1024,
 };
 
 describe("stampcard island entry", () => {

@@ -1,31 +1,5 @@
-/**
- * The celebration island listens on `window` for this event; any script on the page can
- * start the animation without importing React:
- *
- *   requestCelebration("milestone");
- *   // same as: window.dispatchEvent(new CustomEvent("koud:celebrate", { detail: { kind: "milestone" } }))
- */
+/** The celebration the server asks for after a dip (`celebration` in the register-dip answer). */
 export type CelebrationKind = "milestone" | "completion";
-
-export const CELEBRATE_EVENT = "koud:celebrate";
-
-export interface CelebrateDetail {
-  kind: CelebrationKind;
-}
-
-declare global {
-  interface WindowEventMap {
-    "koud:celebrate": CustomEvent<CelebrateDetail>;
-  }
-}
-
-export function isCelebrationKind(value: unknown): value is CelebrationKind {
-  return value === "milestone" || value === "completion";
-}
-
-export function requestCelebration(kind: CelebrationKind): void {
-  window.dispatchEvent(new CustomEvent<CelebrateDetail>(CELEBRATE_EVENT, { detail: { kind } }));
-}
 
 /** Spec section 9: the celebration lasts 3 s. */
 export const CELEBRATION_DURATION_MS = 3000;

@@ -2,17 +2,16 @@ import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { Button } from "../ui/button";
 import { T } from "./texts";
 
-/** Same limit as the server (settings.PHOTO_MAX_BYTES); the server checks again. */
-export const MAX_PHOTO_BYTES = 15 * 1024 * 1024;
-
 export interface DipFormProps {
   busy: boolean;
+  /** The server's limit, from the island's props. */
+  maxPhotoBytes: number;
   /** Sends the dip; resolves to true when the server stored it (the form then resets). */
   onRegister: (photo: File | null) => Promise<boolean>;
 }
 
 /** 'Voeg plons toe': an optional photo with a preview, and 'Plons registreren'. */
-export function DipForm({ busy, onRegister }: DipFormProps) {
+export function DipForm({ busy, maxPhotoBytes, onRegister }: DipFormProps) {
   const inputRef = useRef<HTMLInputElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const [file, setFile] = useState<File | null>(null);
@@ -39,9 +38,9 @@ export function DipForm({ busy, onRegister }: DipFormProps) {
   };
 
   const choose = (chosen: File | null) => {
-    if (chosen !== null && chosen.size > MAX_PHOTO_BYTES) {
+    if (chosen !== null && chosen.size > maxPhotoBytes) {
       clear();
-      setError(T.photoTooLarge(MAX_PHOTO_BYTES / (1024 * 1024)));
+      setError(T.photoTooLarge(megabytes(maxPhotoBytes)));
       return;
     }
     setError(null);
@@ -128,4 +127,9 @@ export function DipForm({ busy, onRegister }: DipFormProps) {
       </Button>
     </form>
   );
+}
+
+/** Whole megabytes, as the server words its own message. */
+export function megabytes(bytes: number): number {
+  return Math.floor(bytes / (1024 * 1024));
 }

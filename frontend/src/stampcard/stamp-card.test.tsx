@@ -1,7 +1,6 @@
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as api from "../lib/api";
-import { MAX_PHOTO_BYTES } from "./dip-form";
 import { LOGIN_REDIRECT_DELAY_MS, StampCard } from "./stamp-card";
 import type { Badge, Dip, RegisterDipResponse, StampCardData } from "./types";
 
@@ -50,6 +49,7 @@ function waterdieren(dipCount = 5, overrides: Partial<StampCardData> = {}): Stam
     recentDips: dips.slice(0, 10),
     photos: dips.filter((d) => d.photoUrl !== null),
     endpoints: { registerDip: ENDPOINT },
+    photoMaxBytes: 15 * 1024 * 1024,
     ...overrides,
   };
 }
@@ -388,13 +388,13 @@ describe("StampCard: registering a dip", () => {
     expect(idOf(2)).not.toBe(idOf(1));
   });
 
-  it("refuses a photo over 15 MB without any request", () => {
+  it("refuses a photo over the limit in its props without any request", () => {
     const fetchMock = mockFetch();
-    render(<StampCard initial={waterdieren(5)} />);
+    render(<StampCard initial={waterdieren(5, { photoMaxBytes: 4 * 1024 * 1024 })} />);
     const big = new File(["x"], "groot.jpg", { type: "image/jpeg" });
-    Object.defineProperty(big, "size", { value: MAX_PHOTO_BYTES + 1 });
+    Object.defineProperty(big, "size", { value: 4 * 1024 * 1024 + 1 });
     choosePhoto(big);
-    expect(screen.getByRole("alert").textContent).toBe("Deze foto is te groot. Het maximum is 15 MB.");
+    expect(screen.getByRole("alert").textContent).toBe("Deze foto is te groot. Het maximum is 4 MB.");
     expect(photoInput().value).toBe("");
     expect(photoInput().getAttribute("aria-invalid")).toBe("true");
     expect(screen.queryByText("groot.jpg")).toBeNull();

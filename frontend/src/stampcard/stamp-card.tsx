@@ -4,14 +4,13 @@ import { newRequestId } from "../lib/request-id";
 import type { CelebrationKind } from "../lib/celebrate";
 import { Celebration } from "../ui/celebration";
 import { ToastRegion, useToasts } from "../ui/toast";
-import { DipForm, MAX_PHOTO_BYTES } from "./dip-form";
+import { DipForm, megabytes } from "./dip-form";
 import { BadgeList, CompletedCard, PhotoCollection, ProgressCard, RecentDips, StampGrid } from "./sections";
 import { T } from "./texts";
 import type { RegisterDipResponse, StampCardData } from "./types";
 import "./stampcard.css";
 
 export const RECENT_DIPS = 10;
-const MAX_PHOTO_MB = MAX_PHOTO_BYTES / (1024 * 1024);
 /** Time to read 'Je sessie is verlopen. Log opnieuw in.' before going to the login page. */
 export const LOGIN_REDIRECT_DELAY_MS = 1500;
 const DEFAULT_LOGIN_URL = "/auth";
@@ -50,8 +49,8 @@ export function StampCard({ initial }: StampCardProps) {
   const register = useCallback(
     async (photo: File | null): Promise<boolean> => {
       if (sending.current) return false;
-      if (photo !== null && photo.size > MAX_PHOTO_BYTES) {
-        showToast(T.photoTooLarge(MAX_PHOTO_MB), { kind: "error" });
+      if (photo !== null && photo.size > initial.photoMaxBytes) {
+        showToast(T.photoTooLarge(megabytes(initial.photoMaxBytes)), { kind: "error" });
         return false;
       }
       sending.current = true;
@@ -72,7 +71,7 @@ export function StampCard({ initial }: StampCardProps) {
         } else {
           // A proxy in front of Django may refuse a big upload with its own (HTML) 413 page.
           const tooLarge = result.status === 413 && result.message === GENERIC_ERROR_MESSAGE;
-          showToast(tooLarge ? T.photoTooLarge(MAX_PHOTO_MB) : result.message, { kind: "error" });
+          showToast(tooLarge ? T.photoTooLarge(megabytes(initial.photoMaxBytes)) : result.message, { kind: "error" });
         }
         if (loginUrl !== null) {
           // Stay busy until the page goes: nothing more to send without a session.
@@ -123,7 +122,7 @@ export function StampCard({ initial }: StampCardProps) {
             <h2 id={addTitleId} className="sc-title">
               {T.addTitle}
             </h2>
-            <DipForm busy={busy} onRegister={register} />
+            <DipForm busy={busy} maxPhotoBytes={initial.photoMaxBytes} onRegister={register} />
           </section>
         )}
         <StampGrid

@@ -44,6 +44,8 @@ export interface StampCardData {
   /** Every dip with a photo, newest first. */
   photos: Dip[];
   endpoints: { registerDip: string };
+  /** The server's upload limit (settings.PHOTO_MAX_BYTES); the server checks again. */
+  photoMaxBytes: number;
 }
 
 export interface ServerToast {

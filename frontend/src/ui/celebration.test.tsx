@@ -1,9 +1,7 @@
 import { act, render, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import { requestCelebration } from "../lib/celebrate";
 import { stubReducedMotion } from "../test/media";
 import { Celebration } from "./celebration";
-import { CelebrationHost } from "./celebration-host";
 
 function drops(container: HTMLElement) {
   return container.querySelectorAll(".kw-celebration__drop");
@@ -84,34 +82,5 @@ describe("Celebration", () => {
     const { container } = render(<Celebration kind="milestone" />);
     expect(drops(container)).toHaveLength(0);
     expect(screen.getByText("Mijlpaal bereikt!")).toBeTruthy();
-  });
-});
-
-describe("CelebrationHost", () => {
-  it("plays on a koud:celebrate event and unmounts itself after 3 s", () => {
-    vi.useFakeTimers();
-    const { container } = render(<CelebrationHost />);
-    expect(container.innerHTML).toBe("");
-    act(() => requestCelebration("completion"));
-    expect(drops(container)).toHaveLength(50);
-    act(() => vi.advanceTimersByTime(3000));
-    expect(container.innerHTML).toBe("");
-  });
-
-  it("restarts with the newest kind and ignores malformed events", () => {
-    vi.useFakeTimers();
-    const { container } = render(<CelebrationHost initialKind="milestone" />);
-    expect(drops(container)).toHaveLength(30);
-    act(() => vi.advanceTimersByTime(2000));
-    act(() => {
-      window.dispatchEvent(new CustomEvent("koud:celebrate", { detail: { kind: "bogus" } }));
-    });
-    expect(drops(container)).toHaveLength(30);
-    act(() => requestCelebration("completion"));
-    expect(drops(container)).toHaveLength(50);
-    act(() => vi.advanceTimersByTime(2000));
-    expect(drops(container)).toHaveLength(50); // restarted: 3 s from the second event
-    act(() => vi.advanceTimersByTime(1000));
-    expect(container.innerHTML).toBe("");
   });
 });

@@ -3,9 +3,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from apps.adminpanel.csv_export import subscribers_csv
+from apps.adminpanel.csv_export import MESSAGE_NO_SUBSCRIBERS, subscribers_csv
 from apps.adminpanel.selectors import subscriber_rows
-from apps.adminpanel.views.page import MESSAGE_NO_SUBSCRIBERS
 
 
 class Command(BaseCommand):

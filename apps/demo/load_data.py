@@ -24,7 +24,7 @@ import time
 
 from django.contrib.auth.hashers import make_password
 from django.core.files.base import ContentFile
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.db import connection, transaction
 from django.utils import timezone
 from PIL import Image, ImageDraw
@@ -60,64 +60,6 @@ LAST_NAMES = [
 EVENT_KINDS = ["Ochtendplons", "Nieuwjaarsduik", "Zonsopgangduik", "Volle-maanplons", "IJsbad-workshop"]
 EVENT_PLACES = ["Sloterplas", "Kralingse Plas", "Strand Scheveningen", "Het Twiske", "De Nieuwe Meer"]
 DIP_GAPS_DAYS = [1, 1, 1, 2, 2, 3, 4, 7]  # days between two dips of one member
-
-
-class Command(BaseCommand):
-    help = "Belastingtest-gegevens voor `make bench` (idempotent; --reset schrijft alles opnieuw)."
-
-    def add_arguments(self, parser):
-        parser.add_argument("--members", type=int, default=2000, help="number of members (default 2000)")
-        parser.add_argument(
-            "--dips-per-member", type=int, default=50, help="average dips per member (default 50: 100,000 in all)"
-        )
-        parser.add_argument("--photos", type=int, default=2000, help="dips with a photo (default 2000)")
-        parser.add_argument("--invitations", type=int, default=1000, help="invitations (default 1000)")
-        parser.add_argument("--events", type=int, default=50, help="events (default 50)")
-        parser.add_argument("--seed", type=int, default=7, help="random seed: the same seed gives the same club")
-        parser.add_argument("--batch-size", type=int, default=5000, help="rows per INSERT")
-        parser.add_argument("--reset", action="store_true", help="remove the load data and write it again")
-
-    def handle(self, *args, **options):
-        for name in ("members", "dips_per_member", "photos", "invitations", "events"):
-            if options[name] < 0:
-                raise CommandError(f"--{name.replace('_', '-')} must not be negative")
-        if options["members"] < 1:
-            raise CommandError("--members must be at least 1")
-        started = time.monotonic()
-        expected = {
-            "members": options["members"],
-            "dips": options["members"] * options["dips_per_member"],
-            "photos": min(options["photos"], options["members"] * options["dips_per_member"]),
-            "invitations": options["invitations"],
-            "events": options["events"],
-        }
-        present = load_counts()
-        if not options["reset"] and present == expected:
-            self.stdout.write(self.style.SUCCESS("Belastingtest-gegevens zijn er al; niets veranderd."))
-            self._summary(present, time.monotonic() - started)
-            return
-        if any(present.values()):
-            removed = load_data_remove()
-            self.stdout.write(f"Oude belastingtest-gegevens verwijderd ({removed}).")
-
-        seeder = LoadSeeder(options, log=self.stdout.write)
-        try:
-            with transaction.atomic():
-                seeder.run()
-        except BaseException:
-            seeder.remove_written_files()
-            raise
-        refresh_statistics()
-        self._summary(load_counts(), time.monotonic() - started)
-
-    def _summary(self, counts: dict, seconds: float):
-        self.stdout.write(
-            f"  {counts['members']} leden, {counts['dips']} plonsen, {counts['photos']} foto's, "
-            f"{counts['invitations']} uitnodigingen, {counts['events']} events ({seconds:.1f} s)"
-        )
-        self.stdout.write(f"  Leden:  lid0001..lid{counts['members']:04d}@{LOAD_DOMAIN} / {LOAD_PASSWORD}")
-        self.stdout.write(f"  Admin:  {LOAD_ADMIN_EMAIL} / {LOAD_PASSWORD}")
-        self.stdout.write(f"  Bench-lid (veel plonsen): {BENCH_MEMBER_EMAIL}")
 
 
 def _load_users():
@@ -308,13 +250,29 @@ class LoadSeeder:
     # --- the run -----------------------------------------------------------------------------------
 
     def run(self):
+        """Write the whole club, step by step; each step logs what it wrote and how long it took."""
         self._catalogue()
         password = make_password(LOAD_PASSWORD)  # once: PBKDF2 is slow on purpose
         self._step("wachtwoord gehasht")
+        member_plans = self._member_plans()
+        self._step(f"plannen gemaakt voor {self.members} leden")
+        users, admin = self._write_users(member_plans, password)
+        self._step(f"{len(users)} leden en 1 admin")
+        cards, card_plans = self._write_cards(users, member_plans)
+        self._step(f"{len(cards)} stempelkaarten")
+        dip_total, photo_total, award_total = self._write_dips(cards, card_plans)
+        self._step(f"{dip_total} plonsen, {photo_total} foto's, {award_total} badges")
+        self._invitations(admin, users)
+        self._step(f"{self.invitations} uitnodigingen")
+        participants = self._events(users)
+        self._step(f"{self.events} events met {participants} deelnemers")
 
-        plan_rng = random.Random(self.seed)
+    def _member_plans(self) -> list:
+        """Per member: (joined_at, [(challenge, dips, [(dip_date, created_at), ...]), ...]), oldest card first."""
+        # One generator for every plan (the cards step draws from it too): the same seed gives the same club.
+        self.plan_rng = plan_rng = random.Random(self.seed)
         budgets, with_bench_member = self._dip_budgets(plan_rng)
-        member_plans = []  # per member: (joined_at, [(challenge, dips, [(dip_date, created_at), ...]), ...])
+        member_plans = []
         for index, budget in enumerate(budgets):
             cards = self._cards_for(budget, plan_rng, bench_member=with_bench_member and index == 0)
             total = sum(dips for _, dips in cards)
@@ -336,8 +294,9 @@ class LoadSeeder:
                 laid_out.append((challenge, dips, moments[cursor : cursor + dips]))
                 cursor += dips
             member_plans.append((joined, laid_out))
-        self._step(f"plannen gemaakt voor {self.members} leden")
+        return member_plans
 
+    def _write_users(self, member_plans: list, password: str) -> tuple[list[User], User]:
         name_rng = random.Random(self.seed + 1)
         users = [
             User(
@@ -357,10 +316,13 @@ class LoadSeeder:
             created_at=self.now - datetime.timedelta(days=800),
         )
         UserRole.objects.create(user=admin, role=UserRole.Role.ADMIN)
-        self._step(f"{len(users)} leden en 1 admin")
+        return users, admin
 
+    def _write_cards(self, users: list[User], member_plans: list) -> tuple[list[UserChallenge], list]:
+        """Every member's cards, oldest first; the last one is active. Returns the cards and each card's dips."""
+        plan_rng = self.plan_rng
         cards = []
-        card_plans = []  # (card index, dips plan)
+        card_plans = []  # per card, in the same order: its [(dip_date, created_at), ...]
         for user, (joined, laid_out) in zip(users, member_plans, strict=True):
             previous_end = joined
             for position, (challenge, dips, moments) in enumerate(laid_out):
@@ -382,9 +344,10 @@ class LoadSeeder:
                 )
                 card_plans.append(moments)
                 previous_end = completed or started
-        cards = UserChallenge.objects.bulk_create(cards, batch_size=self.batch)
-        self._step(f"{len(cards)} stempelkaarten")
+        return UserChallenge.objects.bulk_create(cards, batch_size=self.batch), card_plans
 
+    def _write_dips(self, cards: list[UserChallenge], card_plans: list) -> tuple[int, int, int]:
+        """The dips of every card (some with a photo file) and a badge for every milestone reached."""
         photo_dips = self._photo_choice(cards, card_plans)
         full_images, thumbnails = _tiny_jpegs(12, 64), _tiny_jpegs(12, 32)
         storage = photo_storage()
@@ -428,12 +391,7 @@ class LoadSeeder:
             Dip.objects.bulk_create(dips_batch)
             dip_total += len(dips_batch)
         UserBadge.objects.bulk_create(awards, batch_size=self.batch)
-        self._step(f"{dip_total} plonsen, {photo_total} foto's, {len(awards)} badges")
-
-        self._invitations(admin, users)
-        self._step(f"{self.invitations} uitnodigingen")
-        participants = self._events(users)
-        self._step(f"{self.events} events met {participants} deelnemers")
+        return dip_total, photo_total, len(awards)
 
     def _photo_choice(self, cards: list[UserChallenge], card_plans: list) -> set[tuple[int, int]]:
         """Which dips get a photo: every fifth dip of the bench member's active card, the rest at random."""

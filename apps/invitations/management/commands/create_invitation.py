@@ -1,8 +1,8 @@
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from apps.accounts.selectors import user_get_by_email
 from apps.invitations.links import invitation_url
+from apps.invitations.selectors import emails_with_account
 from apps.invitations.services import invitation_create
 
 MAX_COUNT = 500
@@ -27,7 +27,7 @@ class Command(BaseCommand):
             raise CommandError(
                 "Een uitnodiging voor een e-mailadres kan maar één keer gebruikt worden: laat --count weg"
             )
-        if email and user_get_by_email(email=email):
+        if email and emails_with_account([email.lower()]):
             raise CommandError(f"{email} heeft al een account")
 
         for _ in range(count):

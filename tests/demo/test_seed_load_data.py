@@ -8,14 +8,14 @@ from django.core.management import call_command
 from django.db.models import Count, Max
 
 from apps.accounts.models import User, UserRole
-from apps.adminpanel.management.commands.seed_load_data import (
+from apps.challenges.models import Badge, Challenge, Dip, UserBadge, UserChallenge, photo_storage
+from apps.demo.load_data import (
     BENCH_MEMBER_EMAIL,
     EVENT_PREFIX,
     LOAD_ADMIN_EMAIL,
     LOAD_DOMAIN,
     LOAD_PASSWORD,
 )
-from apps.challenges.models import Badge, Challenge, Dip, UserBadge, UserChallenge, photo_storage
 from apps.events.models import Event
 from apps.invitations.models import Invitation
 from tests.factories import UserFactory

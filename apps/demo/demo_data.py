@@ -1,0 +1,125 @@
+"""Demo data for `make run`: `python manage.py seed_demo`."""
+
+import datetime
+import io
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+from PIL import Image, ImageDraw
+
+from apps.accounts.models import User
+from apps.accounts.services import admin_grant
+from apps.challenges.models import Challenge
+from apps.challenges.photos import ProcessedPhoto
+from apps.challenges.services import challenge_start, dip_register
+from apps.events.models import Event
+from apps.invitations.links import invitation_url
+from apps.invitations.models import Invitation
+from apps.invitations.services import invitation_create
+
+DEMO_ADMIN_EMAIL = "admin@koudwater.example"
+DEMO_ADMIN_PASSWORD = "ijskoud-admin"  # noqa: S105 - demo data for `make run` only, printed on purpose
+DEMO_MEMBER_EMAIL = "zwemmer@koudwater.example"
+DEMO_MEMBER_PASSWORD = "ijskoud-zwemmer"  # noqa: S105 - demo data, printed on purpose
+DEMO_DIPS = 12
+DEMO_EVENTS = [
+    (
+        "Nieuwjaarsduik",
+        40,
+        "11:00",
+        "Strand Scheveningen, bij de pier",
+        "Samen het nieuwe jaar in: daarna erwtensoep.",
+        50,
+    ),
+    (
+        "Volle maan plons",
+        12,
+        "20:30",
+        "Sloterplas, steiger noord",
+        "Plonzen onder de volle maan. Neem een lampje mee.",
+        12,
+    ),
+    ("Ochtenddip", 5, "07:30", "Amstel, bij de roeivereniging", "Kort en koud voor het werk.", None),
+]
+
+
+@dataclass(frozen=True)
+class DemoLogins:
+    """What `seed_demo` prints: who to sign in as, and a link that signs a new member up."""
+
+    admin_email: str
+    admin_password: str
+    member_email: str
+    member_password: str
+    invitation_link: str
+
+
+@transaction.atomic
+def demo_data_ensure() -> DemoLogins:
+    """An admin, a member with a half-full stamp card, events and a valid invitation; safe to run again."""
+    admin = User.objects.filter(email=DEMO_ADMIN_EMAIL).first()
+    if admin is None:
+        admin = User.objects.create_user(DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD, full_name="Demo Admin")
+    admin_grant(user=admin)
+    _member()
+    _events()
+
+    invitation = (
+        Invitation.objects.filter(
+            invited_by=admin, email__isnull=True, used_at__isnull=True, expires_at__gt=timezone.now()
+        )
+        .order_by("-created_at")
+        .first()
+    ) or invitation_create(invited_by=admin)
+    return DemoLogins(
+        admin_email=DEMO_ADMIN_EMAIL,
+        admin_password=DEMO_ADMIN_PASSWORD,
+        member_email=DEMO_MEMBER_EMAIL,
+        member_password=DEMO_MEMBER_PASSWORD,
+        invitation_link=invitation_url(invitation.code),
+    )
+
+
+def _member() -> None:
+    if User.objects.filter(email=DEMO_MEMBER_EMAIL).exists():
+        return
+    member = User.objects.create_user(
+        DEMO_MEMBER_EMAIL, DEMO_MEMBER_PASSWORD, full_name="Zoë Zwemmer", newsletter_consent=True
+    )
+    waterdieren = Challenge.objects.get(category=Challenge.Category.WATERDIEREN)
+    challenge_start(user=member, challenge_id=waterdieren.pk)
+    start = timezone.now() - datetime.timedelta(days=DEMO_DIPS * 2)
+    for number in range(1, DEMO_DIPS + 1):
+        photo = _demo_photo(number) if number % 4 == 0 else None
+        dip_register(user=member, photo=photo, now=start + datetime.timedelta(days=number * 2))
+
+
+def _events() -> None:
+    now = timezone.localtime()
+    for title, days, time, location, description, maximum in DEMO_EVENTS:
+        hour, minute = map(int, time.split(":"))
+        when = (now + datetime.timedelta(days=days)).replace(hour=hour, minute=minute, second=0, microsecond=0)
+        Event.objects.get_or_create(
+            title=title,
+            defaults={
+                "event_date": when,
+                "location": location,
+                "description": description,
+                "max_participants": maximum,
+            },
+        )
+
+
+def _demo_photo(seed: int) -> ProcessedPhoto:
+    """A small drawn 'photo' of water and sky, so the demo's collage has something to show."""
+    image = Image.new("RGB", (640, 480), (180, 215, 235))
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 250, 640, 480), fill=(20 + seed * 8, 90 + seed * 4, 140))
+    draw.ellipse((440 - seed * 10, 40, 540 - seed * 10, 140), fill=(250, 240, 200))
+    for wave in range(260, 480, 30):
+        draw.arc((-40, wave, 680, wave + 40), 200, 340, fill=(230, 245, 250), width=3)
+    full, thumb = io.BytesIO(), io.BytesIO()
+    image.save(full, format="JPEG", quality=85)
+    image.resize((320, 240)).save(thumb, format="JPEG", quality=80)
+    return ProcessedPhoto(full=full.getvalue(), thumbnail=thumb.getvalue())
