@@ -4,12 +4,11 @@ from django.core.exceptions import ValidationError
 from django.db.models import Count, Exists, OuterRef
 from django.forms.models import BaseInlineFormSet
 
-from apps.adminpanel.services import AdminActionError, user_delete, user_delete_refusal
+from apps.core.admin_writes import ServiceDeleteMixin
 
-from .admin_writes import ServiceDeleteMixin
 from .models import User, UserRole
 from .passwords import password_length_validate
-from .services import admin_grant, admin_revoke
+from .services import AdminActionError, admin_grant, admin_revoke, user_delete, user_delete_refusal
 
 # The Django admin is for admins only: whoever takes their own role away here locks themselves out,
 # and when they are the last admin the club has none left.

@@ -20,6 +20,9 @@ MESSAGE_NAME_REQUIRED = "Vul je naam in"
 MESSAGE_EMAIL_REQUIRED = "Vul je e-mailadres in"
 MESSAGE_EMAIL_TAKEN = "Er bestaat al een account met dit e-mailadres. Log in, of kies 'Wachtwoord vergeten?'."
 MESSAGE_SIGNUP_FAILED = "Er ging iets mis bij het registreren"
+MESSAGE_SELF_DELETE = "Je kunt je eigen account niet verwijderen."
+MESSAGE_LAST_ADMIN = "Je kunt de laatste admin niet verwijderen."
+MESSAGE_USER_UNKNOWN = "Deze gebruiker bestaat niet (meer)."
 
 
 def _input_errors(*, code: str, full_name: str, email: str, password: str) -> dict[str, list[str]]:
@@ -110,3 +113,38 @@ def admin_revoke(*, user: User) -> bool:
         deleted, _per_model = UserRole.objects.filter(user=user, role=UserRole.Role.ADMIN).delete()
     _forget_cached_role(user)
     return deleted > 0
+
+
+# Deleting a member: /admin, the Django admin and the member themselves use the same rule.
+
+
+class AdminActionError(Exception):
+    """A refused admin action; the message is Dutch."""
+
+
+def user_delete_refusal(*, actor: User, user: User) -> str | None:
+    """Why `actor` may not delete `user` (Dutch), or None. The club must always keep an admin."""
+    if actor.pk == user.pk:
+        return MESSAGE_SELF_DELETE
+    admins = UserRole.objects.filter(role=UserRole.Role.ADMIN)
+    if admins.filter(user=user).exists() and not admins.exclude(user=user).exists():
+        return MESSAGE_LAST_ADMIN
+    return None
+
+
+def user_delete(*, actor: User, user_id: int) -> None:
+    """Delete a member with their dips, badges, challenges and participations. Their photo files go
+    after the commit (a post_delete signal per dip); invitations they sent stay, without them.
+    Used by /admin and the Django admin alike."""
+    if actor.pk == user_id:
+        raise AdminActionError(MESSAGE_SELF_DELETE)
+    with transaction.atomic():
+        # Every admin role row locked: two admins deleting each other at once cannot leave none.
+        list(UserRole.objects.select_for_update().filter(role=UserRole.Role.ADMIN).values_list("pk", flat=True))
+        user = User.objects.select_for_update().filter(pk=user_id).first()
+        if user is None:
+            raise AdminActionError(MESSAGE_USER_UNKNOWN)
+        refusal = user_delete_refusal(actor=actor, user=user)
+        if refusal is not None:
+            raise AdminActionError(refusal)
+        user.delete()

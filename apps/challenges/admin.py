@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.db.models import Count
 
-from apps.accounts.admin_writes import ServiceDeleteAdmin
+from apps.core.admin_writes import ServiceDeleteAdmin
 
 from .models import Badge, Challenge, Dip, UserBadge, UserChallenge
 from .services import ChallengeError, dip_delete, user_challenge_delete

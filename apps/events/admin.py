@@ -5,7 +5,7 @@ from django.db.models import Count
 from django.forms.models import BaseInlineFormSet
 from django.utils import timezone
 
-from apps.accounts.admin_writes import ServiceDeleteMixin
+from apps.core.admin_writes import ServiceDeleteMixin
 
 from .models import Event, EventParticipant
 from .services import MESSAGE_PAST, EventError, event_join, event_leave, events_deactivate

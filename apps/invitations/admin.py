@@ -3,7 +3,7 @@ from django.contrib import admin
 from django.db.models import Q
 from django.utils import timezone
 
-from apps.accounts.admin_writes import ServiceDeleteMixin
+from apps.core.admin_writes import ServiceDeleteMixin
 
 from .models import Invitation
 from .services import invitation_create, invitation_delete

@@ -5,7 +5,7 @@ from django.urls import reverse
 
 import apps.accounts.admin as accounts_admin
 from apps.accounts.models import User, UserRole
-from apps.adminpanel.services import AdminActionError, user_delete
+from apps.accounts.services import AdminActionError, user_delete
 from tests.factories import AdminFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -9,11 +9,11 @@ from django.http import JsonResponse
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.accounts.access import admin_required_json
+from apps.accounts.services import AdminActionError, user_delete
 from apps.invitations.models import Invitation
 from apps.invitations.services import invitation_bulk_create, invitation_create, invitation_delete
 
 from ..selectors import invitation_page, invitation_row, photo_page, users_table
-from ..services import AdminActionError, user_delete
 
 logger = logging.getLogger(__name__)
 
