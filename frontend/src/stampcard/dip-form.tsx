@@ -123,7 +123,7 @@ export function DipForm({ busy, onRegister }: DipFormProps) {
           </div>
         )}
       </div>
-      <Button type="submit" className="sc-submit" busy={busy} busyLabel={T.uploading}>
+      <Button type="submit" className="btn-lg btn-block" busy={busy} busyLabel={T.uploading}>
         {T.register}
       </Button>
     </form>

@@ -205,7 +205,7 @@ function Lightbox({ dip, onClose }: { dip: Dip; onClose: () => void }) {
         <img src={dip.photoUrl ?? ""} alt={T.photoAlt(dip.number)} />
         <figcaption id={captionId}>{T.dipLine(dip.number, dip.dipDateDisplay)}</figcaption>
       </figure>
-      <button type="button" className="sc-btn-secondary" onClick={close} autoFocus>
+      <button type="button" className="btn btn-secondary" onClick={close} autoFocus>
         {T.close}
       </button>
     </dialog>
