@@ -69,8 +69,8 @@ export function DipForm({ busy, onRegister }: DipFormProps) {
   return (
     <form ref={formRef} className="sc-form" onSubmit={(event) => void submit(event)} noValidate>
       <div className="sc-field">
-        <label htmlFor={inputId} className="sc-label">
-          {T.photoLabel} <span className="sc-optional">{T.photoOptional}</span>
+        <label htmlFor={inputId}>
+          {T.photoLabel} <span className="optional">{T.photoOptional}</span>
         </label>
         {/* The native picker's button speaks the browser's language, not the page's: it is hidden
             (still focusable) behind a Dutch button-styled label. */}
@@ -95,11 +95,11 @@ export function DipForm({ busy, onRegister }: DipFormProps) {
           </svg>
           {file === null ? T.photoChoose : T.photoChooseOther}
         </label>
-        <p id={helpId} className="sc-help">
+        <p id={helpId} className="field-help">
           {T.photoHelp}
         </p>
         {error !== null && (
-          <p id={errorId} className="sc-error" role="alert">
+          <p id={errorId} className="field-error" role="alert">
             {error}
           </p>
         )}
