@@ -45,6 +45,7 @@ chromium:
 lint: install
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(PY) tools/check_css_classes.py
 
 e2e: install frontend chromium
 	$(PY) -m pytest tests/e2e $(PYTEST_ARGS)

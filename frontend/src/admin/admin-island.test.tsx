@@ -42,7 +42,7 @@ describe("admin island entry", () => {
     // StrictMode runs the mount effect twice; only one request may count.
     expect(sent.filter((request) => request.url === ENDPOINTS.invitations).length).toBeLessThanOrEqual(2);
     expect(within(invitations).getAllByRole("row")).toHaveLength(2);
-    expect(document.querySelectorAll(".kw-toast-region")).toHaveLength(1);
+    expect(document.querySelectorAll(".toast-region")).toHaveLength(1);
     expect(screen.queryByRole("alert")).toBeNull();
   });
 });

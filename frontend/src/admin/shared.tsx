@@ -5,10 +5,10 @@ import {
   useEffect,
   useRef,
   useState,
-  type ButtonHTMLAttributes,
   type ReactNode,
 } from "react";
 import { redirectToLogin, type ApiFailure } from "../lib/api";
+import { Button, type ButtonProps, type ButtonVariant } from "../ui/button";
 import { ToastRegion, useToasts, type ToastKind } from "../ui/toast";
 import { T } from "./texts";
 
@@ -118,40 +118,15 @@ export function withCursor(url: string, cursor: string | null): string {
   return `${url}${url.includes("?") ? "&" : "?"}cursor=${encodeURIComponent(cursor)}`;
 }
 
-export type ActionVariant = "primary" | "secondary" | "danger" | "outline" | "outline-danger" | "ghost";
+export type ActionVariant = ButtonVariant;
 
-export interface ActionButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
-  variant?: ActionVariant;
+export interface ActionButtonProps extends Omit<ButtonProps, "size"> {
   small?: boolean;
-  /** Disabled and aria-busy while true; shows `busyLabel` when given. */
-  busy?: boolean;
-  busyLabel?: ReactNode;
 }
 
-/** A `<button>` with the site's `.btn` classes (static/css/app.css). */
-export function ActionButton({
-  variant = "primary",
-  small = false,
-  busy = false,
-  busyLabel,
-  type = "button",
-  className,
-  disabled,
-  children,
-  ...rest
-}: ActionButtonProps) {
-  const classes = ["btn", `btn-${variant}`, small ? "btn-sm" : null, className].filter(Boolean).join(" ");
-  return (
-    <button
-      {...rest}
-      type={type}
-      className={classes}
-      disabled={disabled === true || busy}
-      aria-busy={busy || undefined}
-    >
-      {busy && busyLabel !== undefined ? busyLabel : children}
-    </button>
-  );
+/** The site's button ({@link Button}), small when asked. */
+export function ActionButton({ small = false, ...rest }: ActionButtonProps) {
+  return <Button {...rest} size={small ? "sm" : "md"} />;
 }
 
 /** An inline error (`role="alert"`), optionally with a retry button. */

@@ -175,7 +175,7 @@ describe("Users", () => {
     await loadUsers();
     fireEvent.click(screen.getByRole("button", { name: "Verwijder chris@ijs.nl" }));
     fireEvent.click(screen.getByRole("button", { name: "Verwijderen" }));
-    expect(await screen.findByText("Je kunt je eigen account niet verwijderen.", { selector: ".kw-toast__text" })).toBeTruthy();
+    expect(await screen.findByText("Je kunt je eigen account niet verwijderen.", { selector: ".toast-text" })).toBeTruthy();
 
     fireEvent.click(screen.getByRole("button", { name: "Verwijder chris@ijs.nl" }));
     fireEvent.click(screen.getByRole("button", { name: "Verwijderen" }));

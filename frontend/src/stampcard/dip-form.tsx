@@ -68,8 +68,8 @@ export function DipForm({ busy, maxPhotoBytes, onRegister }: DipFormProps) {
   return (
     <form ref={formRef} className="sc-form" onSubmit={(event) => void submit(event)} noValidate>
       <div className="sc-field">
-        <label htmlFor={inputId} className="sc-label">
-          {T.photoLabel} <span className="sc-optional">{T.photoOptional}</span>
+        <label htmlFor={inputId}>
+          {T.photoLabel} <span className="optional">{T.photoOptional}</span>
         </label>
         {/* The native picker's button speaks the browser's language, not the page's: it is hidden
             (still focusable) behind a Dutch button-styled label. */}
@@ -94,11 +94,11 @@ export function DipForm({ busy, maxPhotoBytes, onRegister }: DipFormProps) {
           </svg>
           {file === null ? T.photoChoose : T.photoChooseOther}
         </label>
-        <p id={helpId} className="sc-help">
+        <p id={helpId} className="field-help">
           {T.photoHelp}
         </p>
         {error !== null && (
-          <p id={errorId} className="sc-error" role="alert">
+          <p id={errorId} className="field-error" role="alert">
             {error}
           </p>
         )}
@@ -122,7 +122,7 @@ export function DipForm({ busy, maxPhotoBytes, onRegister }: DipFormProps) {
           </div>
         )}
       </div>
-      <Button type="submit" className="sc-submit" busy={busy} busyLabel={T.uploading}>
+      <Button type="submit" className="btn-lg btn-block" busy={busy} busyLabel={T.uploading}>
         {T.register}
       </Button>
     </form>

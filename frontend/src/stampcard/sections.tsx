@@ -13,8 +13,8 @@ export function ProgressCard({ dipCount, targetDips, completed }: ProgressCardPr
   const remaining = Math.max(0, targetDips - dipCount);
   const percent = targetDips > 0 ? Math.min(100, Math.floor((dipCount / targetDips) * 100)) : 0;
   return (
-    <section className="sc-card sc-progress-card" aria-labelledby={titleId}>
-      <h2 id={titleId} className="sc-title">
+    <section className="card sc-progress-card" aria-labelledby={titleId}>
+      <h2 id={titleId} className="card-title">
         {T.progressTitle}
       </h2>
       <p className="sc-count">
@@ -37,15 +37,15 @@ interface CompletedCardProps {
 export function CompletedCard({ completedAtDisplay, headingRef }: CompletedCardProps) {
   const titleId = useId();
   return (
-    <section className="sc-card sc-done-card" aria-labelledby={titleId}>
+    <section className="card sc-done-card" aria-labelledby={titleId}>
       <span className="sc-done-card__icon" aria-hidden="true">
         ✓
       </span>
-      <h2 id={titleId} className="sc-title" ref={headingRef} tabIndex={-1}>
+      <h2 id={titleId} className="card-title" ref={headingRef} tabIndex={-1}>
         {T.completedTitle}
       </h2>
       {completedAtDisplay !== null && <p className="sc-done-card__date">{T.completedOn(completedAtDisplay)}</p>}
-      <p className="sc-muted">{T.completedKept}</p>
+      <p className="muted">{T.completedKept}</p>
     </section>
   );
 }
@@ -88,8 +88,8 @@ export const StampGrid = memo(function StampGrid({
   }
   const style = { "--sc-cols": Math.min(10, Math.max(1, targetDips)) } as CSSProperties;
   return (
-    <section className="sc-card" aria-labelledby={titleId}>
-      <h2 id={titleId} className="sc-title">
+    <section className="card" aria-labelledby={titleId}>
+      <h2 id={titleId} className="card-title">
         {T.gridTitle}
       </h2>
       <ol className="sc-grid" style={style}>
@@ -103,8 +103,8 @@ export function BadgeList({ badges }: { badges: readonly Badge[] }) {
   const titleId = useId();
   const earned = badges.filter((badge) => badge.earned).length;
   return (
-    <section className="sc-card" aria-labelledby={titleId}>
-      <h2 id={titleId} className="sc-title">
+    <section className="card" aria-labelledby={titleId}>
+      <h2 id={titleId} className="card-title">
         {T.badgesTitle(earned, badges.length)}
       </h2>
       <ul className="sc-badges">
@@ -134,13 +134,13 @@ export function PhotoCollection({ photos, completed }: { photos: readonly Dip[];
   const titleId = useId();
   const [open, setOpen] = useState<Dip | null>(null);
   return (
-    <section className="sc-card" aria-labelledby={titleId}>
-      <h2 id={titleId} className="sc-title">
+    <section className="card" aria-labelledby={titleId}>
+      <h2 id={titleId} className="card-title">
         {T.photosTitle}
-        {photos.length > 0 && <span className="sc-pill">{photos.length}</span>}
+        {photos.length > 0 && <span className="badge-pill info">{photos.length}</span>}
       </h2>
       {photos.length === 0 ? (
-        <p className="sc-empty">{completed ? T.photosEmptyDone : T.photosEmpty}</p>
+        <p className="empty-state">{completed ? T.photosEmptyDone : T.photosEmpty}</p>
       ) : (
         <ul className="sc-photos">
           {photos.map((dip) =>
@@ -205,7 +205,7 @@ function Lightbox({ dip, onClose }: { dip: Dip; onClose: () => void }) {
         <img src={dip.photoUrl ?? ""} alt={T.photoAlt(dip.number)} />
         <figcaption id={captionId}>{T.dipLine(dip.number, dip.dipDateDisplay)}</figcaption>
       </figure>
-      <button type="button" className="sc-btn-secondary" onClick={close} autoFocus>
+      <button type="button" className="btn btn-secondary" onClick={close} autoFocus>
         {T.close}
       </button>
     </dialog>
@@ -215,12 +215,12 @@ function Lightbox({ dip, onClose }: { dip: Dip; onClose: () => void }) {
 export function RecentDips({ dips }: { dips: readonly Dip[] }) {
   const titleId = useId();
   return (
-    <section className="sc-card" aria-labelledby={titleId}>
-      <h2 id={titleId} className="sc-title">
+    <section className="card" aria-labelledby={titleId}>
+      <h2 id={titleId} className="card-title">
         {T.recentTitle}
       </h2>
       {dips.length === 0 ? (
-        <p className="sc-empty">{T.recentEmpty}</p>
+        <p className="empty-state">{T.recentEmpty}</p>
       ) : (
         <ol className="sc-recent">
           {dips.map((dip) => (
@@ -239,7 +239,7 @@ export function RecentDips({ dips }: { dips: readonly Dip[] }) {
                     width={40}
                     height={40}
                   />
-                  <span className="sc-sr">{` (${T.withPhoto})`}</span>
+                  <span className="visually-hidden">{` (${T.withPhoto})`}</span>
                 </>
               ) : null}
             </li>

@@ -118,8 +118,8 @@ export function StampCard({ initial }: StampCardProps) {
         {completed ? (
           <CompletedCard completedAtDisplay={card.completedAtDisplay} headingRef={doneHeading} />
         ) : (
-          <section className="sc-card" aria-labelledby={addTitleId}>
-            <h2 id={addTitleId} className="sc-title">
+          <section className="card" aria-labelledby={addTitleId}>
+            <h2 id={addTitleId} className="card-title">
               {T.addTitle}
             </h2>
             <DipForm busy={busy} maxPhotoBytes={initial.photoMaxBytes} onRegister={register} />

@@ -1,10 +1,11 @@
 import type { ButtonHTMLAttributes, ReactNode } from "react";
-import "./button.css";
 
-export type ButtonVariant = "primary" | "secondary" | "danger" | "ghost";
+/** The site's one button (static/css/app.css, section Buttons): `.btn` plus a `.btn-<variant>`. */
+export type ButtonVariant = "primary" | "secondary" | "danger" | "outline" | "outline-danger" | "ghost";
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: ButtonVariant;
+  size?: "sm" | "md" | "lg";
   /** While true the button is disabled, marked aria-busy and shows `busyLabel`. */
   busy?: boolean;
   /** Text while busy, e.g. 'Uploaden...'. */
@@ -14,6 +15,7 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
 /** A `<button>` that defaults to `type="button"` (never submits a form by accident). */
 export function Button({
   variant = "primary",
+  size = "md",
   busy = false,
   busyLabel,
   type = "button",
@@ -22,7 +24,7 @@ export function Button({
   children,
   ...rest
 }: ButtonProps) {
-  const classes = ["kw-button", `kw-button--${variant}`, className].filter(Boolean).join(" ");
+  const classes = ["btn", `btn-${variant}`, size === "md" ? null : `btn-${size}`, className].filter(Boolean).join(" ");
   return (
     <button
       {...rest}

@@ -1,6 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from "react";
 import { Button } from "./button";
-import "./dialog.css";
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -51,7 +50,7 @@ export function ConfirmDialog({
   return (
     <dialog
       ref={ref}
-      className="kw-dialog"
+      className="dialog"
       aria-labelledby={titleId}
       aria-describedby={children === undefined ? undefined : bodyId}
       onCancel={(event) => {
@@ -63,16 +62,16 @@ export function ConfirmDialog({
         if (event.target === event.currentTarget && !busy) onCancel();
       }}
     >
-      <div className="kw-dialog__panel">
-        <h2 id={titleId} className="kw-dialog__title">
+      <div>
+        <h2 id={titleId} className="dialog-title">
           {title}
         </h2>
         {children !== undefined && (
-          <div id={bodyId} className="kw-dialog__body">
+          <div id={bodyId} className="dialog-body">
             {children}
           </div>
         )}
-        <div className="kw-dialog__actions">
+        <div className="dialog-actions">
           <Button variant="secondary" onClick={onCancel} disabled={busy}>
             {cancelLabel}
           </Button>

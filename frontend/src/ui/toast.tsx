@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import "./toast.css";
 
 export type ToastKind = "info" | "success" | "error";
 
@@ -85,7 +84,7 @@ export interface ToastRegionProps {
  */
 export function ToastRegion({ toasts, onDismiss, closeLabel = "Sluiten" }: ToastRegionProps) {
   return (
-    <div className="kw-toast-region" role="status" aria-live="polite" aria-atomic="false">
+    <div className="toast-region" role="status" aria-live="polite" aria-atomic="false">
       {toasts.map((toast) => (
         <Toast key={toast.id} toast={toast} onDismiss={onDismiss} closeLabel={closeLabel} />
       ))}
@@ -101,12 +100,12 @@ export interface ToastProps {
 
 export function Toast({ toast, onDismiss, closeLabel = "Sluiten" }: ToastProps) {
   return (
-    <div className={`kw-toast kw-toast--${toast.kind}`} data-toast-id={toast.id}>
-      <span className="kw-toast__text">{toast.text}</span>
+    <div className={`toast ${toast.kind}`} data-toast-id={toast.id}>
+      <span className="toast-text">{toast.text}</span>
       {onDismiss !== undefined && (
         <button
           type="button"
-          className="kw-toast__close"
+          className="toast-close"
           aria-label={closeLabel}
           onClick={() => onDismiss(toast.id)}
         >
