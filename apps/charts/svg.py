@@ -99,7 +99,7 @@ def bar_chart(
 ) -> Chart:
     low, high = _value_range(points)
     scale = _scale(low, high)
-    slot = (PLOT_RIGHT - PLOT_LEFT) / max(len(points), 1)
+    slot = _slot(points)
     bar_width = max(slot * 0.72, 1.0)
     baseline = scale(0)
     marks = []
@@ -109,29 +109,10 @@ def bar_chart(
         top = scale(point.value)
         x = PLOT_LEFT + index * slot + (slot - bar_width) / 2
         y, height = (top, baseline - top) if top <= baseline else (baseline, top - baseline)
-        marks.append(
-            Mark(
-                x=round(x, 1),
-                y=round(y, 1),
-                width=round(bar_width, 1),
-                height=round(height, 1),
-                point=point,
-                text=format_value(point.value, decimals=decimals, unit=unit),
-            )
-        )
-    return Chart(
-        kind="bar",
-        title=title,
-        description=description,
-        points=points,
-        unit=unit,
-        decimals=decimals,
-        dom_id=dom_id or f"chart-{slugify(title)}",
-        marks=marks,
-        x_labels=_x_labels(points, slot),
-        y_labels=_y_labels(low, high, scale, decimals),
-        baseline_y=round(baseline, 1),
-    )
+        text = format_value(point.value, decimals=decimals, unit=unit)
+        marks.append(Mark(round(x, 1), round(y, 1), round(bar_width, 1), round(height, 1), point, text))
+    texts = {"title": title, "description": description, "unit": unit, "decimals": decimals, "dom_id": dom_id}
+    return _chart("bar", points, low, high, texts, marks=marks, baseline_y=round(baseline, 1))
 
 
 def line_chart(
@@ -139,7 +120,7 @@ def line_chart(
 ) -> Chart:
     low, high = _value_range(points)
     scale = _scale(low, high)
-    slot = (PLOT_RIGHT - PLOT_LEFT) / max(len(points), 1)
+    slot = _slot(points)
     marks, segments, run = [], [], []
     for index, point in enumerate(points):
         if point.value is None:
@@ -151,25 +132,32 @@ def line_chart(
         x = round(PLOT_LEFT + index * slot + slot / 2, 1)
         y = round(scale(point.value), 1)
         run.append(f"{x},{y}")
-        marks.append(
-            Mark(x=x, y=y, width=0, height=0, point=point, text=format_value(point.value, decimals=decimals, unit=unit))
-        )
+        marks.append(Mark(x, y, 0, 0, point, format_value(point.value, decimals=decimals, unit=unit)))
     if run:
         segments.append(" ".join(run))
-    return Chart(
-        kind="line",
-        title=title,
-        description=description,
-        points=points,
-        unit=unit,
-        decimals=decimals,
-        dom_id=dom_id or f"chart-{slugify(title)}",
-        marks=marks,
-        x_labels=_x_labels(points, slot),
-        y_labels=_y_labels(low, high, scale, decimals),
-        line_segments=segments,
-        baseline_y=round(scale(low), 1),
+    texts = {"title": title, "description": description, "unit": unit, "decimals": decimals, "dom_id": dom_id}
+    return _chart(
+        "line", points, low, high, texts, marks=marks, line_segments=segments, baseline_y=round(scale(low), 1)
     )
+
+
+def _chart(kind, points: list[Point], low: float, high: float, texts: dict, **drawing) -> Chart:
+    """What both kinds share: the texts, the id, and the labels of both axes."""
+    dom_id = texts.pop("dom_id") or f"chart-{slugify(texts['title'])}"
+    return Chart(
+        kind=kind,
+        points=points,
+        dom_id=dom_id,
+        x_labels=_x_labels(points, _slot(points)),
+        y_labels=_y_labels(low, high, _scale(low, high), texts["decimals"]),
+        **texts,
+        **drawing,
+    )
+
+
+def _slot(points: list[Point]) -> float:
+    """The width each point gets along the x axis."""
+    return (PLOT_RIGHT - PLOT_LEFT) / max(len(points), 1)
 
 
 def _value_range(points: list[Point]) -> tuple[float, float]:
