@@ -1,6 +1,13 @@
-"""Security headers that Django 5.2 does not set by itself."""
+"""Security headers that Django 5.2 does not set by itself, and a clear answer to a lost race."""
+
+import logging
 
 from django.conf import settings
+from django.db import IntegrityError
+
+from config.views import conflict
+
+logger = logging.getLogger("koud.errors")
 
 
 def _content_security_policy() -> str:
@@ -42,3 +49,20 @@ class SecurityHeadersMiddleware:
         response.setdefault("Content-Security-Policy", self.policy)
         response.setdefault("Permissions-Policy", "camera=(self), geolocation=(), microphone=(), payment=()")
         return response
+
+
+class IntegrityErrorMiddleware:
+    """A unique or check constraint that a race can still trip (two taps, two tabs, two admins) is a 409 with
+    a Dutch message, never a 500. The database already refused the write, so nothing half-written stays."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, IntegrityError):
+            return None
+        logger.warning("IntegrityError on %s %s", request.method, request.path, exc_info=exception)
+        return conflict(request)
