@@ -4,22 +4,36 @@ from django.core.files.uploadhandler import FileUploadHandler, SkipFile
 
 
 class InterruptedUploadDetector(FileUploadHandler):
-    """Notices a file whose closing boundary never came (the connection broke off mid-photo).
+    """Notices a file that began but never ended: its closing boundary never came (the body stopped
+    mid-photo), or reading the body failed halfway (the connection broke).
 
     Django then leaves the file out of request.FILES without a word, and the dip would be stored
     without its photo. This handler passes every byte on to the next one and only takes note.
     """
 
-    interrupted = False
+    def __init__(self, request=None):
+        super().__init__(request)
+        self.started = 0
+        self.completed = 0
+        self.cut_off = False
+
+    @property
+    def interrupted(self) -> bool:
+        return self.cut_off or self.started > self.completed
+
+    def new_file(self, *args, **kwargs):
+        super().new_file(*args, **kwargs)
+        self.started += 1
 
     def receive_data_chunk(self, raw_data, start):
         return raw_data
 
     def file_complete(self, file_size):
+        self.completed += 1
         return None
 
     def upload_interrupted(self):
-        self.interrupted = True
+        self.cut_off = True
 
 
 class SkipFiles(FileUploadHandler):

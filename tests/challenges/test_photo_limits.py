@@ -217,3 +217,20 @@ def test_a_photo_cut_off_halfway_refuses_the_dip_in_dutch(member_client, member,
         == "Je foto is niet helemaal aangekomen. Probeer het opnieuw, met een betere verbinding."
     )
     assert not Dip.objects.exists()
+
+
+def test_a_photo_whose_body_could_not_be_read_to_the_end_counts_as_cut_off():
+    """A broken connection makes Django's parser stop with an error (which the CSRF check swallows): the file
+    began and never ended. Django's parser calls the handlers in this order."""
+    from apps.challenges.upload_handlers import InterruptedUploadDetector
+
+    whole = InterruptedUploadDetector()
+    whole.new_file("photo", "plons.jpg", "image/jpeg", 100)
+    whole.receive_data_chunk(b"x" * 100, 0)
+    whole.file_complete(100)
+    assert not whole.interrupted
+
+    broken = InterruptedUploadDetector()
+    broken.new_file("photo", "plons.jpg", "image/jpeg", 100)
+    broken.receive_data_chunk(b"x" * 50, 0)
+    assert broken.interrupted
