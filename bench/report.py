@@ -185,6 +185,7 @@ def build(results: Path, args) -> str:
     if failed:
         listing = ", ".join(f"`{u}`" for u in failed)
         lines.append(f"- **errors or non-200 answers** on {listing}: see bench/results/raw.")
+    lines += photo_and_parsing_lines(raw)
     return "\n".join(lines) + "\n"
 
 
@@ -217,6 +218,38 @@ def phone_lines(path: Path) -> list[str]:
             lcp = phone["pages"][url]["cold"]["lcp_ms"]
             verdict = "met" if lcp <= goal else f"**missed** by {lcp - goal:.0f} ms"
             lines.append(f"- `{url}` LCP ≤ {goal / 1000:.1f} s on a first visit: {lcp / 1000:.2f} s, {verdict}.")
+    return lines
+
+
+def photo_and_parsing_lines(raw: Path) -> list[str]:
+    """The photo pipeline per file (bench/photo_pipeline.py) and the pasted-text parser (bench/text_parsing.py)."""
+    lines: list[str] = []
+    if (raw / "photos.json").exists():
+        photos = json.loads((raw / "photos.json").read_text())
+        lines += [
+            "",
+            "Photo pipeline, one fresh process per file (goal: peak ≤ 150 MB for any file; 12 MP JPEG ≤ 1.5 s):",
+            "",
+            "| file | input | outcome | peak RSS | before the photo | time |",
+            "| --- | ---: | --- | ---: | ---: | ---: |",
+        ]
+        for row in photos:
+            outcome = row["outcome"] if row["as_expected"] else f"**{row['outcome']}** (expected {row['expected']})"
+            peak = f"{row['peak_rss_mb']} MB" if row["within_memory_goal"] else f"**{row['peak_rss_mb']} MB**"
+            lines.append(
+                f"| {row['file']} | {row['input_bytes'] / 1e6:.1f} MB | {outcome} | {peak}"
+                f" | {row['rss_before_mb']} MB | {row['seconds']} s |"
+            )
+        missed = [r["file"] for r in photos if not r["within_memory_goal"] or not r.get("within_time_goal", True)]
+        lines += ["", f"- photo goals: **missed** on {', '.join(missed)}." if missed else "- photo goals: met."]
+    if (raw / "text_parsing.json").exists():
+        texts = [json.loads(line) for line in (raw / "text_parsing.json").read_text().splitlines() if line]
+        slowest = max(texts, key=lambda row: row["seconds"])
+        verdict = "met" if all(row["within_goal"] for row in texts) else "**missed**"
+        lines.append(
+            f"- a megabyte of hostile pasted text, {len(texts)} shapes: slowest {slowest['text']}"
+            f" {slowest['seconds']} s (goal ≤ 1 s): {verdict}."
+        )
     return lines
 
 

@@ -72,6 +72,11 @@ $PY manage.py seed_load_data $SEED_ARGS | tee "$RESULTS/raw/seed.txt"
 echo $((($(date +%s%N) - SEED_STARTED) / 1000000)) >"$RESULTS/raw/seed_ms.txt"
 $PY manage.py collectstatic --noinput -v 0
 
+echo "== photo pipeline: peak memory and time per file, each in a fresh process"
+$PY bench/photo_pipeline.py --out "$RESULTS/raw/photos.json" | grep "^|"
+echo "== a megabyte of hostile pasted text"
+$PY bench/text_parsing.py >"$RESULTS/raw/text_parsing.json"
+
 echo "== query counts (full club and a tiny club, in a rolled-back transaction)"
 $PY bench/queries.py --out "$RESULTS/raw/queries.json"
 

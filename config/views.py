@@ -35,8 +35,22 @@ def page_not_found(request, exception=None):
     return render(request, "404.html", {"path": request.path}, status=404)
 
 
+MESSAGE_SERVER_ERROR = "Aan onze kant ging er iets fout. Probeer het over een paar minuten opnieuw."
+MESSAGE_CONFLICT = "Iemand anders wijzigde dit net tegelijk met jou. Laad de pagina opnieuw en probeer het nog eens."
+
+
 def server_error(request):
+    """Whatever broke: the islands get JSON they can show (never this HTML page); the rest the 500 page."""
+    if _wants_json(request):
+        return JsonResponse({"error": MESSAGE_SERVER_ERROR}, status=500)
     return render(request, "500.html", status=500)
+
+
+def conflict(request):
+    """A write that lost a race the database caught (an IntegrityError): nothing was written, try again."""
+    if _wants_json(request):
+        return JsonResponse({"error": MESSAGE_CONFLICT}, status=409)
+    return render(request, "try_again.html", {"message": MESSAGE_CONFLICT}, status=409)
 
 
 MESSAGE_CSRF = "Je sessie is verlopen of het formulier was verouderd. Laad de pagina opnieuw en probeer het nog eens."

@@ -5,8 +5,12 @@ from django.shortcuts import redirect
 
 from .passwords import password_length_validate
 
-# allauth's own Dutch says only "probeer het later nogmaals"; members must know to wait a while.
-MESSAGE_TOO_MANY_LOGIN_ATTEMPTS = "Te veel mislukte inlogpogingen. Wacht een paar minuten en probeer het dan opnieuw."
+# allauth's own Dutch says only "probeer het later nogmaals"; members must know to wait a while, or
+# that a new password (the link right below the form) lets them in at once.
+MESSAGE_TOO_MANY_LOGIN_ATTEMPTS = (
+    "Te veel mislukte inlogpogingen. Wacht een paar minuten en probeer het dan opnieuw, "
+    "of kies hieronder 'Wachtwoord vergeten?'."
+)
 MESSAGE_ACCOUNT_INACTIVE = "Dit account is niet actief. Neem contact op met de organisatie."
 
 
@@ -17,6 +21,15 @@ class AccountAdapter(DefaultAccountAdapter):
         **DefaultAccountAdapter.error_messages,
         "too_many_login_attempts": MESSAGE_TOO_MANY_LOGIN_ATTEMPTS,
     }
+
+    def _get_login_attempts_cache_key(self, request, **credentials):
+        """Failures count per address *and* client IP (allauth's 'key' limit of login_failed).
+
+        allauth counts per address alone, so five wrong passwords from anywhere locked the real owner out
+        everywhere. Per IP and address a guesser is still stopped after five tries (and after ten failures
+        from one IP over all addresses, the 'ip' limit), while the owner signs in from their own connection.
+        """
+        return f"{self.get_client_ip(request)}:{super()._get_login_attempts_cache_key(request, **credentials)}"
 
     def is_open_for_signup(self, request):
         # allauth's signup flow knows nothing of invitations: it must never create an account.

@@ -4,11 +4,15 @@ Re-encoding is what makes a photo safe to keep: the EXIF orientation is applied 
 metadata (GPS positions of swimming spots included) is left behind, because nothing is copied over.
 """
 
+import contextlib
 import io
+import threading
+import time
 import warnings
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.core.cache import cache
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 try:  # HEIC from iPhones, when the wheel is available for this platform.
@@ -20,19 +24,31 @@ except ImportError:  # pragma: no cover - the pinned requirements include it
     HEIC_SUPPORTED = False
 
 ACCEPTED_FORMATS = {"JPEG", "PNG", "WEBP", "MPO", "HEIF"}
+# libjpeg decodes these at 1/2, 1/4 or 1/8 scale (draft()), so a big photo costs a fraction of its pixels.
+# A progressive JPEG is not among them: libjpeg keeps every coefficient of the full image while decoding it.
+REDUCIBLE_FORMATS = {"JPEG", "MPO"}
+# Pillow's WebP decoder keeps its own full-size canvas next to the image: twice the memory per pixel
+# of PNG or HEIC (measured by bench/photo_pipeline.py), so half the pixels.
+WEBP_MEMORY_FACTOR = 2
 MAX_SIDE = 2048
 THUMB_SIDE = 480
-MAX_PIXELS = 50_000_000  # about 50 megapixels; beyond that a "photo" is most likely a decompression bomb
 JPEG_QUALITY = 85
 
 MESSAGE_TOO_LARGE = "Deze foto is te groot. Het maximum is {mb} MB."
 MESSAGE_NOT_AN_IMAGE = "Dit bestand is geen foto. Kies een JPEG-, PNG-, WebP- of HEIC-afbeelding."
 MESSAGE_DAMAGED = "Deze foto is beschadigd of onvolledig. Kies een andere foto."
 MESSAGE_TOO_MANY_PIXELS = "Deze foto heeft te veel pixels. Kies een kleinere foto."
+MESSAGE_BUSY = "Het is even erg druk met foto's verwerken. Probeer het over een minuut opnieuw."
+MESSAGE_UPLOAD_RATE = "Je hebt in korte tijd veel foto's verstuurd. Wacht even en probeer het dan opnieuw."
+MESSAGE_UPLOAD_INCOMPLETE = "Je foto is niet helemaal aangekomen. Probeer het opnieuw, met een betere verbinding."
 
 
 class PhotoError(Exception):
     """A refused upload; the message is Dutch and meant for the member."""
+
+
+class PhotoBusyError(PhotoError):
+    """Every decode slot of this process stayed taken; the member may simply try again."""
 
 
 @dataclass(frozen=True)
@@ -50,8 +66,58 @@ def too_large_message() -> str:
     return MESSAGE_TOO_LARGE.format(mb=max_photo_bytes() // (1024 * 1024))
 
 
+def pixel_limit(image: Image.Image) -> int:
+    """The most pixels this file may have: a 48 MP phone photo when the decoder can shrink it while
+    decoding, less when every pixel has to be held at full size."""
+    if image.format in REDUCIBLE_FORMATS and not image.info.get("progressive"):
+        return settings.PHOTO_MAX_PIXELS
+    if image.format == "WEBP":
+        return settings.PHOTO_MAX_PIXELS_FULL_DECODE // WEBP_MEMORY_FACTOR
+    return settings.PHOTO_MAX_PIXELS_FULL_DECODE
+
+
+# One per worker process: a sync worker decodes one photo at a time anyway; threaded workers wait here,
+# so a burst of uploads cannot hold many decoded photos in memory at once.
+_decode_slots = threading.BoundedSemaphore(settings.PHOTO_MAX_CONCURRENT_DECODES)
+
+
+@contextlib.contextmanager
+def photo_decode_slot():
+    """Hold one of the process's decode slots; PhotoBusyError when none frees up in time."""
+    if not _decode_slots.acquire(timeout=settings.PHOTO_DECODE_WAIT_SECONDS):
+        raise PhotoBusyError(MESSAGE_BUSY)
+    try:
+        yield
+    finally:
+        _decode_slots.release()
+
+
+def photo_upload_allowed(*, user_id: int, now: float | None = None) -> bool:
+    """Count one photo upload for the member; False once they sent more than the limit in this window.
+
+    Counted in the shared cache (Redis in production), so every worker and container sees the same count.
+    Refused uploads count too: they cost the server as much work as accepted ones.
+    """
+    window = settings.PHOTO_UPLOAD_WINDOW_SECONDS
+    bucket = int((now if now is not None else time.time()) // window)
+    key = f"photo-uploads:{user_id}:{bucket}"
+    if cache.add(key, 1, timeout=window):
+        count = 1
+    else:
+        try:
+            count = cache.incr(key)
+        except ValueError:  # the key expired between add and incr: a new window begins
+            cache.add(key, 1, timeout=window)
+            count = 1
+    return count <= settings.PHOTO_UPLOADS_PER_WINDOW
+
+
 def photo_process(upload) -> ProcessedPhoto:
-    """Check and re-encode an uploaded file. Raises PhotoError with a Dutch message."""
+    """Check and re-encode an uploaded file. Raises PhotoError with a Dutch message.
+
+    Memory stays bounded: the pixel count is checked from the header before anything is decoded, JPEGs
+    are decoded at a reduced scale, and the photo is shrunk before any copy (rotation, colour mode) is made.
+    """
     if upload.size is not None and upload.size > max_photo_bytes():
         raise PhotoError(too_large_message())
     if upload.size == 0:
@@ -63,7 +129,7 @@ def photo_process(upload) -> ProcessedPhoto:
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:
             image = _open_checked(upload)
-            image = _load_oriented(image)
+            image = _load_shrunk_upright(image)
         except PhotoError:
             raise
         except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
@@ -73,8 +139,6 @@ def photo_process(upload) -> ProcessedPhoto:
         except (OSError, SyntaxError, ValueError, EOFError) as exc:
             raise PhotoError(MESSAGE_DAMAGED) from exc
 
-    # Shrink in place, and make the thumbnail from the shrunk photo: no full-size copies are kept.
-    image.thumbnail((MAX_SIDE, MAX_SIDE), Image.Resampling.LANCZOS)
     full = _encode(image)
     image.thumbnail((THUMB_SIDE, THUMB_SIDE), Image.Resampling.LANCZOS)
     thumbnail = _encode(image)
@@ -87,21 +151,34 @@ def _open_checked(upload) -> Image.Image:
     probe = Image.open(upload)
     if probe.format not in ACCEPTED_FORMATS:
         raise PhotoError(MESSAGE_NOT_AN_IMAGE)
-    if probe.width * probe.height > MAX_PIXELS:
+    if probe.width * probe.height > pixel_limit(probe):
         raise PhotoError(MESSAGE_TOO_MANY_PIXELS)
     probe.verify()
     upload.seek(0)
     image = Image.open(upload)
-    if image.format == "JPEG":
-        # Let libjpeg decode at a reduced scale: a 12 MP photo then costs a fraction of the memory and time.
-        image.draft("RGB", (MAX_SIDE, MAX_SIDE))
+    if image.format in REDUCIBLE_FORMATS:
+        # Ask libjpeg for the size the photo will end up at (same aspect ratio, so a long thin panorama
+        # is reduced as well): it then decodes at 1/2, 1/4 or 1/8 scale straight away.
+        image.draft("RGB", _fitted(image.size, MAX_SIDE))
     return image
 
 
-def _load_oriented(image: Image.Image) -> Image.Image:
+def _fitted(size: tuple[int, int], side: int) -> tuple[int, int]:
+    width, height = size
+    scale = min(1.0, side / max(width, height))
+    return max(1, round(width * scale)), max(1, round(height * scale))
+
+
+def _load_shrunk_upright(image: Image.Image) -> Image.Image:
     image.load()
+    if image.mode not in ("RGB", "RGBA", "L", "LA"):
+        # Palette, 1-bit, 16-bit and CMYK pixels cannot be resampled well: convert first. The pixel limit
+        # for files that are decoded at full size keeps this copy small.
+        image = image.convert("RGBA" if "transparency" in image.info or image.mode == "PA" else "RGB")
+    # Shrink in place before rotating or flattening, so those copies are made of the small photo.
+    image.thumbnail((MAX_SIDE, MAX_SIDE), Image.Resampling.LANCZOS)
     oriented = ImageOps.exif_transpose(image)
-    if oriented.mode not in ("RGB", "L"):
+    if oriented.mode in ("RGBA", "LA"):
         background = Image.new("RGB", oriented.size, (255, 255, 255))
         rgba = oriented.convert("RGBA")
         background.paste(rgba, mask=rgba.getchannel("A"))

@@ -119,15 +119,12 @@ def _dip_register_locked(
         earlier = card.dips.filter(request_id=request_id).first() if request_id else None
         if earlier is not None:
             return _replay(card, earlier)
-        if card.is_completed:
-            raise ChallengeError(MESSAGE_COMPLETED)
         target = card.challenge.target_dips
         count = card.dips.count()
-        if count >= target:
-            raise ChallengeError(MESSAGE_MAXIMUM.format(target=target))
         today = timezone.localdate(now)
-        if settings.DIP_DAILY_LIMIT_ENABLED and card.dips.filter(dip_date=today).exists():
-            raise ChallengeError(MESSAGE_DAILY_LIMIT)
+        refusal = _card_refusal(card, count=count, today=today)
+        if refusal is not None:
+            raise ChallengeError(refusal)
 
         number = count + 1
         dip = Dip.objects.create(
@@ -149,6 +146,39 @@ def _dip_register_locked(
             card.completed_at = now
             card.save(update_fields=["completed_at"])
         return DipOutcome(dip=dip, dip_count=number, badge=badge, award=award, completed=completed, user_challenge=card)
+
+
+def _card_refusal(card: UserChallenge, *, count: int, today: datetime.date) -> str | None:
+    """Why this card takes no dip now (Dutch), or None."""
+    if card.is_completed:
+        return MESSAGE_COMPLETED
+    if count >= card.challenge.target_dips:
+        return MESSAGE_MAXIMUM.format(target=card.challenge.target_dips)
+    if settings.DIP_DAILY_LIMIT_ENABLED and card.dips.filter(dip_date=today).exists():
+        return MESSAGE_DAILY_LIMIT
+    return None
+
+
+@dataclass(frozen=True)
+class DipPrecheck:
+    """What dip_register would say before the photo is read: has_card False means refuse at once."""
+
+    has_card: bool
+    refusal: str | None
+
+
+def dip_precheck(*, user: User, now: datetime.datetime | None = None) -> DipPrecheck:
+    """The cheap refusals of dip_register, read without a lock, so that a dip that cannot count never
+    costs a photo upload or decode. dip_register checks it all again under the card's lock.
+
+    With a card that is full or done, a resend of a dip already stored (same request id) still gets
+    its earlier answer from dip_register: hence the refusal is returned, not raised.
+    """
+    card = UserChallenge.objects.select_related("challenge").filter(user=user, is_active=True).first()
+    if card is None:
+        return DipPrecheck(has_card=False, refusal=MESSAGE_NO_ACTIVE)
+    today = timezone.localdate(now or timezone.now())
+    return DipPrecheck(has_card=True, refusal=_card_refusal(card, count=card.dips.count(), today=today))
 
 
 def _replay(card: UserChallenge, dip: Dip) -> DipOutcome:

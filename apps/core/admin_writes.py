@@ -11,6 +11,8 @@ from django.core.exceptions import ValidationError
 
 
 class ServiceDeleteMixin:
+    delete_confirmation_template = "admin/service_delete_confirmation.html"
+
     def delete_through_service(self, request, obj) -> None:
         """Delete `obj` through its service; raise ValidationError (Dutch) to refuse."""
         raise NotImplementedError

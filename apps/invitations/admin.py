@@ -15,6 +15,9 @@ class InvitationAddForm(forms.ModelForm):
     class Meta:
         model = Invitation
         fields = ["email"]
+        help_texts = {
+            "email": "Optioneel. De code en de vervaldatum (over 30 dagen) worden bij het opslaan gemaakt.",
+        }
 
 
 class StatusFilter(admin.SimpleListFilter):

@@ -17,8 +17,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from .models import CODE_LENGTH, VALID_DAYS, Invitation
-from .parsing import extract_emails
-from .selectors import CHUNK, emails_with_account
+from .parsing import MAX_EMAIL_LENGTH, extract_emails
+from .selectors import CHUNK, emails_with_account, emails_with_open_invitation
 
 CODE_ALPHABET = string.ascii_uppercase + string.digits
 _CODE_SHAPE = re.compile(rf"[A-Z0-9]{{{CODE_LENGTH}}}")
@@ -33,6 +33,7 @@ MESSAGE_CODE_VALID = "Geldige uitnodigingscode"
 MESSAGE_EMAIL_INVALID = "Vul een geldig e-mailadres in"
 MESSAGE_BULK_NONE_VALID = "Geen geldige email adressen gevonden"
 MESSAGE_BULK_ALL_REGISTERED = "Alle email adressen zijn al geregistreerd"
+MESSAGE_BULK_ALL_SKIPPED = "Alle email adressen zijn al geregistreerd of hebben al een openstaande uitnodiging"
 MESSAGE_BULK_TOO_MANY = "Te veel email adressen in één keer: maximaal {max}. Verdeel de lijst en probeer het opnieuw."
 
 # Addresses per bulk request: a whole club at once, but not a mailing list. It keeps the request (codes,
@@ -54,6 +55,8 @@ def _email_normalize(email: str | None) -> str | None:
     email = (email or "").strip().lower()
     if not email:
         return None
+    if len(email) > MAX_EMAIL_LENGTH:  # the column's size; Django's validator allows up to 320
+        raise ValidationError(MESSAGE_EMAIL_INVALID, code="email_invalid")
     try:
         validate_email(email)
     except ValidationError as exc:
@@ -150,6 +153,7 @@ def invitation_consume(
 class BulkInvitationResult:
     created: list[Invitation] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # addresses that already have an account
+    skipped_open: list[str] = field(default_factory=list)  # addresses with an unused, unexpired invitation
 
 
 def _unique_codes(count: int) -> list[str]:
@@ -166,7 +170,8 @@ def _unique_codes(count: int) -> list[str]:
 
 
 def invitation_bulk_create(*, invited_by, text: str, now: datetime.datetime | None = None) -> BulkInvitationResult:
-    """One invitation per address found in pasted free text; addresses with an account are skipped.
+    """One invitation per address found in pasted free text; addresses with an account or an open
+    (unused, unexpired) invitation are skipped.
 
     Raises ValidationError 'Geen geldige email adressen gevonden' when the text holds no valid
     address, 'Alle email adressen zijn al geregistreerd' when every address has an account, and a
@@ -179,8 +184,12 @@ def invitation_bulk_create(*, invited_by, text: str, now: datetime.datetime | No
     if len(emails) > MAX_BULK_EMAILS:
         raise ValidationError(MESSAGE_BULK_TOO_MANY.format(max=MAX_BULK_EMAILS), code="too_many_emails")
     registered = emails_with_account(emails)
-    new = [email for email in emails if email not in registered]
+    # Pasting the same list twice must not give anyone a second open code.
+    invited = emails_with_open_invitation([email for email in emails if email not in registered], now=now)
+    new = [email for email in emails if email not in registered and email not in invited]
     if not new:
+        if invited:
+            raise ValidationError(MESSAGE_BULK_ALL_SKIPPED, code="all_skipped")
         raise ValidationError(MESSAGE_BULK_ALL_REGISTERED, code="all_registered")
     expires_at = now + datetime.timedelta(days=VALID_DAYS)
     for _ in range(5):
@@ -193,7 +202,11 @@ def invitation_bulk_create(*, invited_by, text: str, now: datetime.datetime | No
                     ],
                     batch_size=CHUNK,
                 )
-            return BulkInvitationResult(created=created, skipped=[email for email in emails if email in registered])
+            return BulkInvitationResult(
+                created=created,
+                skipped=[email for email in emails if email in registered],
+                skipped_open=[email for email in emails if email in invited],
+            )
         except IntegrityError:
             # Another admin drew one of the same codes in between: draw the whole batch again.
             continue

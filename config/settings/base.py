@@ -54,6 +54,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "config.middleware.IntegrityErrorMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -208,6 +209,17 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Koud water challenge <norepl
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 PHOTO_MAX_BYTES = env_int("PHOTO_MAX_BYTES", 15 * 1024 * 1024)
+# Decoding costs memory per pixel, not per byte (a 143 KB PNG can hold 49 million black pixels). A baseline
+# JPEG is decoded at reduced scale, so a 48 MP phone photo fits; PNG, HEIC and progressive JPEG are decoded
+# at full size and get less (WebP half of that). Both keep one photo under 150 MB (bench/photo_pipeline.py).
+PHOTO_MAX_PIXELS = env_int("PHOTO_MAX_PIXELS", 50_000_000)
+PHOTO_MAX_PIXELS_FULL_DECODE = env_int("PHOTO_MAX_PIXELS_FULL_DECODE", 8_000_000)
+# Decodes at once per worker process, and how long an upload may wait for a free slot before a Dutch 503.
+PHOTO_MAX_CONCURRENT_DECODES = env_int("PHOTO_MAX_CONCURRENT_DECODES", 2)
+PHOTO_DECODE_WAIT_SECONDS = env_int("PHOTO_DECODE_WAIT_SECONDS", 10)
+# Photo uploads per member per window (refused ones count too); beyond it a Dutch 429.
+PHOTO_UPLOADS_PER_WINDOW = env_int("PHOTO_UPLOADS_PER_WINDOW", 20)
+PHOTO_UPLOAD_WINDOW_SECONDS = env_int("PHOTO_UPLOAD_WINDOW_SECONDS", 600)
 
 # The 24-hour rule of the marketing text: off by default, as in the original app.
 DIP_DAILY_LIMIT_ENABLED = env_bool("DIP_DAILY_LIMIT_ENABLED", False)
@@ -220,7 +232,13 @@ SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"}},
+    "formatters": {
+        "plain": {
+            "()": "config.logging.SafeFormatter",
+            "format": "{asctime} {levelname} {name}: {message}",
+            "style": "{",
+        }
+    },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {

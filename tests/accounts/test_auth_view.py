@@ -276,8 +276,9 @@ def test_failed_sign_ins_are_rate_limited_and_the_message_says_to_wait(client, m
     for _ in range(5):
         assert PASSWORD_MISMATCH in html_of(sign_in(client, password="fout-fout"))
     html = html_of(sign_in(client, password="fout-fout"))
-    assert "Te veel mislukte inlogpogingen. Wacht een paar minuten en probeer het dan opnieuw." in html
-    # Even the right password is refused until the wait is over.
+    assert "Te veel mislukte inlogpogingen. Wacht een paar minuten en probeer het dan opnieuw" in html
+    assert "Wachtwoord vergeten?" in html
+    # Even the right password is refused from this client until the wait is over.
     response = sign_in(client)
     assert response.status_code == 200
     assert "Wacht een paar minuten" in html_of(response)

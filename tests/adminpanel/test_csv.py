@@ -1,5 +1,6 @@
 import datetime
 
+import pytest
 from django.utils import timezone
 from hypothesis import given
 from hypothesis import strategies as st
@@ -52,3 +53,27 @@ def test_csv_round_trips_and_never_starts_a_cell_with_a_formula(rows):
         assert out_date == "21-11-2026"
         for cell in (out_email, out_name):
             assert not cell.startswith(("=", "+", "-", "@", "\t", "\r"))
+
+
+@pytest.mark.parametrize(
+    ("raw", "safe"),
+    [
+        ("Jan;=1+1;x", "Jan;'=1+1;x"),  # Dutch Excel splits on ';'
+        ("Jan,+SUM(A1)", "Jan,'+SUM(A1)"),
+        ("Jan; -2+3", "Jan; '-2+3"),
+        ("a|@cmd", "a|'@cmd"),
+        ("regel\n=1+1", "regel\n'=1+1"),
+        ("Jan-Willem van der Berg", "Jan-Willem van der Berg"),
+        ("jan+zwem@example.nl", "jan+zwem@example.nl"),
+    ],
+)
+def test_every_piece_a_spreadsheet_could_split_off_is_neutralised(raw, safe):
+    assert neutralise(raw) == safe
+
+
+@given(st.text(alphabet=st.sampled_from("ab =+-@;,|\t\r\n"), max_size=40))
+def test_no_split_of_a_neutralised_cell_starts_with_a_formula(value):
+    import re
+
+    for piece in re.split(r"[,;\t|\r\n]", neutralise(value)):
+        assert not piece.lstrip(" ").startswith(("=", "+", "-", "@")), (value, neutralise(value))

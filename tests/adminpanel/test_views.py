@@ -292,3 +292,41 @@ def test_deleting_an_unknown_user_is_a_clear_error(admin_client):
 def test_endpoints_need_the_right_method(admin_client):
     assert admin_client.post("/admin/api/gebruikers").status_code == 405
     assert admin_client.get("/admin/api/gebruikers/1/verwijderen").status_code == 405
+
+
+def test_pasting_the_same_list_twice_gives_nobody_a_second_open_invitation(admin_client):
+    first = post_json(admin_client, "/admin/api/uitnodigingen/bulk", {"text": "a@example.nl b@example.nl"})
+    assert first.status_code == 201
+    again = post_json(
+        admin_client, "/admin/api/uitnodigingen/bulk", {"text": "a@example.nl, b@example.nl c@example.nl"}
+    )
+    assert again.status_code == 201
+    assert again.json()["message"] == (
+        "1 uitnodigingen aangemaakt. 2 adressen overgeslagen: die hebben al een openstaande uitnodiging."
+    )
+    assert Invitation.objects.filter(email="a@example.nl").count() == 1
+    only_repeats = post_json(admin_client, "/admin/api/uitnodigingen/bulk", {"text": "c@example.nl"})
+    assert only_repeats.status_code == 400
+    assert only_repeats.json()["error"] == (
+        "Alle email adressen zijn al geregistreerd of hebben al een openstaande uitnodiging"
+    )
+    assert Invitation.objects.count() == 3
+
+
+def test_an_address_whose_invitation_expired_or_was_used_is_invited_again(admin_client, member):
+    import datetime
+
+    from django.utils import timezone
+
+    long_ago = timezone.now() - datetime.timedelta(days=60)
+    InvitationFactory(email="oud@example.nl", created_at=long_ago, expires_at=long_ago + datetime.timedelta(days=30))
+    response = post_json(admin_client, "/admin/api/uitnodigingen/bulk", {"text": "oud@example.nl"})
+    assert response.status_code == 201 and response.json()["message"] == "1 uitnodigingen aangemaakt."
+
+
+def test_a_single_invitation_for_an_overlong_address_is_a_dutch_400(admin_client):
+    email = "a" * 300 + "@example.nl"  # 312 characters: the column holds 254 (PostgreSQL said DataError)
+    response = post_json(admin_client, "/admin/api/uitnodigingen/nieuw", {"email": email})
+    assert response.status_code == 400
+    assert response.json() == {"error": "Vul een geldig e-mailadres in"}
+    assert not Invitation.objects.exists()

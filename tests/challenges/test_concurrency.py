@@ -1,7 +1,7 @@
 import pytest
 
 from apps.challenges.models import Challenge, Dip, UserBadge, UserChallenge
-from apps.challenges.services import ChallengeError, challenge_start, dip_register
+from apps.challenges.services import ChallengeError, challenge_start, dip_delete, dip_register
 from tests.concurrency import requires_postgresql, run_concurrently
 from tests.factories import DipFactory, UserChallengeFactory, UserFactory
 
@@ -53,3 +53,22 @@ def test_parallel_dips_on_a_fresh_card_get_distinct_numbers():
     assert not any(isinstance(r, Exception) for r in results), results
     assert sorted(card.dips.values_list("number", flat=True)) == list(range(1, 12))
     assert UserBadge.objects.filter(user_challenge=card).count() == 2  # 5 and 10
+
+
+def test_deletes_and_new_dips_at_once_leave_the_card_numbered_without_gaps():
+    """The admin deletes ten dips while the member taps ten times: every dip gets through, no number collides."""
+    requires_postgresql()
+    user = UserFactory()
+    waterdieren = Challenge.objects.get(category=Challenge.Category.WATERDIEREN)
+    card = challenge_start(user=user, challenge_id=waterdieren.pk)
+    doomed = [dip_register(user=user).dip.pk for _ in range(30)][::3]
+
+    def work(index: int):
+        return dip_delete(dip_id=doomed[index // 2]) if index % 2 == 0 else dip_register(user=user)
+
+    results = run_concurrently(work, times=20)
+
+    assert not any(isinstance(r, Exception) for r in results), results
+    assert sorted(card.dips.values_list("number", flat=True)) == list(range(1, 31))
+    badges = sorted(UserBadge.objects.filter(user_challenge=card).values_list("badge__milestone_dips", flat=True))
+    assert badges == [5, 10, 25]

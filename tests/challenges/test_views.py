@@ -69,9 +69,12 @@ def test_writes_need_a_csrf_token(member, waterdieren):
     response = client.post("/challenge/start", {"challenge_id": waterdieren.pk})
     assert response.status_code == 403
     assert "Laad de pagina opnieuw" in response.content.decode()
+    assert not UserChallenge.objects.exists()
+    # A dip that could count needs the token too. (Without a card it is refused before anything is read.)
+    challenge_start(user=member, challenge_id=waterdieren.pk)
     response = client.post("/challenge/plons", HTTP_ACCEPT="application/json")
     assert response.status_code == 403 and "error" in response.json()
-    assert not UserChallenge.objects.exists()
+    assert not Dip.objects.exists()
 
 
 # --- dashboard ---------------------------------------------------------------------------------------

@@ -1,10 +1,11 @@
 """Sign-in brute force, with the limits as configured (settings.ACCOUNT_RATE_LIMITS plus allauth's defaults).
 
 tests/accounts/test_auth_view.py already shows: five wrong passwords for one address give the Dutch
-'wait' message and then even the right password is refused; the per-IP request limit ('login') and
-the sign-up limit answer 429 (with lowered limits). This module covers the rest:
+'wait' message and then even the right password is refused from that client; the per-IP request limit
+('login') and the sign-up limit answer 429 (with lowered limits). This module covers the rest:
 
-- the per-address lock is per address: another member signing in from the same place is not locked;
+- the per-address lock is per address and client IP (our adapter's key): another member signing in from
+  the same place is not locked, and the owner signs in from their own connection (issue 10);
 - all spellings of one address share one budget (allauth keys on the lower-cased address);
 - spraying one password over many addresses hits the per-IP failure limit, for that IP only;
 - a forged X-Forwarded-For gives no fresh budget, and behind a trusted proxy the client's IP counts;
@@ -15,12 +16,14 @@ the sign-up limit answer 429 (with lowered limits). This module covers the rest:
 
 allauth's behaviour, precisely (django-allauth 65, allauth.account.adapter.pre_authenticate/authenticate):
 every sign-in attempt first consumes one 'login_failed' hit for the IP and one for the lower-cased
-address; when either is exhausted the form says 'too_many_login_attempts' *before* the password is
-checked, so a correct password is refused in the same way. A successful attempt gives its hit back.
+address (with our adapter: for the IP plus the address); when either is exhausted the form says
+'too_many_login_attempts' *before* the password is checked, so a correct password is refused in the same
+way. A successful attempt gives its hit back.
 The hits expire one by one, `duration` seconds after they were made.
 """
 
 import re
+from html import unescape
 
 import pytest
 from allauth.core.internal import ratelimit as allauth_ratelimit
@@ -58,7 +61,7 @@ def sign_in(client: Client, login: str, password: str):
 def outcome(response) -> str:
     if response.status_code == 302:
         return "signed in"
-    html = response.content.decode()
+    html = unescape(response.content.decode())
     if MESSAGE_TOO_MANY_LOGIN_ATTEMPTS in html:
         return "locked"
     if MESSAGE_TOO_MANY_REQUESTS in html:
@@ -94,8 +97,28 @@ def test_the_lock_is_per_address_and_another_member_signs_in_from_the_same_place
     exhaust_the_address(attacker)
     # Same IP, other account: still signs in (the IP has used 6 of its 10 failures).
     assert outcome(sign_in(Client(REMOTE_ADDR="192.0.2.10"), "otto@example.nl", DEFAULT_PASSWORD)) == "signed in"
-    # And the locked member cannot sign in from anywhere until the window has passed: the lock is on the address.
-    assert outcome(sign_in(Client(REMOTE_ADDR="198.51.100.7"), "marit@example.nl", DEFAULT_PASSWORD)) == "locked"
+    # From the attacker's IP the address stays locked, the right password included.
+    assert outcome(sign_in(Client(REMOTE_ADDR="192.0.2.10"), "marit@example.nl", DEFAULT_PASSWORD)) == "locked"
+
+
+def test_the_owner_is_not_locked_out_by_someone_elses_guesses(marit):
+    """Issue 10: five wrong passwords from elsewhere used to lock the real owner out everywhere."""
+    exhaust_the_address(Client(REMOTE_ADDR="192.0.2.10"))
+    assert outcome(sign_in(Client(REMOTE_ADDR="198.51.100.7"), "marit@example.nl", DEFAULT_PASSWORD)) == "signed in"
+
+
+def test_a_guesser_moving_to_a_new_ip_gets_five_tries_there_and_no_more(marit):
+    exhaust_the_address(Client(REMOTE_ADDR="192.0.2.10"))
+    exhaust_the_address(Client(REMOTE_ADDR="192.0.2.11"))
+    assert outcome(sign_in(Client(REMOTE_ADDR="192.0.2.11"), "marit@example.nl", DEFAULT_PASSWORD)) == "locked"
+
+
+def test_the_lock_message_points_to_a_new_password(marit):
+    client = Client(REMOTE_ADDR="192.0.2.10")
+    exhaust_the_address(client)
+    html = sign_in(client, "marit@example.nl", DEFAULT_PASSWORD).content.decode()
+    assert "of kies hieronder 'Wachtwoord vergeten?'" in unescape(html)
+    assert 'href="/auth/wachtwoord-vergeten"' in html
 
 
 @pytest.mark.parametrize(
@@ -206,7 +229,7 @@ def test_an_address_without_an_account_is_locked_the_same_way(db):
     exhaust_the_address(client, "niemand@example.nl")
     response = sign_in(client, "niemand@example.nl", "fout-fout")
     assert response.status_code == 200
-    assert MESSAGE_TOO_MANY_LOGIN_ATTEMPTS in response.content.decode()
+    assert MESSAGE_TOO_MANY_LOGIN_ATTEMPTS in unescape(response.content.decode())
 
 
 def test_the_locked_answer_keeps_the_address_and_drops_the_password(marit):

@@ -174,7 +174,9 @@ def _extra_pages(world: World):
     yield "admin 404", world.client("admin").get("/django-admin/bestaat-niet/")
     csrf = Client(enforce_csrf_checks=True)
     yield "csrf refusal", csrf.post("/auth", {"form": "inloggen", "login": "a@example.nl", "password": "x"})
-    yield "csrf refusal json", csrf.post("/challenge/plons", HTTP_ACCEPT="application/json")
+    # (The dip endpoint answers an anonymous visitor 401 before its own CSRF check: it reads no body before it
+    # knows the dip can count. tests/challenges/test_views.py checks its CSRF refusal.)
+    yield "csrf refusal json", csrf.post("/admin/api/uitnodigingen/nieuw", HTTP_ACCEPT="application/json")
     yield "json 401", anonymous.get("/admin/api/gebruikers")
     yield "photo", world.client("member").get(f"/foto/{world.member_photo_dip.pk}")
     yield "csv", world.client("admin").get("/admin/nieuwsbrief.csv")

@@ -26,6 +26,10 @@ MESSAGE_DELETE_INVITATION_FAILED = "Kon uitnodiging niet verwijderen"
 MESSAGE_DELETE_USER_FAILED = "Fout bij verwijderen gebruiker"
 MESSAGE_CREATED = "Uitnodiging aangemaakt!"
 MESSAGE_BULK_CREATED = "{count} uitnodigingen aangemaakt."
+MESSAGE_BULK_SKIPPED_OPEN = {
+    1: "1 adres overgeslagen: dat heeft al een openstaande uitnodiging.",
+    "many": "{count} adressen overgeslagen: die hebben al een openstaande uitnodiging.",
+}
 MESSAGE_INVITATION_DELETED = "Uitnodiging verwijderd"
 MESSAGE_USER_DELETED = "Gebruiker verwijderd"
 MAX_BULK_TEXT = 1_000_000  # characters: a pasted member list, not a book
@@ -116,9 +120,13 @@ def invitation_bulk(request):
         return _error(error.messages[0])
     except ValueError:
         return _error(MESSAGE_BULK_FAILED)
+    message = MESSAGE_BULK_CREATED.format(count=len(result.created))
+    if result.skipped_open:
+        count = len(result.skipped_open)
+        message += " " + MESSAGE_BULK_SKIPPED_OPEN.get(count, MESSAGE_BULK_SKIPPED_OPEN["many"]).format(count=count)
     return JsonResponse(
         {
-            "message": MESSAGE_BULK_CREATED.format(count=len(result.created)),
+            "message": message,
             "invitations": [invitation_row(invitation, request=request) for invitation in result.created],
             "skipped": result.skipped,
         },

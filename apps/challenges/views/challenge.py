@@ -7,13 +7,24 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST, require_safe
 
 from apps.accounts.access import MESSAGE_SESSION_EXPIRED, member_required_json
 
-from ..photos import PhotoError, photo_process, too_large_message
+from ..photos import (
+    MESSAGE_UPLOAD_INCOMPLETE,
+    MESSAGE_UPLOAD_RATE,
+    PhotoBusyError,
+    PhotoError,
+    photo_decode_slot,
+    photo_process,
+    photo_upload_allowed,
+    too_large_message,
+)
 from ..selectors import active_card_for, dip_registered_payload, stamp_card_props
-from ..services import ChallengeError, ChallengePermissionError, challenge_stop, dip_register
+from ..services import ChallengeError, ChallengePermissionError, challenge_stop, dip_precheck, dip_register
+from ..upload_handlers import InterruptedUploadDetector, SkipFiles
 
 MESSAGE_BAD_REQUEST = "Deze aanvraag klopt niet. Laad de pagina opnieuw en probeer het nog eens."
 MESSAGE_STOPPED = "Challenge gestopt en volledig verwijderd!"
@@ -31,19 +42,49 @@ def challenge(request):
     return render(request, "challenges/challenge.html", {"card": card, "stamp_card": stamp_card_props(card)})
 
 
+@csrf_exempt  # checked by _register_dip_checked, after the refusals that need no body (see below)
 @member_required_json
 @require_POST
 def register_dip(request):
+    """Register a dip, optionally with a photo.
+
+    Everything that refuses the dip without looking at the body comes first (signed in, size, an active
+    card that is not done): reading and decoding a photo is the expensive part. CSRF is checked next,
+    which reads the body; that is why this view installs its upload handlers before it.
+    """
     if int(request.META.get("CONTENT_LENGTH") or 0) > settings.PHOTO_MAX_BYTES + UPLOAD_OVERHEAD_BYTES:
         return JsonResponse({"error": too_large_message()}, status=413)
-    upload = request.FILES.get("photo")
+    precheck = dip_precheck(user=request.user)
+    if not precheck.has_card:
+        return JsonResponse({"error": precheck.refusal}, status=409)
+    detector = InterruptedUploadDetector()
+    if precheck.refusal is not None:
+        request.upload_handlers = [SkipFiles()]
+    else:
+        request.upload_handlers.insert(0, detector)
+    return _register_dip_checked(request, refusal=precheck.refusal, detector=detector)
+
+
+@csrf_protect
+def _register_dip_checked(request, *, refusal: str | None, detector: InterruptedUploadDetector):
     try:
         request_id = _request_id(request.POST.get("request_id"))
     except ValueError:
         return JsonResponse({"error": MESSAGE_BAD_REQUEST}, status=400)
+    if detector.interrupted:
+        return JsonResponse({"error": MESSAGE_UPLOAD_INCOMPLETE}, status=400)
+    upload = request.FILES.get("photo") if refusal is None else None
+    if upload is not None and not photo_upload_allowed(user_id=request.user.pk):
+        return JsonResponse({"error": MESSAGE_UPLOAD_RATE}, status=429)
     try:
-        photo = photo_process(upload) if upload else None
+        photo = None
+        if upload is not None:
+            with photo_decode_slot():
+                photo = photo_process(upload)
+        # A refused card still goes through dip_register: a resend of a stored dip gets its answer back.
         outcome = dip_register(user=request.user, photo=photo, request_id=request_id)
+    except PhotoBusyError as error:
+        return JsonResponse({"error": str(error)}, status=503)
     except (PhotoError, ChallengeError) as error:
         return JsonResponse({"error": str(error)}, status=400 if isinstance(error, PhotoError) else 409)
 
