@@ -1,15 +1,7 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { getJson, postJson } from "../lib/api";
-import {
-  ActionButton,
-  DeleteDialog,
-  ErrorMessage,
-  useFailure,
-  useNotify,
-  useSingleFlight,
-  withCursor,
-  withId,
-} from "./shared";
+import { DeleteDialog } from "./delete-dialog";
+import { ActionButton, ErrorMessage, useFailure, useNotify, useSingleFlight, withCursor, withId } from "./shared";
 import { T } from "./texts";
 import type {
   AdminEndpoints,

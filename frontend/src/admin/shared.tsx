@@ -9,7 +9,6 @@ import {
   type ReactNode,
 } from "react";
 import { redirectToLogin, type ApiFailure } from "../lib/api";
-import { ConfirmDialog } from "../ui/dialog";
 import { ToastRegion, useToasts, type ToastKind } from "../ui/toast";
 import { T } from "./texts";
 
@@ -179,32 +178,4 @@ export function syncDialog(dialog: HTMLDialogElement | null, open: boolean): voi
     if (typeof dialog.close === "function") dialog.close();
     else dialog.removeAttribute("open");
   }
-}
-
-export interface DeleteDialogProps {
-  title: string;
-  /** What will be deleted; null keeps the dialog closed. */
-  body: string | null;
-  busy: boolean;
-  onConfirm: () => void;
-  onCancel: () => void;
-}
-
-/** 'Verwijderen' or 'Annuleren' for one row of an admin table. */
-export function DeleteDialog({ title, body, busy, onConfirm, onCancel }: DeleteDialogProps) {
-  return (
-    <ConfirmDialog
-      open={body !== null}
-      title={title}
-      confirmLabel={T.deleteConfirm}
-      cancelLabel={T.cancel}
-      destructive
-      busy={busy}
-      busyLabel={T.deleting}
-      onConfirm={onConfirm}
-      onCancel={onCancel}
-    >
-      {body}
-    </ConfirmDialog>
-  );
 }

@@ -1,6 +1,7 @@
 import { memo, useCallback, useDeferredValue, useId, useMemo, useRef, useState } from "react";
 import { getJson, postJson } from "../lib/api";
-import { ActionButton, DeleteDialog, ErrorMessage, useFailure, useNotify, useSingleFlight, withId } from "./shared";
+import { DeleteDialog } from "./delete-dialog";
+import { ActionButton, ErrorMessage, useFailure, useNotify, useSingleFlight, withId } from "./shared";
 import { T } from "./texts";
 import type { AdminEndpoints, AdminUser, MessageResponse, UsersResponse } from "./types";
 
