@@ -15,7 +15,8 @@ from django.utils.text import slugify
 
 from .models import Event
 
-TZID = "Europe/Amsterdam"
+# The calendar speaks the site's own zone (Europe/Amsterdam), as every date the app shows does.
+TZID = settings.TIME_ZONE
 DEFAULT_DURATION = datetime.timedelta(hours=1)
 PRODID = "-//Koud water challenge//Events//NL"
 

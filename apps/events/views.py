@@ -29,37 +29,33 @@ def _back_to_events():
     return redirect(reverse("dashboard") + "#events")
 
 
-@login_required
-@require_POST
-def join(request, event_id: int):
+def _change_sign_up(request, event_id: int, *, change, done: str, what: str):
+    """Sign up or cancel through the service, and tell the member how it went."""
     try:
-        event_join(user=request.user, event_id=event_id)
+        change(user=request.user, event_id=event_id)
     except EventAlreadyJoined as error:
         messages.info(request, str(error))
     except EventError as error:
         messages.error(request, str(error))
     except DatabaseError:
         # A lock timeout or a lost connection: the member gets the spec's generic message, we get the trace.
-        logger.exception("event sign-up failed (event %s, user %s)", event_id, request.user.pk)
+        logger.exception("event %s failed (event %s, user %s)", what, event_id, request.user.pk)
         messages.error(request, MESSAGE_FAILED)
     else:
-        messages.success(request, MESSAGE_JOINED)
+        messages.success(request, done)
     return _back_to_events()
 
 
 @login_required
 @require_POST
+def join(request, event_id: int):
+    return _change_sign_up(request, event_id, change=event_join, done=MESSAGE_JOINED, what="sign-up")
+
+
+@login_required
+@require_POST
 def leave(request, event_id: int):
-    try:
-        event_leave(user=request.user, event_id=event_id)
-    except EventError as error:
-        messages.error(request, str(error))
-    except DatabaseError:
-        logger.exception("event cancellation failed (event %s, user %s)", event_id, request.user.pk)
-        messages.error(request, MESSAGE_FAILED)
-    else:
-        messages.success(request, MESSAGE_LEFT)
-    return _back_to_events()
+    return _change_sign_up(request, event_id, change=event_leave, done=MESSAGE_LEFT, what="cancellation")
 
 
 @login_required

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { getJson, postJson } from "../lib/api";
-import { ConfirmDialog } from "../ui/dialog";
+import { DeleteDialog } from "./delete-dialog";
 import { ActionButton, ErrorMessage, useFailure, useNotify, useSingleFlight, withCursor, withId } from "./shared";
 import { T } from "./texts";
 import type {
@@ -181,19 +181,13 @@ export function Invitations({ endpoints }: InvitationsProps) {
         )}
       </div>
 
-      <ConfirmDialog
-        open={pendingDelete !== null}
+      <DeleteDialog
         title={T.invitationDeleteTitle}
-        confirmLabel={T.deleteConfirm}
-        cancelLabel={T.cancel}
-        destructive
+        body={pendingDelete === null ? null : T.invitationDeleteBody(pendingDelete.code)}
         busy={deleting}
-        busyLabel={T.deleting}
         onConfirm={() => void confirmDelete()}
         onCancel={() => setPendingDelete(null)}
-      >
-        {pendingDelete === null ? null : T.invitationDeleteBody(pendingDelete.code)}
-      </ConfirmDialog>
+      />
     </div>
   );
 }
@@ -356,28 +350,37 @@ interface CreateFormProps {
   onCreated: (rows: readonly Invitation[]) => void;
 }
 
-function BulkForm({ endpoint, onCreated }: CreateFormProps) {
-  const [text, setText] = useState("");
+/**
+ * One create request at a time for a form: `send` posts `body`, shows the Dutch failure, or hands the
+ * answer to `created`, whose result is shown under the form.
+ */
+function useCreateRequest<R>(endpoint: string, failedText: string) {
   const [busy, run] = useSingleFlight();
   const [result, setResult] = useState<FormResult | null>(null);
   const failure = useFailure();
+  const send = async (body: object, created: (data: R) => FormResult) => {
+    const response = await run(() => {
+      setResult(null);
+      return postJson<R>(endpoint, body);
+    });
+    if (response === undefined) return;
+    setResult(response.ok ? created(response.data) : { kind: "error", message: failure(response, failedText) });
+  };
+  return { busy, result, send };
+}
+
+function BulkForm({ endpoint, onCreated }: CreateFormProps) {
+  const [text, setText] = useState("");
+  const { busy, result, send } = useCreateRequest<InvitationBulkCreated>(endpoint, T.bulkFailed);
   const id = useId();
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const response = await run(() => {
-      setResult(null);
-      return postJson<InvitationBulkCreated>(endpoint, { text });
+    await send({ text }, (data) => {
+      onCreated(data.invitations);
+      setText("");
+      return { kind: "success", message: data.message, skipped: data.skipped };
     });
-    if (response === undefined) return;
-    if (!response.ok) {
-      setResult({ kind: "error", message: failure(response, T.bulkFailed) });
-      return;
-    }
-    const data = response.data;
-    onCreated(data.invitations);
-    setText("");
-    setResult({ kind: "success", message: data.message, skipped: data.skipped });
   };
 
   return (
@@ -407,26 +410,16 @@ function BulkForm({ endpoint, onCreated }: CreateFormProps) {
 
 function SingleForm({ endpoint, onCreated }: CreateFormProps) {
   const [email, setEmail] = useState("");
-  const [busy, run] = useSingleFlight();
-  const [result, setResult] = useState<FormResult | null>(null);
-  const failure = useFailure();
+  const { busy, result, send } = useCreateRequest<InvitationCreated>(endpoint, T.singleFailed);
   const id = useId();
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const response = await run(() => {
-      setResult(null);
-      return postJson<InvitationCreated>(endpoint, { email: email.trim() });
+    await send({ email: email.trim() }, ({ message, invitation }) => {
+      onCreated([invitation]);
+      setEmail("");
+      return { kind: "success", message, detail: T.singleCreatedCode(invitation.code) };
     });
-    if (response === undefined) return;
-    if (!response.ok) {
-      setResult({ kind: "error", message: failure(response, T.singleFailed) });
-      return;
-    }
-    const { message, invitation } = response.data;
-    onCreated([invitation]);
-    setEmail("");
-    setResult({ kind: "success", message, detail: T.singleCreatedCode(invitation.code) });
   };
 
   return (

@@ -1,6 +1,6 @@
 import { memo, useCallback, useDeferredValue, useId, useMemo, useRef, useState } from "react";
 import { getJson, postJson } from "../lib/api";
-import { ConfirmDialog } from "../ui/dialog";
+import { DeleteDialog } from "./delete-dialog";
 import { ActionButton, ErrorMessage, useFailure, useNotify, useSingleFlight, withId } from "./shared";
 import { T } from "./texts";
 import type { AdminEndpoints, AdminUser, MessageResponse, UsersResponse } from "./types";
@@ -222,19 +222,13 @@ export function Users({ endpoints, currentUserId }: UsersProps) {
         </>
       )}
 
-      <ConfirmDialog
-        open={pendingDelete !== null}
+      <DeleteDialog
         title={T.userDeleteTitle}
-        confirmLabel={T.deleteConfirm}
-        cancelLabel={T.cancel}
-        destructive
+        body={pendingDelete === null ? null : T.userDeleteBody(displayName(pendingDelete))}
         busy={deleting}
-        busyLabel={T.deleting}
         onConfirm={() => void confirmDelete()}
         onCancel={() => setPendingDelete(null)}
-      >
-        {pendingDelete === null ? null : T.userDeleteBody(displayName(pendingDelete))}
-      </ConfirmDialog>
+      />
     </div>
   );
 }

@@ -1,20 +1,9 @@
-from django.core.management.base import BaseCommand, CommandError
-
-from apps.accounts.selectors import user_get_by_email
+from apps.accounts.management.admin_role_command import AdminRoleCommand
 from apps.accounts.services import admin_grant
 
 
-class Command(BaseCommand):
+class Command(AdminRoleCommand):
     help = "Geef een bestaand account de admin-rol."
-
-    def add_arguments(self, parser):
-        parser.add_argument("email")
-
-    def handle(self, *args, email, **options):
-        user = user_get_by_email(email=email)
-        if user is None:
-            raise CommandError(f"Geen account met e-mailadres {email!r}")
-        if admin_grant(user=user):
-            self.stdout.write(self.style.SUCCESS(f"{user.email} is nu admin."))
-        else:
-            self.stdout.write(f"{user.email} was al admin.")
+    change = staticmethod(admin_grant)
+    changed_text = "{email} is nu admin."
+    unchanged_text = "{email} was al admin."

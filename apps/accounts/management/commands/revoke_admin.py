@@ -1,20 +1,9 @@
-from django.core.management.base import BaseCommand, CommandError
-
-from apps.accounts.selectors import user_get_by_email
+from apps.accounts.management.admin_role_command import AdminRoleCommand
 from apps.accounts.services import admin_revoke
 
 
-class Command(BaseCommand):
+class Command(AdminRoleCommand):
     help = "Neem de admin-rol van een account af."
-
-    def add_arguments(self, parser):
-        parser.add_argument("email")
-
-    def handle(self, *args, email, **options):
-        user = user_get_by_email(email=email)
-        if user is None:
-            raise CommandError(f"Geen account met e-mailadres {email!r}")
-        if admin_revoke(user=user):
-            self.stdout.write(self.style.SUCCESS(f"{user.email} is geen admin meer."))
-        else:
-            self.stdout.write(f"{user.email} was geen admin.")
+    change = staticmethod(admin_revoke)
+    changed_text = "{email} is geen admin meer."
+    unchanged_text = "{email} was geen admin."

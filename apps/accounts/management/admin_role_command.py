@@ -1,0 +1,26 @@
+from collections.abc import Callable
+
+from django.core.management.base import BaseCommand, CommandError
+
+from apps.accounts.models import User
+from apps.accounts.selectors import user_get_by_email
+
+
+class AdminRoleCommand(BaseCommand):
+    """grant_admin and revoke_admin: find the account by e-mail, change the role, say what happened."""
+
+    change: Callable[..., bool]  # the service: True when it changed something
+    changed_text = ""  # "{email} ..."
+    unchanged_text = ""
+
+    def add_arguments(self, parser):
+        parser.add_argument("email")
+
+    def handle(self, *args, email, **options):
+        user: User | None = user_get_by_email(email=email)
+        if user is None:
+            raise CommandError(f"Geen account met e-mailadres {email!r}")
+        if self.change(user=user):
+            self.stdout.write(self.style.SUCCESS(self.changed_text.format(email=user.email)))
+        else:
+            self.stdout.write(self.unchanged_text.format(email=user.email))
