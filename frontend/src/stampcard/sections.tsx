@@ -22,7 +22,7 @@ export function ProgressCard({ dipCount, targetDips, completed }: ProgressCardPr
       </p>
       {!completed && remaining > 0 && <p className="sc-remaining">{T.remaining(remaining)}</p>}
       <div className="sc-bar">
-        <progress className="sc-progress" max={targetDips} value={dipCount} aria-labelledby={titleId} />
+        <progress className="progress" max={targetDips} value={dipCount} aria-labelledby={titleId} />
         <span className="sc-percent">{T.percentDone(percent)}</span>
       </div>
     </section>
