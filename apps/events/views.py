@@ -10,6 +10,8 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
+from apps.accounts.access import member_required_action
+
 from .ics import event_ics, ics_filename
 from .models import Event
 from .services import (
@@ -25,11 +27,14 @@ from .services import (
 logger = logging.getLogger(__name__)
 
 
+EVENTS_ON_DASHBOARD = "/dashboard#events"
+
+
 def _back_to_events():
-    return redirect(reverse("dashboard") + "#events")
+    return redirect(EVENTS_ON_DASHBOARD)
 
 
-@login_required
+@member_required_action(EVENTS_ON_DASHBOARD)
 @require_POST
 def join(request, event_id: int):
     try:
@@ -47,7 +52,7 @@ def join(request, event_id: int):
     return _back_to_events()
 
 
-@login_required
+@member_required_action(EVENTS_ON_DASHBOARD)
 @require_POST
 def leave(request, event_id: int):
     try:

@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods
 
 from apps.invitations.services import invitation_code_normalize
 
@@ -126,9 +126,14 @@ def _register(request, next_url: str):
     return _render(request, tab=TAB_REGISTER, form=form, next_url=next_url)
 
 
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def logout_view(request):
-    """'Uitloggen' is a form POST (a link could be triggered by any page); it ends the session and goes to /."""
+    """'Uitloggen' is a form POST (a link could be triggered by any page); it ends the session and goes to /.
+    A GET (a typed or bookmarked address) shows the sign-out button instead of a bare 405."""
+    if request.method != "POST":
+        if not request.user.is_authenticated:
+            return redirect(settings.LOGOUT_REDIRECT_URL)
+        return render(request, "accounts/logout.html")
     if request.user.is_authenticated:
         get_adapter(request).logout(request)
         messages.success(request, MESSAGE_SIGNED_OUT)

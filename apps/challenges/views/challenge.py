@@ -3,13 +3,11 @@ import uuid
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import redirect_to_login
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
-from apps.accounts.access import MESSAGE_SESSION_EXPIRED, member_required_json
+from apps.accounts.access import member_required_action, member_required_json
 
 from ..photos import PhotoError, photo_process, too_large_message
 from ..selectors import active_card_for, badge_payload, dip_payload, dutch_date, stamp_card_props
@@ -85,12 +83,9 @@ def _request_id(value: str | None) -> uuid.UUID | None:
     return uuid.UUID(value)
 
 
+@member_required_action("/challenge")
 @require_POST
 def stop(request):
-    if not request.user.is_authenticated:
-        # A stop from a page whose session ran out: say so, and come back to the stamp card after.
-        messages.error(request, MESSAGE_SESSION_EXPIRED)
-        return redirect_to_login(reverse("challenge"))
     try:
         challenge_stop(user=request.user, user_challenge_id=int(request.POST.get("user_challenge_id", "")))
     except ChallengePermissionError as error:

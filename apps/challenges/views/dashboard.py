@@ -3,6 +3,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
+from apps.accounts.access import DASHBOARD_URL, member_required_action
 from apps.events.selectors import upcoming_events_for
 
 from ..selectors import dashboard_for
@@ -19,7 +20,7 @@ def dashboard(request):
     )
 
 
-@login_required
+@member_required_action(DASHBOARD_URL)
 @require_POST
 def start(request):
     try:
