@@ -56,6 +56,7 @@ DJANGO_ADMIN_PREFIX = "django-admin/"
 ACCESS: dict[str, str] = {
     "landing": "public",
     "healthz": "public",
+    "favicon": "redirect",
     "auth": "guest",
     "logout": "post_any",
     "account_logout": "post_any",
@@ -414,7 +415,11 @@ def expected(pattern: Pattern, role: str, url: str, route: Route) -> Expect:
     if decision == "guest":
         return Expect(200) if anonymous else Expect(302, "/dashboard")
     if decision == "redirect":
-        target = {"account_login": "/auth", "account_signup": "/auth?tab=registreren"}.get(pattern.key, "/auth")
+        target = {
+            "account_login": "/auth",
+            "account_signup": "/auth?tab=registreren",
+            "favicon": "/static/favicon.ico",
+        }.get(pattern.key, "/auth")
         return Expect(302, target)
     if decision == "post_any":
         return Expect(302, settings.LOGOUT_REDIRECT_URL)
