@@ -28,6 +28,9 @@ logger = logging.getLogger(__name__)
 
 
 EVENTS_ON_DASHBOARD = "/dashboard#events"
+# The answer to Aanmelden/Afmelden is shown in the events section, where the page lands (#events), not at
+# the top of the page far out of view. The dashboard names this place in its `message_places`.
+MESSAGE_PLACE = "events-section"
 
 
 def _back_to_events():
@@ -40,15 +43,15 @@ def join(request, event_id: int):
     try:
         event_join(user=request.user, event_id=event_id)
     except EventAlreadyJoined as error:
-        messages.info(request, str(error))
+        messages.info(request, str(error), extra_tags=MESSAGE_PLACE)
     except EventError as error:
-        messages.error(request, str(error))
+        messages.error(request, str(error), extra_tags=MESSAGE_PLACE)
     except DatabaseError:
         # A lock timeout or a lost connection: the member gets the spec's generic message, we get the trace.
         logger.exception("event sign-up failed (event %s, user %s)", event_id, request.user.pk)
-        messages.error(request, MESSAGE_FAILED)
+        messages.error(request, MESSAGE_FAILED, extra_tags=MESSAGE_PLACE)
     else:
-        messages.success(request, MESSAGE_JOINED)
+        messages.success(request, MESSAGE_JOINED, extra_tags=MESSAGE_PLACE)
     return _back_to_events()
 
 
@@ -58,12 +61,12 @@ def leave(request, event_id: int):
     try:
         event_leave(user=request.user, event_id=event_id)
     except EventError as error:
-        messages.error(request, str(error))
+        messages.error(request, str(error), extra_tags=MESSAGE_PLACE)
     except DatabaseError:
         logger.exception("event cancellation failed (event %s, user %s)", event_id, request.user.pk)
-        messages.error(request, MESSAGE_FAILED)
+        messages.error(request, MESSAGE_FAILED, extra_tags=MESSAGE_PLACE)
     else:
-        messages.success(request, MESSAGE_LEFT)
+        messages.success(request, MESSAGE_LEFT, extra_tags=MESSAGE_PLACE)
     return _back_to_events()
 
 
