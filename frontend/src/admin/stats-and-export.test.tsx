@@ -45,7 +45,7 @@ describe("admin numbers", () => {
       "POST /admin/api/gebruikers/2/verwijderen": () =>
         json(200, {
           message: "Gebruiker verwijderd",
-          stats: { users: 2, activeChallenges: 1, dips: 5, subscribers: 1 },
+          stats: { users: 2, activeChallenges: 0, dips: 5, subscribers: 1 },
         }),
     });
     const stat = page();
@@ -63,7 +63,7 @@ describe("admin numbers", () => {
 
     await waitFor(() => expect(stat("users")).toBe("2"));
     expect([stat("activeChallenges"), stat("dips"), stat("subscribers")]).toEqual([
-      "1",
+      "0",
       "5",
       "1 abonnee op de nieuwsbrief.",
     ]);

@@ -34,9 +34,9 @@ export function StatsProvider({
   };
   return (
     <UpdateStatsContext value={setStats}>
-      {portal("users", stats.users)}
-      {portal("activeChallenges", stats.activeChallenges)}
-      {portal("dips", stats.dips)}
+      {portal("users", String(stats.users))}
+      {portal("activeChallenges", String(stats.activeChallenges))}
+      {portal("dips", String(stats.dips))}
       {portal(
         "subscribers",
         <>
