@@ -10,6 +10,7 @@ from django.utils import timezone, translation
 from django.utils.dates import MONTHS
 
 from .models import Badge, Challenge, Dip, UserBadge, UserChallenge
+from .photos import MESSAGE_NOT_AN_IMAGE
 
 RECENT_DIPS = 10
 
@@ -161,4 +162,5 @@ def stamp_card_props(card: UserChallenge) -> dict:
         "recentDips": [dip_payload(dip) for dip in dips[:RECENT_DIPS]],
         "photos": [dip_payload(dip) for dip in dips if dip.photo],
         "endpoints": {"registerDip": reverse("dip_register")},
+        "photoNotImageMessage": MESSAGE_NOT_AN_IMAGE,
     }

@@ -42,7 +42,7 @@ describe("Invitations table", () => {
     });
     renderInvitations();
     await waitFor(() => expect(tableRows()).toHaveLength(3));
-    const [used, expired, active] = tableRows();
+    const [used, expired, active] = tableRows() as [HTMLElement, HTMLElement, HTMLElement];
     for (const row of [used, expired]) {
       expect(within(row).queryByRole("button", { name: /Kopieer link/ })).toBeNull();
       expect(within(row).queryByRole("link", { name: /Deel/ })).toBeNull();
@@ -75,7 +75,7 @@ describe("Invitations table", () => {
       .map((th) => th.textContent);
     expect(headers).toEqual(["Code", "E-mail", "Status", "Aangemaakt", "Verloopt", "Gebruikt door", "Acties"]);
 
-    const [used, expired, active] = tableRows();
+    const [used, expired, active] = tableRows() as [HTMLElement, HTMLElement, HTMLElement];
     expect(used?.textContent).toContain("CODE0003");
     expect(used?.textContent).toContain("gebruikt@example.nl");
     expect(used?.textContent).toContain("Sanne de Vries");

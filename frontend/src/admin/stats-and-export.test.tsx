@@ -67,7 +67,7 @@ describe("admin numbers", () => {
       "5",
       "1 abonnee op de nieuwsbrief.",
     ]);
-  });
+  }, 20_000); // several renders and a dialog: slow on a busy two-core machine
 });
 
 describe("newsletter export", () => {

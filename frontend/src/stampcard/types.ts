@@ -44,6 +44,8 @@ export interface StampCardData {
   /** Every dip with a photo, newest first. */
   photos: Dip[];
   endpoints: { registerDip: string };
+  /** The server's message for a file that is no photo, shown before the upload. */
+  photoNotImageMessage?: string;
 }
 
 export interface ServerToast {
