@@ -22,6 +22,9 @@ MESSAGE_MAXIMUM = "Maximum van {target} plonsen bereikt!"
 MESSAGE_DAILY_LIMIT = "Je hebt vandaag al een plons geregistreerd. Morgen mag je weer!"
 MESSAGE_NO_ACTIVE = "Je hebt geen actieve challenge."
 MESSAGE_NO_PERMISSION = "Je hebt geen toestemming om deze challenge te verwijderen."
+MESSAGE_COMPLETED_KEPT = (
+    "Een voltooide challenge blijft bewaard, met je badges en foto's. Start gerust een nieuwe op je dashboard."
+)
 
 
 class ChallengeError(Exception):
@@ -30,6 +33,10 @@ class ChallengeError(Exception):
 
 class ChallengePermissionError(ChallengeError):
     """The challenge is someone else's."""
+
+
+class ChallengeCompletedError(ChallengeError):
+    """Stopping a finished card: refused, the card is kept."""
 
 
 @dataclass(frozen=True)
@@ -179,4 +186,7 @@ def challenge_stop(*, user: User, user_challenge_id: int) -> None:
             if UserChallenge.objects.filter(pk=user_challenge_id).exclude(user=user).exists():
                 raise ChallengePermissionError(MESSAGE_NO_PERMISSION)
             raise ChallengeError(MESSAGE_NO_ACTIVE)
+        if card.is_completed:
+            # A finished card is the member's trophy: stopping would delete its badges and photos.
+            raise ChallengeCompletedError(MESSAGE_COMPLETED_KEPT)
         card.delete()

@@ -5,13 +5,20 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from apps.accounts.access import member_required_action, member_required_json
 
 from ..photos import PhotoError, photo_process, too_large_message
 from ..selectors import active_card_for, badge_payload, dip_payload, dutch_date, stamp_card_props
-from ..services import ChallengeError, ChallengePermissionError, challenge_stop, dip_register
+from ..services import (
+    MESSAGE_COMPLETED_KEPT,
+    ChallengeCompletedError,
+    ChallengeError,
+    ChallengePermissionError,
+    challenge_stop,
+    dip_register,
+)
 
 MESSAGE_ADDED = "Plons toegevoegd!"
 MESSAGE_BADGE = "Badge verdiend: {name}!"
@@ -84,13 +91,26 @@ def _request_id(value: str | None) -> uuid.UUID | None:
 
 
 @member_required_action("/challenge")
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def stop(request):
+    """GET: the confirmation as a page of its own (the stamp card page opens it as a dialog when JavaScript
+    runs). POST: stop, which deletes the card with its dips, photos and badges."""
+    if request.method != "POST":
+        card = active_card_for(request.user)
+        if card is None:
+            return redirect("dashboard")
+        if card.is_completed:
+            messages.info(request, MESSAGE_COMPLETED_KEPT)
+            return redirect("challenge")
+        return render(request, "challenges/stop_confirm.html", {"card": card})
     try:
         challenge_stop(user=request.user, user_challenge_id=int(request.POST.get("user_challenge_id", "")))
     except ChallengePermissionError as error:
         messages.error(request, str(error))
         return redirect("dashboard")
+    except ChallengeCompletedError as error:
+        messages.info(request, str(error))
+        return redirect("challenge")
     except (ValueError, ChallengeError):
         messages.error(request, MESSAGE_STOP_FAILED)
         return redirect("dashboard")
