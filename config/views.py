@@ -4,8 +4,7 @@ from django.db import connection
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
-from django.views.decorators.cache import cache_control
-from django.views.decorators.cache import never_cache
+from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_safe
 
 logger = logging.getLogger("koud.notfound")

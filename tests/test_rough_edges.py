@@ -3,8 +3,8 @@
 import re
 
 import pytest
-from django.contrib.staticfiles import finders
 from django.contrib.messages import get_messages
+from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.html import strip_tags

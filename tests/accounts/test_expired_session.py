@@ -15,9 +15,7 @@ def sign_in_from(client, login_url: str, user):
     """Follows the sign-in as the browser would: open the login page it was sent to, post the form there."""
     page = client.get(login_url)
     assert page.status_code == 200
-    return client.post(
-        login_url, {"form": "inloggen", "login": user.email, "password": DEFAULT_PASSWORD}, follow=True
-    )
+    return client.post(login_url, {"form": "inloggen", "login": user.email, "password": DEFAULT_PASSWORD}, follow=True)
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,10 @@ from tests.e2e.conftest import screenshot, sign_in
 from tests.factories import EventFactory, UserFactory
 
 AMSTERDAM = zoneinfo.ZoneInfo("Europe/Amsterdam")
-WIDTHS = [pytest.param({"width": 390, "height": 844}, id="390"), pytest.param({"width": 1280, "height": 800}, id="1280")]
+WIDTHS = [
+    pytest.param({"width": 390, "height": 844}, id="390"),
+    pytest.param({"width": 1280, "height": 800}, id="1280"),
+]
 
 
 @pytest.mark.parametrize("viewport", WIDTHS)
@@ -47,9 +50,9 @@ def no_sideways_scroll(page) -> bool:
 
 @pytest.mark.parametrize("viewport", WIDTHS)
 def test_the_admin_screen_on_a_phone_and_a_laptop(page, transactional_db, viewport):
+    from apps.challenges.models import Challenge
     from apps.challenges.photos import ProcessedPhoto
     from apps.challenges.services import challenge_start, dip_register
-    from apps.challenges.models import Challenge
     from tests.factories import AdminFactory, InvitationFactory
 
     page.set_viewport_size(viewport)
@@ -67,7 +70,9 @@ def test_the_admin_screen_on_a_phone_and_a_laptop(page, transactional_db, viewpo
     expect(used.get_by_role("button", name="Verwijder")).to_be_visible()
     expect(used.get_by_role("button", name=re.compile("Kopieer link"))).to_have_count(0)
     expect(used.get_by_role("link", name=re.compile("Deel"))).to_have_count(0)
-    expect(page.locator("tr", has_text="ACTIEF01").get_by_role("button", name=re.compile("Kopieer link"))).to_be_visible()
+    expect(
+        page.locator("tr", has_text="ACTIEF01").get_by_role("button", name=re.compile("Kopieer link"))
+    ).to_be_visible()
 
     # The collage shows the whole name.
     page.get_by_role("button", name="Foto's laden").click()
