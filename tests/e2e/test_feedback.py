@@ -110,3 +110,154 @@ def test_the_admin_screen_on_a_phone_and_a_laptop(page, transactional_db, viewpo
     assert downloads == []
     # Chromium logs the export's JSON 404 ('no subscribers') as a failed resource; nothing else may fail.
     assert [error for error in page.js_errors if "status of 404" not in error] == []
+
+
+def _waterdieren_card(member, dips: int):
+    """A Waterdieren card with `dips` dips and the badges they earned, written directly (fast for 99)."""
+    from apps.challenges.models import Badge, Challenge, Dip, UserBadge, UserChallenge
+
+    challenge = Challenge.objects.get(category=Challenge.Category.WATERDIEREN)
+    card = UserChallenge.objects.create(user=member, challenge=challenge, challenge_type="waterdieren")
+    Dip.objects.bulk_create(
+        [Dip(user=member, user_challenge=card, number=n, dip_date="2026-11-01") for n in range(1, dips + 1)]
+    )
+    for badge in Badge.objects.filter(challenge=challenge, milestone_dips__lte=dips):
+        UserBadge.objects.create(user=member, badge=badge, user_challenge=card)
+    return card
+
+
+def _overlap(a: dict, b: dict) -> bool:
+    return not (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
+
+
+@pytest.mark.parametrize("viewport", WIDTHS)
+def test_the_challenge_page_photo_preview_next_badge_message_and_milestone(page, transactional_db, viewport, tmp_path):
+    from tests.challenges.photo_samples import image_bytes
+
+    page.set_viewport_size(viewport)
+    member = UserFactory(full_name="Wieke Water")
+    _waterdieren_card(member, 9)
+    sign_in(page, member)
+    page.goto(page.base_url + "/challenge")
+    expect(page.get_by_text("Nog 1 plons tot de Kikker")).to_be_visible()
+
+    # A real thumbnail of the chosen photo, and a way to remove it.
+    photo = tmp_path / "zee.jpg"
+    photo.write_bytes(image_bytes("JPEG", size=(640, 480)))
+    page.get_by_label("Foto (optioneel)").set_input_files(str(photo))
+    preview = page.get_by_role("img", name="Voorbeeld van je foto")
+    expect(preview).to_be_visible()
+    assert preview.evaluate("img => img.decode().then(() => img.naturalWidth)") == 640
+    page.get_by_role("button", name="Foto weghalen").click()
+    expect(preview).to_have_count(0)
+
+    # A file that is no photo: said at once, no broken image.
+    document = tmp_path / "rooster.pdf"
+    document.write_bytes(b"%PDF-1.4 not a photo")
+    page.get_by_label("Foto (optioneel)").set_input_files(str(document))
+    expect(page.get_by_role("alert")).to_contain_text("Dit bestand is geen foto.")
+    expect(page.get_by_role("img", name="Voorbeeld van je foto")).to_have_count(0)
+
+    # The tenth dip: the Kikker is the centre of the moment; the one message stands under the button.
+    page.get_by_role("button", name="Plons registreren").click()
+    celebration = page.get_by_test_id("celebration")
+    art = celebration.locator("img.kw-celebration__badge")
+    expect(art).to_be_visible()
+    assert art.evaluate("img => img.decode().then(() => img.naturalWidth)") > 0
+    assert art.bounding_box()["width"] >= 150
+    expect(celebration).to_contain_text("Kikker")
+    expect(celebration).to_contain_text("10 plonsen")
+    screenshot(page, f"challenge_milestone_{viewport['width']}")
+    message = page.locator(".sc-message .message")
+    expect(message).to_have_text("Badge verdiend: Kikker!")
+    expect(message).to_have_count(1)
+    button = page.get_by_role("button", name="Plons registreren")
+    assert not _overlap(message.bounding_box(), button.bounding_box())
+    assert message.bounding_box()["y"] > button.bounding_box()["y"]
+    expect(page.get_by_text("Nog 15 plonsen tot de Meerkoet")).to_be_visible()
+    expect(celebration).to_have_count(0, timeout=10_000)  # gone after its 3 s
+    assert page.js_errors == []
+
+
+@pytest.mark.parametrize("viewport", WIDTHS)
+def test_the_stop_confirmation_keeps_the_focus_and_closes_on_escape_and_annuleren(page, transactional_db, viewport):
+    page.set_viewport_size(viewport)
+    member = UserFactory()
+    card = _waterdieren_card(member, 3)
+    sign_in(page, member)
+    page.goto(page.base_url + "/challenge")
+    stop = page.get_by_role("link", name="Challenge Stoppen")
+    primary = page.get_by_role("button", name="Plons registreren")
+    # Quiet: smaller than the main action and after it on the page.
+    assert stop.bounding_box()["y"] > primary.bounding_box()["y"]
+
+    stop.click()
+    dialog = page.get_by_role("dialog", name="Challenge stoppen?")
+    expect(dialog).to_be_visible()
+    expect(dialog.get_by_role("link", name="Annuleren")).to_be_focused()
+    for _ in range(4):  # the focus stays inside the dialog
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.getElementById('stop-confirm').contains(document.activeElement)")
+    screenshot(page, f"stop_confirmation_{viewport['width']}")
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    expect(stop).to_be_focused()
+
+    stop.click()
+    dialog.get_by_role("link", name="Annuleren").click()
+    expect(dialog).to_be_hidden()
+    expect(stop).to_be_focused()
+    assert page.url.endswith("/challenge")
+
+    stop.click()
+    dialog.get_by_role("button", name="Ja, stop en verwijder").click()
+    page.wait_for_url("**/dashboard")
+    from apps.challenges.models import UserChallenge
+
+    assert not UserChallenge.objects.filter(pk=card.pk).exists()
+
+
+@pytest.mark.parametrize("viewport", WIDTHS)
+def test_completion_is_one_calm_summary_and_the_trophy_cannot_be_stopped(page, transactional_db, viewport):
+    page.set_viewport_size(viewport)
+    member = UserFactory(full_name="Wieke Water")
+    _waterdieren_card(member, 99)
+    sign_in(page, member)
+    page.goto(page.base_url + "/challenge")
+
+    page.get_by_role("button", name="Plons registreren").click()
+    heading = page.get_by_role("heading", name="Challenge Voltooid!")
+    expect(heading).to_be_focused()
+    celebration = page.get_by_test_id("celebration")
+    expect(celebration).to_contain_text("Gefeliciteerd!")
+    expect(celebration).to_contain_text("IJsvogel")
+    screenshot(page, f"challenge_completion_{viewport['width']}")
+    expect(page.locator(".message")).to_have_count(1)
+    expect(page.locator(".message")).to_have_text("Waterdieren Stempelkaart voltooid! Alle badges verzameld!")
+    expect(page.get_by_text("Challenge Stoppen")).to_have_count(0)
+    summary = page.locator("section", has=heading)
+    expect(summary).to_contain_text("Alle 6 badges verzameld")
+    expect(summary.get_by_role("listitem")).to_have_count(6)
+    expect(celebration).to_have_count(0, timeout=10_000)
+    screenshot(page, f"challenge_completed_{viewport['width']}")
+
+    page.reload()
+    expect(page.get_by_role("heading", name="Challenge Voltooid!")).to_be_visible()
+    expect(page.get_by_text("Challenge Stoppen")).to_have_count(0)
+
+
+@pytest.mark.parametrize("viewport", WIDTHS)
+def test_dashboard_screenshot(page, transactional_db, viewport):
+    page.set_viewport_size(viewport)
+    member = UserFactory(full_name="Wieke Water")
+    _waterdieren_card(member, 12)
+    sign_in(page, member)
+    page.goto(page.base_url + "/dashboard")
+    expect(page.get_by_role("heading", name=re.compile("Je verdiende badges"))).to_be_visible()
+    assert no_sideways_scroll(page)
+    screenshot(page, f"dashboard_{viewport['width']}")

@@ -37,6 +37,20 @@ describe("enhanceConfirmDialogs", () => {
     expect(opener.getAttribute("aria-haspopup")).toBe("dialog");
   });
 
+  it("keeps Tab and Shift+Tab inside the dialog", () => {
+    const { dialog, opener, cancel } = page();
+    opener.click();
+    const confirm = dialog.querySelector("button") as HTMLButtonElement;
+    confirm.focus();
+    const tab = new KeyboardEvent("keydown", { key: "Tab", bubbles: true, cancelable: true });
+    confirm.dispatchEvent(tab);
+    expect(tab.defaultPrevented).toBe(true);
+    expect(document.activeElement).toBe(cancel);
+    const back = new KeyboardEvent("keydown", { key: "Tab", shiftKey: true, bubbles: true, cancelable: true });
+    cancel.dispatchEvent(back);
+    expect(document.activeElement).toBe(confirm);
+  });
+
   it("'Annuleren' closes it without navigating, and the focus returns to the button", () => {
     const { dialog, opener, cancel } = page();
     opener.click();

@@ -1,4 +1,5 @@
 import "../ui/dialog.css";
+import { keepTabInside } from "../ui/focus-trap";
 
 /**
  * The server pages' confirmations (templates/includes/confirm.html). Without JavaScript the button is a link
@@ -12,6 +13,7 @@ export function enhanceConfirmDialogs(root: ParentNode = document): void {
     if (!(dialog instanceof HTMLDialogElement) || typeof dialog.showModal !== "function") return;
     // Where the focus goes back to, whatever closed the dialog (Escape, Annuleren, the form).
     dialog.addEventListener("close", () => opener.focus());
+    dialog.addEventListener("keydown", (event) => keepTabInside(event, dialog));
     dialog.querySelectorAll<HTMLElement>("[data-dialog-cancel]").forEach((cancel) => {
       cancel.addEventListener("click", (event) => {
         event.preventDefault();

@@ -51,6 +51,11 @@ export function StampCard({ initial }: StampCardProps) {
   const completed = completedAt !== null;
 
   useEffect(() => {
+    // The page's 'Challenge Stoppen' (server-rendered) goes when the card completes: a finished card is kept.
+    if (completed) document.querySelectorAll("[data-until-completed]").forEach((element) => element.remove());
+  }, [completed]);
+
+  useEffect(() => {
     if (completed && justCompleted.current) {
       justCompleted.current = false;
       doneHeading.current?.focus();

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, type ReactNode } from "react";
 import { Button } from "./button";
 import "./dialog.css";
+import { keepTabInside } from "./focus-trap";
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -62,6 +63,7 @@ export function ConfirmDialog({
       onClick={(event) => {
         if (event.target === event.currentTarget && !busy) onCancel();
       }}
+      onKeyDown={(event) => keepTabInside(event.nativeEvent, event.currentTarget)}
     >
       <div className="kw-dialog__panel">
         <h2 id={titleId} className="kw-dialog__title">
