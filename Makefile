@@ -6,6 +6,9 @@ PY := $(VENV)/bin/python
 STAMPS := .make
 FRONTEND_SOURCES := $(shell find frontend/src -type f 2>/dev/null) $(wildcard frontend/vite.config.ts frontend/tsconfig.json)
 PYTEST_ARGS ?=
+# `make run` serves the demo like a real site (the Dutch 404 and 500 pages); DJANGO_DEBUG=true for Django's debug pages.
+PORT ?= 8000
+DJANGO_DEBUG ?= false
 
 .PHONY: run test install frontend chromium lint e2e
 
@@ -13,8 +16,8 @@ run: install frontend
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py seed_catalogue
 	$(PY) manage.py seed_demo
-	@echo "Koud water challenge draait op http://127.0.0.1:8000"
-	$(PY) manage.py runserver 127.0.0.1:8000
+	@echo "Koud water challenge draait op http://127.0.0.1:$(PORT)"
+	DJANGO_DEBUG=$(DJANGO_DEBUG) $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 test: install frontend chromium
 	cd frontend && npm run typecheck && npm test

@@ -11,6 +11,7 @@ admin.site.index_title = "Gegevens beheren"
 urlpatterns = [
     path("", views.landing, name="landing"),
     path("healthz", views.healthz, name="healthz"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("", include("apps.accounts.urls")),
     path("", include("apps.challenges.urls")),
     path("", include("apps.events.urls")),

@@ -2,8 +2,9 @@ import logging
 
 from django.db import connection
 from django.http import HttpResponse, JsonResponse
-from django.shortcuts import render
-from django.views.decorators.cache import never_cache
+from django.shortcuts import redirect, render
+from django.templatetags.static import static
+from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_safe
 
 from apps.challenges.catalogue import WATERDIEREN_BADGES
@@ -28,6 +29,13 @@ def healthz(request):
         logger.exception("Health check: database did not answer")
         return HttpResponse("database unavailable\n", status=503, content_type="text/plain")
     return HttpResponse("ok\n", content_type="text/plain")
+
+
+@require_safe
+@cache_control(max_age=60 * 60 * 24)
+def favicon(request):
+    """Browsers and feed readers ask for /favicon.ico whatever the page says: the static icon (hashed in production)."""
+    return redirect(static("favicon.ico"))
 
 
 def page_not_found(request, exception=None):

@@ -1,6 +1,7 @@
 """Access checks for views. The server decides who may see what; the templates only follow.
 
 - Member HTML pages: Django's `login_required` (LOGIN_URL is /auth).
+- `member_required_action`: a member's POST-only form (sign up for an event, start a challenge).
 - `admin_required`: admin HTML pages.
 - `member_required_json` / `admin_required_json`: JSON endpoints of the islands, which must get
   JSON back (never a redirect to an HTML page they cannot show).
@@ -34,6 +35,24 @@ def admin_required(view):
         return view(request, *args, **kwargs)
 
     return wrapper
+
+
+def member_required_action(back_to: str):
+    """A member's POST-only form. An expired session: the spec's message, and after signing in again the
+    member lands on `back_to`, the page the form lives on: never on the POST-only address itself, which
+    the browser would GET after the sign-in and answer with a bare 405."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            if not request.user.is_authenticated:
+                messages.error(request, MESSAGE_SESSION_EXPIRED)
+                return redirect_to_login(back_to, settings.LOGIN_URL)
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorator
 
 
 def member_required_json(view):

@@ -3,4 +3,5 @@ from django.apps import AppConfig
 
 class AccountsConfig(AppConfig):
     name = "apps.accounts"
-    verbose_name = "Accounts"
+    # allauth's app is called "Accounts" too: two headings with one name on the Django admin index.
+    verbose_name = "Gebruikers"

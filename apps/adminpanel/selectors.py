@@ -39,6 +39,16 @@ def admin_stats() -> AdminStats:
     )
 
 
+def admin_stats_payload(stats: AdminStats) -> dict:
+    """The numbers of the admin screen for its island, which updates them after every action that changes them."""
+    return {
+        "users": stats.users,
+        "activeChallenges": stats.active_challenges,
+        "dips": stats.dips,
+        "subscribers": stats.subscribers,
+    }
+
+
 def subscriber_rows():
     return (
         User.objects.filter(newsletter_consent=True, is_active=True)

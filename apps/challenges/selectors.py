@@ -11,7 +11,7 @@ from django.utils import timezone, translation
 from django.utils.dates import MONTHS
 
 from .models import Badge, Challenge, Dip, UserBadge, UserChallenge
-from .photos import max_photo_bytes
+from .photos import MESSAGE_NOT_AN_IMAGE, max_photo_bytes
 
 if TYPE_CHECKING:
     from .services import DipOutcome
@@ -178,6 +178,7 @@ def stamp_card_props(card: UserChallenge) -> dict:
         "endpoints": {"registerDip": reverse("dip_register")},
         # The server's limit (settings.PHOTO_MAX_BYTES), so the island refuses a too-large photo before sending it.
         "photoMaxBytes": max_photo_bytes(),
+        "photoNotImageMessage": MESSAGE_NOT_AN_IMAGE,
     }
 
 

@@ -29,6 +29,9 @@ MESSAGE_CARD_UNKNOWN = "Deze challenge bestaat niet (meer)."
 # Beyond any real place on a card (the challenge_target_range check allows at most 1000 dips): renumbering
 # parks the dips here first, because the unique (card, number) constraint is checked row by row.
 _RENUMBER_PARKING = 10_000
+MESSAGE_COMPLETED_KEPT = (
+    "Een voltooide challenge blijft bewaard, met je badges en foto's. Start gerust een nieuwe op je dashboard."
+)
 
 
 class ChallengeError(Exception):
@@ -37,6 +40,10 @@ class ChallengeError(Exception):
 
 class ChallengePermissionError(ChallengeError):
     """The challenge is someone else's."""
+
+
+class ChallengeCompletedError(ChallengeError):
+    """Stopping a finished card: refused, the card is kept."""
 
 
 @dataclass(frozen=True)
@@ -216,6 +223,9 @@ def challenge_stop(*, user: User, user_challenge_id: int) -> None:
             if UserChallenge.objects.filter(pk=user_challenge_id).exclude(user=user).exists():
                 raise ChallengePermissionError(MESSAGE_NO_PERMISSION)
             raise ChallengeError(MESSAGE_NO_ACTIVE)
+        if card.is_completed:
+            # A finished card is the member's trophy: stopping would delete its badges and photos.
+            raise ChallengeCompletedError(MESSAGE_COMPLETED_KEPT)
         card.delete()
 
 

@@ -3,4 +3,4 @@ from django.apps import AppConfig
 
 class EventsConfig(AppConfig):
     name = "apps.events"
-    verbose_name = "Events"
+    verbose_name = "Activiteiten"

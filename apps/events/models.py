@@ -14,8 +14,9 @@ class Event(models.Model):
     created_at = models.DateTimeField("aangemaakt op", default=timezone.now)
 
     class Meta:
-        verbose_name = "event"
-        verbose_name_plural = "events"
+        # Django's Dutch admin messages say "De {name} …": a de-word reads well ("het event" would not).
+        verbose_name = "activiteit"
+        verbose_name_plural = "activiteiten"
         ordering = ["event_date"]
         constraints = [
             models.CheckConstraint(
@@ -30,7 +31,7 @@ class Event(models.Model):
 
 
 class EventParticipant(models.Model):
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="participants", verbose_name="event")
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="participants", verbose_name="activiteit")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,

@@ -10,6 +10,8 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
+from apps.accounts.access import member_required_action
+
 from .ics import event_ics, ics_filename
 from .models import Event
 from .services import (
@@ -25,8 +27,14 @@ from .services import (
 logger = logging.getLogger(__name__)
 
 
+EVENTS_ON_DASHBOARD = "/dashboard#events"
+# The answer to Aanmelden/Afmelden is shown in the events section, where the page lands (#events), not at
+# the top of the page far out of view. The dashboard names this place in its `message_places`.
+MESSAGE_PLACE = "events-section"
+
+
 def _back_to_events():
-    return redirect(reverse("dashboard") + "#events")
+    return redirect(EVENTS_ON_DASHBOARD)
 
 
 def _change_sign_up(request, event_id: int, *, change, done: str, what: str):
@@ -34,25 +42,25 @@ def _change_sign_up(request, event_id: int, *, change, done: str, what: str):
     try:
         change(user=request.user, event_id=event_id)
     except EventAlreadyJoined as error:
-        messages.info(request, str(error))
+        messages.info(request, str(error), extra_tags=MESSAGE_PLACE)
     except EventError as error:
-        messages.error(request, str(error))
+        messages.error(request, str(error), extra_tags=MESSAGE_PLACE)
     except DatabaseError:
         # A lock timeout or a lost connection: the member gets the spec's generic message, we get the trace.
         logger.exception("event %s failed (event %s, user %s)", what, event_id, request.user.pk)
-        messages.error(request, MESSAGE_FAILED)
+        messages.error(request, MESSAGE_FAILED, extra_tags=MESSAGE_PLACE)
     else:
-        messages.success(request, done)
+        messages.success(request, done, extra_tags=MESSAGE_PLACE)
     return _back_to_events()
 
 
-@login_required
+@member_required_action(EVENTS_ON_DASHBOARD)
 @require_POST
 def join(request, event_id: int):
     return _change_sign_up(request, event_id, change=event_join, done=MESSAGE_JOINED, what="sign-up")
 
 
-@login_required
+@member_required_action(EVENTS_ON_DASHBOARD)
 @require_POST
 def leave(request, event_id: int):
     return _change_sign_up(request, event_id, change=event_leave, done=MESSAGE_LEFT, what="cancellation")

@@ -93,7 +93,7 @@ def test_admin_page_shows_totals_and_sections(admin_client, member):
         "/django-admin/",
     ]:
         assert text in html
-    assert '<p class="stat-value">2</p>' in html  # admin + member
+    assert '<p class="stat-value" data-admin-stat="users">2</p>' in html  # admin + member
     assert "<strong>1</strong> abonnee " in html
 
 

@@ -6,7 +6,14 @@ from django.utils import timezone
 
 from apps.challenges.models import Challenge, Dip, UserBadge, UserChallenge
 from apps.challenges.photos import ProcessedPhoto
-from apps.challenges.services import ChallengeError, challenge_start, challenge_stop, dip_delete, dip_register
+from apps.challenges.services import (
+    ChallengeCompletedError,
+    ChallengeError,
+    challenge_start,
+    challenge_stop,
+    dip_delete,
+    dip_register,
+)
 from tests.factories import BadgeFactory, ChallengeFactory, DipFactory, UserChallengeFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -134,7 +141,7 @@ def test_photo_files_are_stored_under_the_user_and_removed_when_refused(member, 
 def test_stop_deletes_the_card_its_dips_badges_and_photo_files(member, starter, django_capture_on_commit_callbacks):
     storage = storages["photos"]
     challenge_start(user=member, challenge_id=starter.pk)
-    outcomes = [dip_register(user=member, photo=ProcessedPhoto(full=b"x", thumbnail=b"y")) for _ in range(5)]
+    outcomes = [dip_register(user=member, photo=ProcessedPhoto(full=b"x", thumbnail=b"y")) for _ in range(4)]
     names = [name for o in outcomes for name in (o.dip.photo.name, o.dip.thumbnail.name)]
     assert all(storage.exists(name) for name in names)
     with django_capture_on_commit_callbacks(execute=True):
@@ -142,6 +149,17 @@ def test_stop_deletes_the_card_its_dips_badges_and_photo_files(member, starter, 
     assert not UserChallenge.objects.filter(user=member).exists()
     assert not Dip.objects.filter(user=member).exists() and not UserBadge.objects.filter(user=member).exists()
     assert not any(storage.exists(name) for name in names)
+
+
+def test_stop_keeps_a_completed_card_its_badges_and_photos(member, starter):
+    """Issue 17.7: a finished card is the member's trophy; starting a new challenge archives it instead."""
+    challenge_start(user=member, challenge_id=starter.pk)
+    outcomes = [dip_register(user=member, photo=ProcessedPhoto(full=b"x", thumbnail=b"y")) for _ in range(5)]
+    card = outcomes[-1].user_challenge
+    assert outcomes[-1].completed
+    with pytest.raises(ChallengeCompletedError, match="blijft bewaard"):
+        challenge_stop(user=member, user_challenge_id=card.pk)
+    assert UserChallenge.objects.filter(pk=card.pk).exists() and card.dips.count() == 5
 
 
 def test_stop_refuses_someone_elses_card(member, starter):

@@ -58,7 +58,7 @@ def test_anonymous_dip_gets_the_expired_session_message_as_json(client):
 def test_writes_need_post(member_client):
     assert member_client.get("/challenge/plons").status_code == 405
     assert member_client.get("/challenge/start").status_code == 405
-    assert member_client.get("/challenge/stoppen").status_code == 405
+    # GET /challenge/stoppen is the confirmation page (tests/challenges/test_stop_confirmation.py): it stops nothing.
 
 
 def test_writes_need_a_csrf_token(member, waterdieren):

@@ -58,13 +58,14 @@ def test_export_the_newsletter_csv(admin_page):
     UserFactory(email="abonnee@example.nl", full_name="Abby Abonnee", newsletter_consent=True)
     page.reload()
     with page.expect_download() as info:
-        page.get_by_role("link", name="Exporteer CSV").click()
+        page.get_by_role("button", name="Exporteer CSV").click()
     download = info.value
     assert download.suggested_filename.startswith("nieuwsbrief-abonnees-") and download.suggested_filename.endswith(
         ".csv"
     )
     content = open(download.path(), "rb").read()
     assert content.startswith(b"\xef\xbb\xbfEmail,Naam,Aangemeld op\r\nabonnee@example.nl,Abby Abonnee,")
+    page.get_by_text("CSV gedownload").first.wait_for()
 
 
 def test_load_users_and_delete_one_but_not_yourself(admin_page):

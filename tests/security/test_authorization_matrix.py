@@ -42,9 +42,10 @@ DJANGO_ADMIN_PREFIX = "django-admin/"
 # public          anyone, signed in or not: 200
 # guest           the sign-in page: 200 for visitors, a signed-in user goes to /dashboard
 # redirect        a fixed redirect for everyone (allauth's own page names, leading to /auth)
-# post_any        a POST-only form anyone may send (sign-out): ends where it says, GET is 405
+# post_any        a form anyone may send (sign-out): a POST ends where it says; a GET shows the form
 # member          a signed-in member's page: anonymous to /auth?next=…
-# member_post     a signed-in member's form (POST only): anonymous to /auth?next=…, acts on the own data only
+# member_post     a signed-in member's form (POST only): anonymous to /auth?next=<the form's page> with the
+#                 session message, acts on the own data only
 # member_json     a signed-in member's JSON endpoint: anonymous gets 401 JSON
 # owner_or_admin  a member's private object (a photo): the owner and admins; others 404 as if it did not exist
 # admin           the admin screen: anonymous to /auth?next=…, members to /dashboard with 'Je hebt geen admin rechten'
@@ -55,6 +56,7 @@ DJANGO_ADMIN_PREFIX = "django-admin/"
 ACCESS: dict[str, str] = {
     "landing": "public",
     "healthz": "public",
+    "favicon": "redirect",
     "auth": "guest",
     "logout": "post_any",
     "account_logout": "post_any",
@@ -300,6 +302,8 @@ ROUTES: dict[str, Route] = {
         method="POST",
         data=lambda w: {"challenge_id": w.challenge.pk},
         expect={
+            # An expired session: signing in again lands on the page of the form, never on this POST URL.
+            "anonymous": Expect(302, _login("/dashboard"), message=MESSAGE_SESSION_EXPIRED, refused=True),
             # Both members already have an unfinished card: refused, with the reason.
             "member": Expect(302, "/dashboard", message=MESSAGE_ONE_ACTIVE, refused=True),
             "other_member": Expect(302, "/dashboard", message=MESSAGE_ONE_ACTIVE, refused=True),
@@ -332,13 +336,17 @@ ROUTES: dict[str, Route] = {
     "event_join": Route(
         method="POST",
         expect={
-            role: Expect(302, "/dashboard#events", message="Je bent aangemeld voor dit event!", then=_joined(role))
-            for role in ("member", "other_member", "admin")
+            "anonymous": Expect(302, _login("/dashboard#events"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            **{
+                role: Expect(302, "/dashboard#events", message="Je bent aangemeld voor dit event!", then=_joined(role))
+                for role in ("member", "other_member", "admin")
+            },
         },
     ),
     "event_leave": Route(
         method="POST",
         expect={
+            "anonymous": Expect(302, _login("/dashboard#events"), message=MESSAGE_SESSION_EXPIRED, refused=True),
             # Leaving an event you are not on is harmless; someone else's place is never touched.
             "member": Expect(302, "/dashboard#events", refused=True),
             "other_member": Expect(302, "/dashboard#events", then=_others_place_kept(False)),
@@ -411,7 +419,11 @@ def expected(pattern: Pattern, role: str, url: str, route: Route) -> Expect:
     if decision == "guest":
         return Expect(200) if anonymous else Expect(302, "/dashboard")
     if decision == "redirect":
-        target = {"account_login": "/auth", "account_signup": "/auth?tab=registreren"}.get(pattern.key, "/auth")
+        target = {
+            "account_login": "/auth",
+            "account_signup": "/auth?tab=registreren",
+            "favicon": "/static/favicon.ico",
+        }.get(pattern.key, "/auth")
         return Expect(302, target)
     if decision == "post_any":
         return Expect(302, settings.LOGOUT_REDIRECT_URL)

@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods
 
 from apps.invitations.services import invitation_code_normalize
 
@@ -43,10 +43,11 @@ def _safe_next(request) -> str:
     return url
 
 
-def _auth_url(*, tab: str = TAB_LOGIN, next_url: str = "") -> str:
+def _auth_url(*, tab: str = TAB_LOGIN, next_url: str = "", tab_link: bool = False) -> str:
     query = {}
-    if tab == TAB_REGISTER:
-        query["tab"] = TAB_REGISTER
+    # A tab link names its tab, so the page it opens knows the member switched tabs (see `_focus_first_field`).
+    if tab == TAB_REGISTER or tab_link:
+        query["tab"] = tab
     if next_url:
         query["next"] = next_url
     return settings.LOGIN_URL + ("?" + urlencode(query) if query else "")
@@ -58,8 +59,8 @@ def _render(request, *, tab: str, form, next_url: str, error: str = "", status: 
         "form": form,
         "error": error,
         "next_url": next_url,
-        "login_tab_url": _auth_url(tab=TAB_LOGIN, next_url=next_url),
-        "register_tab_url": _auth_url(tab=TAB_REGISTER, next_url=next_url),
+        "login_tab_url": _auth_url(tab=TAB_LOGIN, next_url=next_url, tab_link=True),
+        "register_tab_url": _auth_url(tab=TAB_REGISTER, next_url=next_url, tab_link=True),
     }
     return render(request, "accounts/auth.html", context, status=status)
 
@@ -76,15 +77,26 @@ def auth_page(request):
             return _register(request, next_url)
         return _sign_in(request, next_url)
 
+    switched_tab = request.GET.get("tab") in (TAB_LOGIN, TAB_REGISTER)
     if request.GET.get("tab") == TAB_REGISTER or "invite" in request.GET:
-        form = RegisterForm(initial={"code": invitation_code_normalize(request.GET.get("invite"))})
+        code = invitation_code_normalize(request.GET.get("invite"))
+        form = RegisterForm(initial={"code": code})
+        if switched_tab:
+            # The tabs are links: after a switch the keyboard starts on the first field to fill in.
+            _focus(form, "full_name" if code else "code")
         return _render(request, tab=TAB_REGISTER, form=form, next_url=next_url)
     signed_up_email = request.session.pop(SESSION_SIGNED_UP_EMAIL, "")
     form = SignInForm(request=request, initial={"login": signed_up_email})
     if signed_up_email:
         # The address is filled in already: the member only has to type the new password.
-        form.fields["password"].widget.attrs["autofocus"] = True
+        _focus(form, "password")
+    elif switched_tab:
+        _focus(form, "login")
     return _render(request, tab=TAB_LOGIN, form=form, next_url=next_url)
+
+
+def _focus(form, field_name: str) -> None:
+    form.fields[field_name].widget.attrs["autofocus"] = True
 
 
 def _sign_in(request, next_url: str):
@@ -126,9 +138,14 @@ def _register(request, next_url: str):
     return _render(request, tab=TAB_REGISTER, form=form, next_url=next_url)
 
 
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def logout_view(request):
-    """'Uitloggen' is a form POST (a link could be triggered by any page); it ends the session and goes to /."""
+    """'Uitloggen' is a form POST (a link could be triggered by any page); it ends the session and goes to /.
+    A GET (a typed or bookmarked address) shows the sign-out button instead of a bare 405."""
+    if request.method != "POST":
+        if not request.user.is_authenticated:
+            return redirect(settings.LOGOUT_REDIRECT_URL)
+        return render(request, "accounts/logout.html")
     if request.user.is_authenticated:
         get_adapter(request).logout(request)
         messages.success(request, MESSAGE_SIGNED_OUT)

@@ -13,7 +13,7 @@ from apps.accounts.services import AdminActionError, user_delete
 from apps.invitations.models import Invitation
 from apps.invitations.services import invitation_bulk_create, invitation_create, invitation_delete
 
-from ..selectors import invitation_page, invitation_row, photo_page, users_table
+from ..selectors import admin_stats, admin_stats_payload, invitation_page, invitation_row, photo_page, users_table
 
 logger = logging.getLogger(__name__)
 
@@ -155,4 +155,5 @@ def user_delete_view(request, user_id: int):
         user_delete(actor=request.user, user_id=user_id)
     except AdminActionError as error:
         return _error(str(error) or MESSAGE_DELETE_USER_FAILED, status=409)
-    return JsonResponse({"message": MESSAGE_USER_DELETED})
+    # The stat cards and the subscriber count change with the user: the island shows the new numbers.
+    return JsonResponse({"message": MESSAGE_USER_DELETED, "stats": admin_stats_payload(admin_stats())})

@@ -1,5 +1,5 @@
 from django.contrib import messages
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_safe
@@ -7,7 +7,7 @@ from django.views.decorators.http import require_safe
 from apps.accounts.access import admin_required
 
 from ..csv_export import MESSAGE_NO_SUBSCRIBERS, subscribers_csv, subscribers_filename
-from ..selectors import admin_stats, subscriber_rows
+from ..selectors import admin_stats, admin_stats_payload, subscriber_rows
 
 
 @admin_required
@@ -16,7 +16,9 @@ def admin_page(request):
     stats = admin_stats()
     islands = {
         "currentUserId": request.user.pk,
+        "stats": admin_stats_payload(stats),
         "endpoints": {
+            "newsletterExport": reverse("adminpanel_newsletter_export"),
             "photos": reverse("adminpanel_photos"),
             "invitations": reverse("adminpanel_invitations"),
             "invitationCreate": reverse("adminpanel_invitation_create"),
@@ -34,6 +36,9 @@ def admin_page(request):
 def newsletter_export(request):
     rows = list(subscriber_rows())
     if not rows:
+        if "application/json" in request.headers.get("Accept", ""):
+            # The island's export button stays on the page and shows the message itself.
+            return JsonResponse({"error": MESSAGE_NO_SUBSCRIBERS}, status=404)
         messages.error(request, MESSAGE_NO_SUBSCRIBERS)
         return redirect("adminpanel")
     response = HttpResponse(subscribers_csv(rows), content_type="text/csv; charset=utf-8")

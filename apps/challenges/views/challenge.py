@@ -3,14 +3,12 @@ import uuid
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import redirect_to_login
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from apps.accounts.access import MESSAGE_SESSION_EXPIRED, member_required_json
+from apps.accounts.access import member_required_action, member_required_json
 
 from ..photos import (
     MESSAGE_UPLOAD_INCOMPLETE,
@@ -23,7 +21,15 @@ from ..photos import (
     too_large_message,
 )
 from ..selectors import active_card_for, dip_registered_payload, stamp_card_props
-from ..services import ChallengeError, ChallengePermissionError, challenge_stop, dip_precheck, dip_register
+from ..services import (
+    MESSAGE_COMPLETED_KEPT,
+    ChallengeCompletedError,
+    ChallengeError,
+    ChallengePermissionError,
+    challenge_stop,
+    dip_precheck,
+    dip_register,
+)
 from ..upload_handlers import InterruptedUploadDetector, SkipFiles
 
 MESSAGE_BAD_REQUEST = "Deze aanvraag klopt niet. Laad de pagina opnieuw en probeer het nog eens."
@@ -97,17 +103,27 @@ def _request_id(value: str | None) -> uuid.UUID | None:
     return uuid.UUID(value)
 
 
-@require_POST
+@member_required_action("/challenge")
+@require_http_methods(["GET", "HEAD", "POST"])
 def stop(request):
-    if not request.user.is_authenticated:
-        # A stop from a page whose session ran out: say so, and come back to the stamp card after.
-        messages.error(request, MESSAGE_SESSION_EXPIRED)
-        return redirect_to_login(reverse("challenge"))
+    """GET: the confirmation as a page of its own (the stamp card page opens it as a dialog when JavaScript
+    runs). POST: stop, which deletes the card with its dips, photos and badges."""
+    if request.method != "POST":
+        card = active_card_for(request.user)
+        if card is None:
+            return redirect("dashboard")
+        if card.is_completed:
+            messages.info(request, MESSAGE_COMPLETED_KEPT)
+            return redirect("challenge")
+        return render(request, "challenges/stop_confirm.html", {"card": card})
     try:
         challenge_stop(user=request.user, user_challenge_id=int(request.POST.get("user_challenge_id", "")))
     except ChallengePermissionError as error:
         messages.error(request, str(error))
         return redirect("dashboard")
+    except ChallengeCompletedError as error:
+        messages.info(request, str(error))
+        return redirect("challenge")
     except (ValueError, ChallengeError):
         messages.error(request, MESSAGE_STOP_FAILED)
         return redirect("dashboard")

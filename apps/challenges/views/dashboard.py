@@ -3,7 +3,9 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
+from apps.accounts.access import DASHBOARD_URL, member_required_action
 from apps.events.selectors import upcoming_events_for
+from apps.events.views import MESSAGE_PLACE as EVENTS_MESSAGE_PLACE
 
 from ..selectors import dashboard_for
 from ..services import MESSAGE_CHALLENGE_UNAVAILABLE, ChallengeError, challenge_start
@@ -17,11 +19,15 @@ def dashboard(request):
     return render(
         request,
         "challenges/dashboard.html",
-        {"dashboard": dashboard_for(request.user), "upcoming_events": upcoming_events_for(request.user)},
+        {
+            "dashboard": dashboard_for(request.user),
+            "upcoming_events": upcoming_events_for(request.user),
+            "message_places": (EVENTS_MESSAGE_PLACE,),
+        },
     )
 
 
-@login_required
+@member_required_action(DASHBOARD_URL)
 @require_POST
 def start(request):
     try:

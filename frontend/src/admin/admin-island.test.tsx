@@ -3,7 +3,11 @@ import { describe, expect, it } from "vitest";
 import { ENDPOINTS, invitation, json, mockApi } from "./test-utils";
 import type { AdminData } from "./types";
 
-const data: AdminData = { currentUserId: 7, endpoints: ENDPOINTS };
+const data: AdminData = {
+  currentUserId: 7,
+  stats: { users: 3, activeChallenges: 1, dips: 9, subscribers: 2 },
+  endpoints: ENDPOINTS,
+};
 
 function section(id: string, title: string): HTMLElement {
   const element = document.createElement("section");

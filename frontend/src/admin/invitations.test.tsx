@@ -32,6 +32,26 @@ afterEach(() => {
 });
 
 describe("Invitations table", () => {
+  it("offers 'Kopieer link' and 'Deel' only for an active code (issue 17.10)", async () => {
+    mockApi({
+      [PAGE]: firstPage([
+        invitation(3, { status: "used", statusLabel: "Gebruikt", usedBy: "Bram" }),
+        invitation(2, { status: "expired", statusLabel: "Verlopen" }),
+        invitation(1),
+      ]),
+    });
+    renderInvitations();
+    await waitFor(() => expect(tableRows()).toHaveLength(3));
+    const [used, expired, active] = tableRows() as [HTMLElement, HTMLElement, HTMLElement];
+    for (const row of [used, expired]) {
+      expect(within(row).queryByRole("button", { name: /Kopieer link/ })).toBeNull();
+      expect(within(row).queryByRole("link", { name: /Deel/ })).toBeNull();
+      expect(within(row).getByRole("button", { name: /Verwijder/ })).toBeTruthy();
+    }
+    expect(within(active).getByRole("button", { name: /Kopieer link/ })).toBeTruthy();
+    expect(within(active).getByRole("link", { name: /Deel/ })).toBeTruthy();
+  });
+
   it("loads on mount and shows code, e-mail, status, dates and used-by", async () => {
     mockApi({
       [PAGE]: firstPage([
@@ -55,7 +75,7 @@ describe("Invitations table", () => {
       .map((th) => th.textContent);
     expect(headers).toEqual(["Code", "E-mail", "Status", "Aangemaakt", "Verloopt", "Gebruikt door", "Acties"]);
 
-    const [used, expired, active] = tableRows();
+    const [used, expired, active] = tableRows() as [HTMLElement, HTMLElement, HTMLElement];
     expect(used?.textContent).toContain("CODE0003");
     expect(used?.textContent).toContain("gebruikt@example.nl");
     expect(used?.textContent).toContain("Sanne de Vries");

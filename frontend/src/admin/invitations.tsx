@@ -247,21 +247,26 @@ function InvitationTable({ rows, onCopy, onDelete }: InvitationTableProps) {
               </td>
               <td className="adm-actions-cell">
                 <div className="table-actions adm-row-actions">
-                  <button type="button" className="btn btn-secondary btn-sm" onClick={() => onCopy(row)}>
-                    {T.copyLink}
-                    {" "}
-                    <span className="visually-hidden">{T.copyLinkFor(row.code)}</span>
-                  </button>
-                  <a
-                    className="btn btn-outline btn-sm"
-                    href={shareUrl(row.link)}
-                    target="_blank"
-                    rel="noopener noreferrer"
-                  >
-                    {T.share}
-                    {" "}
-                    <span className="visually-hidden">{T.shareFor(row.code)}</span>
-                  </a>
+                  {/* A used or expired code lets nobody in: nothing to copy or share. */}
+                  {row.status === "active" && (
+                    <>
+                      <button type="button" className="btn btn-secondary btn-sm" onClick={() => onCopy(row)}>
+                        {T.copyLink}
+                        {" "}
+                        <span className="visually-hidden">{T.copyLinkFor(row.code)}</span>
+                      </button>
+                      <a
+                        className="btn btn-outline btn-sm"
+                        href={shareUrl(row.link)}
+                        target="_blank"
+                        rel="noopener noreferrer"
+                      >
+                        {T.share}
+                        {" "}
+                        <span className="visually-hidden">{T.shareFor(row.code)}</span>
+                      </a>
+                    </>
+                  )}
                   <button type="button" className="btn btn-outline-danger btn-sm" onClick={() => onDelete(row)}>
                     {T.delete}
                     {" "}

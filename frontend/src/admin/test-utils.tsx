@@ -5,6 +5,7 @@ import { AdminToastProvider } from "./shared";
 import type { AdminEndpoints, AdminUser, Invitation, Photo } from "./types";
 
 export const ENDPOINTS: AdminEndpoints = {
+  newsletterExport: "/admin/nieuwsbrief.csv",
   photos: "/admin/api/fotos",
   invitations: "/admin/api/uitnodigingen",
   invitationCreate: "/admin/api/uitnodigingen/nieuw",

@@ -72,6 +72,14 @@ export const T = {
   invitationDeleted: "Uitnodiging verwijderd",
   invitationDeleteFailed: "Kon uitnodiging niet verwijderen",
 
+  // stats and newsletter
+  subscribers: (n: number) => (n === 1 ? "abonnee" : "abonnees"),
+  subscribersTail: " op de nieuwsbrief.",
+  exportCsv: "Exporteer CSV",
+  exporting: "Exporteren...",
+  exportDone: "CSV gedownload",
+  exportFailed: "Fout bij exporteren van emails",
+
   // users
   usersIntro: "Alle accounts met hun aantal plonsen. De lijst wordt pas geladen als je erom vraagt.",
   usersLoad: "Gebruikers laden",

@@ -1,5 +1,7 @@
 /** The data the /admin page hands the islands (`{{ islands|json_script:"admin-data" }}`). */
 export interface AdminEndpoints {
+  /** The newsletter CSV; answers 404 JSON with the message when there are no subscribers. */
+  newsletterExport: string;
   photos: string;
   invitations: string;
   invitationCreate: string;
@@ -11,8 +13,17 @@ export interface AdminEndpoints {
   userDelete: string;
 }
 
+/** The numbers on the admin screen (`admin_stats_payload`); actions that change them answer with new ones. */
+export interface AdminStats {
+  users: number;
+  activeChallenges: number;
+  dips: number;
+  subscribers: number;
+}
+
 export interface AdminData {
   currentUserId: number;
+  stats: AdminStats;
   endpoints: AdminEndpoints;
 }
 
@@ -64,6 +75,10 @@ export interface InvitationBulkCreated {
 
 export interface MessageResponse {
   message: string;
+}
+
+export interface UserDeleted extends MessageResponse {
+  stats: AdminStats;
 }
 
 export interface AdminUser {

@@ -131,6 +131,9 @@ describe("Users", () => {
     const own = screen.getByRole("button", { name: "Verwijder anna@example.nl" }) as HTMLButtonElement;
     expect(own.disabled).toBe(true);
     expect(own.title).toBe("Je kunt je eigen account niet verwijderen.");
+    // Visible next to the button too (a tooltip never shows on a phone), and read out with it.
+    const note = screen.getByText("Je kunt je eigen account niet verwijderen.");
+    expect(own.getAttribute("aria-describedby")).toBe(note.id);
     const other = screen.getByRole("button", { name: "Verwijder bram@example.nl" }) as HTMLButtonElement;
     expect(other.disabled).toBe(false);
   });

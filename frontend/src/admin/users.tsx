@@ -2,8 +2,9 @@ import { memo, useCallback, useDeferredValue, useId, useMemo, useRef, useState }
 import { getJson, postJson } from "../lib/api";
 import { DeleteDialog } from "./delete-dialog";
 import { ActionButton, ErrorMessage, useFailure, useNotify, useSingleFlight, withId } from "./shared";
+import { useUpdateStats } from "./stats";
 import { T } from "./texts";
-import type { AdminEndpoints, AdminUser, MessageResponse, UsersResponse } from "./types";
+import type { AdminEndpoints, AdminUser, UserDeleted, UsersResponse } from "./types";
 
 export interface UsersProps {
   endpoints: Pick<AdminEndpoints, "users" | "userDelete">;
@@ -73,6 +74,7 @@ export function Users({ endpoints, currentUserId }: UsersProps) {
   const loading = useRef(false);
   const notify = useNotify();
   const failure = useFailure();
+  const updateStats = useUpdateStats();
   const searchId = useId();
   const countId = useId();
 
@@ -122,7 +124,7 @@ export function Users({ endpoints, currentUserId }: UsersProps) {
   const confirmDelete = async () => {
     const user = pendingDelete;
     if (user === null) return;
-    const result = await runDelete(() => postJson<MessageResponse>(withId(endpoints.userDelete, user.id), {}));
+    const result = await runDelete(() => postJson<UserDeleted>(withId(endpoints.userDelete, user.id), {}));
     if (result === undefined) return;
     setPendingDelete(null);
     if (!result.ok) {
@@ -130,6 +132,7 @@ export function Users({ endpoints, currentUserId }: UsersProps) {
       return;
     }
     setUsers((current) => (current === null ? current : current.filter((item) => item.id !== user.id)));
+    if (result.data?.stats !== undefined) updateStats(result.data.stats);
     notify(result.data?.message || T.userDeleted, "success");
   };
 
@@ -180,8 +183,8 @@ export function Users({ endpoints, currentUserId }: UsersProps) {
               <p>{T.usersNoMatch(deferredQuery.trim())}</p>
             </div>
           ) : (
-            <div className="table-wrap adm-table-wrap">
-              <table className="table adm-table adm-users-table">
+            <div className="table-wrap adm-table-wrap adm-table-wrap--stack">
+              <table className="table adm-table adm-table--stack adm-users-table">
                 <thead>
                   <tr>
                     {COLUMNS.map((column) => {
@@ -245,37 +248,46 @@ interface UserRowProps {
 
 /** Memoised: typing in the search box re-renders only the rows that appear. */
 const UserRow = memo(function UserRow({ user, isSelf, onDelete }: UserRowProps) {
+  const ownNoteId = useId();
   return (
     <tr>
       <th scope="row" className="adm-wrap adm-email">
         {user.email}
       </th>
-      <td>
+      <td data-label={T.colName}>
         <span className="adm-name">
           {user.name.trim() === "" ? <span className="muted">{T.none}</span> : user.name}
           {user.isAdmin && <span className="badge-pill info">{T.adminPill}</span>}
           {isSelf && <span className="badge-pill gold">{T.youPill}</span>}
         </span>
       </td>
-      <td className="adm-nowrap">{user.createdAtDisplay}</td>
-      <td>{user.newsletter ? T.yes : T.no}</td>
-      <td className="num">{user.dipCount}</td>
+      <td data-label={T.colJoined} className="adm-nowrap">
+        {user.createdAtDisplay}
+      </td>
+      <td data-label={T.colNewsletter}>{user.newsletter ? T.yes : T.no}</td>
+      <td data-label={T.colDips} className="num">
+        {user.dipCount}
+      </td>
       <td className="adm-actions-cell">
         <div className="table-actions">
-          {/* A disabled button gets no pointer events: the wrapper carries the tooltip. */}
-          <span title={isSelf ? T.ownAccount : undefined}>
-            <button
-              type="button"
-              className="btn btn-outline-danger btn-sm"
-              disabled={isSelf}
-              title={isSelf ? T.ownAccount : undefined}
-              onClick={() => onDelete(user)}
-            >
-              {T.delete}
-              {" "}
-              <span className="visually-hidden">{T.deleteUserFor(user.email)}</span>
-            </button>
-          </span>
+          <button
+            type="button"
+            className="btn btn-outline-danger btn-sm"
+            disabled={isSelf}
+            title={isSelf ? T.ownAccount : undefined}
+            aria-describedby={isSelf ? ownNoteId : undefined}
+            onClick={() => onDelete(user)}
+          >
+            {T.delete}
+            {" "}
+            <span className="visually-hidden">{T.deleteUserFor(user.email)}</span>
+          </button>
+          {/* The reason stands next to the button: a tooltip never shows on a phone. */}
+          {isSelf && (
+            <span id={ownNoteId} className="adm-own-note">
+              {T.ownAccount}
+            </span>
+          )}
         </div>
       </td>
     </tr>

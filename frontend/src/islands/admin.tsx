@@ -19,10 +19,25 @@ function target(id: string): Element | null {
   return element;
 }
 
+/** A server-rendered part the island takes over (a number, the plain export link): emptied first. */
+function takeOver(element: Element | null): Element | null {
+  element?.replaceChildren();
+  return element;
+}
+
+const stat = (name: string) => takeOver(document.querySelector(`[data-admin-stat="${name}"]`));
+
 const targets: AdminTargets = {
   photos: target("admin-photos-root"),
   invitations: target("admin-invitations-root"),
   users: target("admin-users-root"),
+  newsletter: takeOver(document.getElementById("admin-newsletter-root")),
+  stats: {
+    users: stat("users"),
+    activeChallenges: stat("activeChallenges"),
+    dips: stat("dips"),
+    subscribers: stat("subscribers"),
+  },
 };
 
 mountIsland("admin-root", AdminApp, { data: readJsonScript<AdminData>("admin-data"), targets }, { createIfMissing: true });

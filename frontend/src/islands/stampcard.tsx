@@ -1,4 +1,5 @@
 import "@vitejs/plugin-react/preamble";
+import { enhanceConfirmDialogs } from "../lib/confirm-dialogs";
 import { readJsonScript } from "../lib/data";
 import { mountIsland } from "../lib/mount";
 import { StampCard } from "../stampcard/stamp-card";
@@ -14,3 +15,6 @@ const ROOT_ID = "stampcard-root";
 
 const dataId = document.getElementById(ROOT_ID)?.dataset["props"] ?? "stampcard-data";
 mountIsland(ROOT_ID, StampCard, { initial: readJsonScript<StampCardData>(dataId) });
+
+// 'Challenge Stoppen' on the same page: its confirmation opens as a dialog.
+enhanceConfirmDialogs();

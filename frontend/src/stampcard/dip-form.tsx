@@ -1,36 +1,27 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { Button } from "../ui/button";
+import { PhotoPreview } from "./photo-preview";
 import { T } from "./texts";
 
 export interface DipFormProps {
   busy: boolean;
   /** The server's limit, from the island's props. */
   maxPhotoBytes: number;
+  /** The server's message for a file that is no photo (apps/challenges/photos.py). */
+  notAnImageMessage?: string;
   /** Sends the dip; resolves to true when the server stored it (the form then resets). */
   onRegister: (photo: File | null) => Promise<boolean>;
 }
 
 /** 'Voeg plons toe': an optional photo with a preview, and 'Plons registreren'. */
-export function DipForm({ busy, maxPhotoBytes, onRegister }: DipFormProps) {
+export function DipForm({ busy, maxPhotoBytes, onRegister, notAnImageMessage = T.photoNotImage }: DipFormProps) {
   const inputRef = useRef<HTMLInputElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [preview, setPreview] = useState<string | null>(null);
   const inputId = useId();
   const helpId = useId();
   const errorId = useId();
-
-  // One object URL per chosen file, revoked when the file changes or the form goes away.
-  useEffect(() => {
-    if (file === null || typeof URL.createObjectURL !== "function") {
-      setPreview(null);
-      return;
-    }
-    const url = URL.createObjectURL(file);
-    setPreview(url);
-    return () => URL.revokeObjectURL(url);
-  }, [file]);
 
   const clear = () => {
     setFile(null);
@@ -41,6 +32,12 @@ export function DipForm({ busy, maxPhotoBytes, onRegister }: DipFormProps) {
     if (chosen !== null && chosen.size > maxPhotoBytes) {
       clear();
       setError(T.photoTooLarge(megabytes(maxPhotoBytes)));
+      return;
+    }
+    // The picker asks for images, but "all files" is one tap away: say it now, not after the upload.
+    if (chosen !== null && chosen.type !== "" && !chosen.type.startsWith("image/")) {
+      clear();
+      setError(notAnImageMessage);
       return;
     }
     setError(null);
@@ -103,23 +100,14 @@ export function DipForm({ busy, maxPhotoBytes, onRegister }: DipFormProps) {
           </p>
         )}
         {file !== null && (
-          <div className="sc-preview">
-            {preview !== null && (
-              <img src={preview} alt={T.photoPreviewAlt} className="sc-preview__img" />
-            )}
-            <span className="sc-preview__name">{file.name}</span>
-            <button
-              type="button"
-              className="sc-link"
-              disabled={busy}
-              onClick={() => {
-                clear();
-                inputRef.current?.focus();
-              }}
-            >
-              {T.photoRemove}
-            </button>
-          </div>
+          <PhotoPreview
+            file={file}
+            busy={busy}
+            onRemove={() => {
+              clear();
+              inputRef.current?.focus();
+            }}
+          />
         )}
       </div>
       <Button type="submit" className="btn-lg btn-block" busy={busy} busyLabel={T.uploading}>

@@ -6,9 +6,11 @@ interface ProgressCardProps {
   dipCount: number;
   targetDips: number;
   completed: boolean;
+  /** The next badge to earn, if any. */
+  nextBadge?: Badge | null;
 }
 
-export function ProgressCard({ dipCount, targetDips, completed }: ProgressCardProps) {
+export function ProgressCard({ dipCount, targetDips, completed, nextBadge = null }: ProgressCardProps) {
   const titleId = useId();
   const remaining = Math.max(0, targetDips - dipCount);
   const percent = targetDips > 0 ? Math.min(100, Math.floor((dipCount / targetDips) * 100)) : 0;
@@ -21,6 +23,12 @@ export function ProgressCard({ dipCount, targetDips, completed }: ProgressCardPr
         <strong>{dipCount}</strong> / {targetDips}
       </p>
       {!completed && remaining > 0 && <p className="sc-remaining">{T.remaining(remaining)}</p>}
+      {!completed && nextBadge !== null && (
+        <p className="sc-next-badge">
+          {nextBadge.imageUrl !== "" && <img className="sc-next-badge__img" src={nextBadge.imageUrl} alt="" />}
+          {T.toNextBadge(nextBadge.milestone - dipCount, nextBadge.name)}
+        </p>
+      )}
       <div className="sc-bar">
         <progress className="progress" max={targetDips} value={dipCount} aria-labelledby={titleId} />
         <span className="sc-percent">{T.percentDone(percent)}</span>
@@ -32,10 +40,15 @@ export function ProgressCard({ dipCount, targetDips, completed }: ProgressCardPr
 interface CompletedCardProps {
   completedAtDisplay: string | null;
   headingRef?: Ref<HTMLHeadingElement>;
+  /** The card's badges: the earned ones are the trophy shown in the summary. */
+  badges?: readonly Badge[];
+  photoCount?: number;
 }
 
-export function CompletedCard({ completedAtDisplay, headingRef }: CompletedCardProps) {
+/** The calm summary of a finished challenge: done on which day, the badges collected, what is kept. */
+export function CompletedCard({ completedAtDisplay, headingRef, badges = [], photoCount = 0 }: CompletedCardProps) {
   const titleId = useId();
+  const earned = badges.filter((badge) => badge.earned);
   return (
     <section className="card sc-done-card" aria-labelledby={titleId}>
       <span className="sc-done-card__icon" aria-hidden="true">
@@ -45,6 +58,20 @@ export function CompletedCard({ completedAtDisplay, headingRef }: CompletedCardP
         {T.completedTitle}
       </h2>
       {completedAtDisplay !== null && <p className="sc-done-card__date">{T.completedOn(completedAtDisplay)}</p>}
+      {earned.length > 0 && (
+        <>
+          <p className="sc-done-card__badges-title">{T.completedBadges(earned.length, badges.length)}</p>
+          <ul className="sc-done-card__badges">
+            {earned.map((badge) => (
+              <li key={badge.id}>
+                {badge.imageUrl !== "" && <img src={badge.imageUrl} alt="" width={48} height={48} />}
+                <span>{badge.name}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {photoCount > 0 && <p className="muted">{T.completedPhotos(photoCount)}</p>}
       <p className="muted">{T.completedKept}</p>
     </section>
   );

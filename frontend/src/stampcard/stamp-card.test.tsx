@@ -1,6 +1,7 @@
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as api from "../lib/api";
+import { stubReducedMotion } from "../test/media";
 import { LOGIN_REDIRECT_DELAY_MS, StampCard } from "./stamp-card";
 import type { Badge, Dip, RegisterDipResponse, StampCardData } from "./types";
 
@@ -279,7 +280,7 @@ describe("StampCard: registering a dip", () => {
     expect((fetchMock.mock.calls[0]?.[1]?.body as FormData).has("photo")).toBe(false);
     expect(section("Voortgang").textContent).toContain("10 / 100");
     expect(screen.getByText("Nog 90 plonsen te gaan!")).toBeTruthy();
-    expect(screen.getByText("Plons toegevoegd!")).toBeTruthy();
+    expect(screen.queryByText("Plons toegevoegd!")).toBeNull(); // the badge message says it all
     expect(within(section("Recente plonsen")).getAllByRole("listitem")[0]?.textContent).toContain("Plons 10");
     expect(within(section("Recente plonsen")).getAllByRole("listitem")).toHaveLength(10);
     expect(screen.getByLabelText("Plons 10: gedaan, mijlpaal Kikker")).toBeTruthy();
@@ -334,8 +335,11 @@ describe("StampCard: registering a dip", () => {
     fireEvent.click(registerButton());
     expect(await screen.findByText("Deze foto is te groot. Het maximum is 15 MB.")).toBeTruthy();
     await waitFor(() => expect(registerButton().disabled).toBe(false));
+    const first = screen.getByText("Deze foto is te groot. Het maximum is 15 MB.");
     fireEvent.click(registerButton());
-    await waitFor(() => expect(screen.getAllByText("Deze foto is te groot. Het maximum is 15 MB.")).toHaveLength(2));
+    // One message at a time: the second answer replaces the first.
+    await waitFor(() => expect(screen.getByText("Deze foto is te groot. Het maximum is 15 MB.")).not.toBe(first));
+    expect(screen.getAllByText("Deze foto is te groot. Het maximum is 15 MB.")).toHaveLength(1);
   });
 
   it("keeps the chosen photo after a 400 so another can be picked", async () => {
@@ -428,5 +432,145 @@ describe("StampCard: registering a dip", () => {
     expect(screen.queryByText(/plonsen te gaan/)).toBeNull();
     expect(document.activeElement).toBe(heading);
     expect(screen.getByTestId("celebration").textContent).toContain("Gefeliciteerd!");
+  });
+});
+
+describe("StampCard: issue 17, the moments that matter", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    document.body.innerHTML = "";
+  });
+
+  it("says how far the next badge is ('Nog 3 plonsen tot de Kikker') and counts down after a dip", async () => {
+    mockFetch(json(201, success({ dip: dip(8), dipCount: 8 })));
+    render(<StampCard initial={waterdieren(7)} />);
+    expect(within(section("Voortgang")).getByText("Nog 3 plonsen tot de Kikker")).toBeTruthy();
+    fireEvent.click(registerButton());
+    expect(await within(section("Voortgang")).findByText("Nog 2 plonsen tot de Kikker")).toBeTruthy();
+  });
+
+  it("says 'Nog 1 plons tot de …' and nothing about badges on a card without them", () => {
+    render(<StampCard initial={waterdieren(99)} />);
+    expect(screen.getByText("Nog 1 plons tot de IJsvogel")).toBeTruthy();
+  });
+
+  it("shows a real thumbnail of the chosen photo with 'Foto weghalen'", () => {
+    render(<StampCard initial={waterdieren(5)} />);
+    choosePhoto(new File(["jpeg"], "plons.jpg", { type: "image/jpeg" }));
+    const preview = screen.getByAltText("Voorbeeld van je foto") as HTMLImageElement;
+    expect(preview.tagName).toBe("IMG");
+    expect(preview.getAttribute("src")).toBe("blob:preview");
+    fireEvent.click(screen.getByRole("button", { name: "Foto weghalen" }));
+    expect(screen.queryByAltText("Voorbeeld van je foto")).toBeNull();
+    expect(photoInput().value).toBe("");
+    expect(document.activeElement).toBe(photoInput());
+  });
+
+  it("a photo the browser cannot draw gets an icon, not a broken image", () => {
+    render(<StampCard initial={waterdieren(5)} />);
+    choosePhoto(new File(["heic"], "plons.heic", { type: "image/heic" }));
+    fireEvent.error(screen.getByAltText("Voorbeeld van je foto"));
+    const placeholder = screen.getByRole("img", { name: "Voorbeeld van je foto" });
+    expect(placeholder.tagName).toBe("SPAN");
+    expect(screen.getByText("plons.heic")).toBeTruthy();
+  });
+
+  it("refuses a file that is no image before any upload, with the server's message", () => {
+    const fetchMock = mockFetch();
+    render(<StampCard initial={waterdieren(5, { photoNotImageMessage: "Dit bestand is geen foto." })} />);
+    choosePhoto(new File(["%PDF"], "rooster.pdf", { type: "application/pdf" }));
+    expect(screen.getByRole("alert").textContent).toBe("Dit bestand is geen foto.");
+    expect(screen.queryByAltText("Voorbeeld van je foto")).toBeNull();
+    expect(screen.queryByText("rooster.pdf")).toBeNull();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it("puts its one message in the flow right after the form, in a live region that was already there", async () => {
+    document.body.innerHTML = '<div class="messages"><p class="message success">Challenge gestart!</p></div>';
+    mockFetch(json(201, success()), json(409, { error: "Maximum van 100 plonsen bereikt!" }));
+    const { container } = render(<StampCard initial={waterdieren(5)} />);
+    const region = container.querySelector('[role="status"][aria-live="polite"].sc-message') as HTMLElement;
+    expect(region).toBeTruthy();
+    expect(region.textContent).toBe("");
+
+    fireEvent.click(registerButton());
+    await within(region).findByText("Plons toegevoegd!");
+    // After the button in reading order, outside any fixed overlay: it cannot cover 'Plons registreren'.
+    expect(registerButton().compareDocumentPosition(region) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(document.querySelector(".messages > .message")).toBeNull(); // the server's flash made room
+    expect(document.querySelector(".kw-toast-region")).toBeNull();
+
+    await waitFor(() => expect(registerButton().disabled).toBe(false));
+    fireEvent.click(registerButton());
+    await within(region).findByText("Maximum van 100 plonsen bereikt!");
+    expect(region.querySelectorAll(".message")).toHaveLength(1);
+  });
+
+  it("makes the earned badge the centre of a milestone: big art, name and milestone", async () => {
+    mockFetch(
+      json(
+        201,
+        success({
+          dip: dip(10),
+          dipCount: 10,
+          badge: badge(1, true),
+          celebration: "milestone",
+          toasts: [
+            { text: "Plons toegevoegd!", durationMs: 3000 },
+            { text: "Badge verdiend: Kikker!", durationMs: 5000 },
+          ],
+        }),
+      ),
+    );
+    render(<StampCard initial={waterdieren(9)} />);
+    fireEvent.click(registerButton());
+    const celebration = await screen.findByTestId("celebration");
+    const art = celebration.querySelector("img.kw-celebration__badge") as HTMLImageElement;
+    expect(art.getAttribute("src")).toBe("/static/badges/kikker.svg");
+    expect(celebration.textContent).toContain("Kikker");
+    expect(celebration.textContent).toContain("10 plonsen");
+    expect(screen.getByRole("status", { name: "" }).textContent).toContain("Badge verdiend: Kikker!");
+  });
+
+  it("shows the badge with reduced motion too, without any falling drop", async () => {
+    stubReducedMotion(true);
+    mockFetch(json(201, success({ dip: dip(10), dipCount: 10, badge: badge(1, true), celebration: "milestone" })));
+    render(<StampCard initial={waterdieren(9)} />);
+    fireEvent.click(registerButton());
+    const celebration = await screen.findByTestId("celebration");
+    expect(celebration.querySelector("img.kw-celebration__badge")).toBeTruthy();
+    expect(celebration.querySelectorAll(".kw-celebration__drop")).toHaveLength(0);
+  });
+
+  it("ends a challenge with one calm summary: one message, the collected badges, what is kept", async () => {
+    mockFetch(
+      json(
+        201,
+        success({
+          dip: dip(100),
+          dipCount: 100,
+          completed: true,
+          completedAt: "2026-11-21T10:00:00+01:00",
+          completedAtDisplay: "21 november 2026",
+          badge: badge(5, true),
+          celebration: "completion",
+          toasts: [
+            { text: "Plons toegevoegd!", durationMs: 3000 },
+            { text: "Badge verdiend: IJsvogel!", durationMs: 5000 },
+            { text: "Waterdieren Stempelkaart voltooid! Alle badges verzameld!", durationMs: 10000 },
+          ],
+        }),
+      ),
+    );
+    render(<StampCard initial={waterdieren(99)} />);
+    fireEvent.click(registerButton());
+    const summary = section(await screen.findByRole("heading", { name: "Challenge Voltooid!" }).then((h) => h.textContent ?? ""));
+    expect(summary.textContent).toContain("Alle 6 badges verzameld");
+    expect(within(summary).getAllByRole("listitem")).toHaveLength(6);
+    const messages = document.querySelectorAll(".message");
+    expect([...messages].map((m) => m.textContent)).toEqual(["Waterdieren Stempelkaart voltooid! Alle badges verzameld!"]);
+    const celebration = screen.getByTestId("celebration");
+    expect(celebration.textContent).toContain("Gefeliciteerd!");
+    expect(celebration.querySelector(".kw-celebration__card img")?.getAttribute("src")).toBe("/static/badges/ijsvogel.svg");
   });
 });

@@ -2,18 +2,24 @@ import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { GENERIC_ERROR_MESSAGE, postForm, redirectToLogin } from "../lib/api";
 import { newRequestId } from "../lib/request-id";
 import type { CelebrationKind } from "../lib/celebrate";
-import { Celebration } from "../ui/celebration";
-import { ToastRegion, useToasts } from "../ui/toast";
+import { Celebration, type CelebrationBadge } from "../ui/celebration";
+import { MessageLine, useMessage } from "../ui/message";
 import { DipForm, megabytes } from "./dip-form";
 import { BadgeList, CompletedCard, PhotoCollection, ProgressCard, RecentDips, StampGrid } from "./sections";
 import { T } from "./texts";
-import type { RegisterDipResponse, StampCardData } from "./types";
+import type { Badge, RegisterDipResponse, StampCardData } from "./types";
 import "./stampcard.css";
 
 export const RECENT_DIPS = 10;
 /** Time to read 'Je sessie is verlopen. Log opnieuw in.' before going to the login page. */
 export const LOGIN_REDIRECT_DELAY_MS = 1500;
 const DEFAULT_LOGIN_URL = "/auth";
+
+/** The first badge still to earn: the card says how far it is ('Nog 3 plonsen tot de Kikker'). */
+function nextBadgeOf(badges: readonly Badge[], dipCount: number): Badge | null {
+  const ahead = badges.filter((badge) => !badge.earned && badge.milestone > dipCount);
+  return ahead.sort((a, b) => a.milestone - b.milestone)[0] ?? null;
+}
 
 export interface StampCardProps {
   initial: StampCardData;
@@ -27,8 +33,12 @@ export interface StampCardProps {
 export function StampCard({ initial }: StampCardProps) {
   const [card, setCard] = useState(initial);
   const [busy, setBusy] = useState(false);
-  const [celebration, setCelebration] = useState<{ kind: CelebrationKind; key: number } | null>(null);
-  const { toasts, showToast, dismissToast } = useToasts();
+  const [celebration, setCelebration] = useState<{
+    kind: CelebrationKind;
+    badge: CelebrationBadge | null;
+    key: number;
+  } | null>(null);
+  const { message, show } = useMessage();
   // State updates are async; the ref stops a second send before the button re-renders disabled.
   const sending = useRef(false);
   const requestId = useRef<string | null>(null);
@@ -38,6 +48,11 @@ export function StampCard({ initial }: StampCardProps) {
 
   const { challenge, dipCount, completedAt } = card;
   const completed = completedAt !== null;
+
+  useEffect(() => {
+    // The page's 'Challenge Stoppen' (server-rendered) goes when the card completes: a finished card is kept.
+    if (completed) document.querySelectorAll("[data-until-completed]").forEach((element) => element.remove());
+  }, [completed]);
 
   useEffect(() => {
     if (completed && justCompleted.current) {
@@ -50,7 +65,7 @@ export function StampCard({ initial }: StampCardProps) {
     async (photo: File | null): Promise<boolean> => {
       if (sending.current) return false;
       if (photo !== null && photo.size > initial.photoMaxBytes) {
-        showToast(T.photoTooLarge(megabytes(initial.photoMaxBytes)), { kind: "error" });
+        show(T.photoTooLarge(megabytes(initial.photoMaxBytes)), "error");
         return false;
       }
       sending.current = true;
@@ -67,11 +82,11 @@ export function StampCard({ initial }: StampCardProps) {
       if (!result.ok) {
         const loginUrl = result.loginUrl ?? (result.status === 401 ? DEFAULT_LOGIN_URL : null);
         if (result.status === 0) {
-          showToast(T.networkError, { kind: "error" });
+          show(T.networkError, "error");
         } else {
           // A proxy in front of Django may refuse a big upload with its own (HTML) 413 page.
           const tooLarge = result.status === 413 && result.message === GENERIC_ERROR_MESSAGE;
-          showToast(tooLarge ? T.photoTooLarge(megabytes(initial.photoMaxBytes)) : result.message, { kind: "error" });
+          show(tooLarge ? T.photoTooLarge(megabytes(initial.photoMaxBytes)) : result.message, "error");
         }
         if (loginUrl !== null) {
           // Stay busy until the page goes: nothing more to send without a session.
@@ -100,13 +115,17 @@ export function StampCard({ initial }: StampCardProps) {
             ? current.badges
             : current.badges.map((b) => (b.id === badge.id ? { ...b, ...badge, earned: true } : b)),
       }));
-      const messages = data.toasts.length > 0 ? data.toasts : [{ text: data.message, durationMs: 3000 }];
-      for (const toast of messages) showToast(toast.text, { kind: "success", durationMs: toast.durationMs });
+      // One message, not a stack: the server lists them in rising importance ('Plons toegevoegd!', the
+      // badge, the completion), so the last one says it all, for its own duration.
+      const last = data.toasts[data.toasts.length - 1] ?? { text: data.message, durationMs: 3000 };
+      show(last.text, "success", last.durationMs);
       const kind = data.celebration;
-      if (kind !== null) setCelebration((current) => ({ kind, key: (current?.key ?? 0) + 1 }));
+      if (kind !== null) {
+        setCelebration((current) => ({ kind, badge, key: (current?.key ?? 0) + 1 }));
+      }
       return true;
     },
-    [initial.endpoints.registerDip, showToast],
+    [initial.endpoints.registerDip, show],
   );
 
   const endCelebration = useCallback(() => setCelebration(null), []);
@@ -114,17 +133,33 @@ export function StampCard({ initial }: StampCardProps) {
   return (
     <div className="sc-root">
       <div className="sc-col">
-        <ProgressCard dipCount={dipCount} targetDips={challenge.targetDips} completed={completed} />
+        <ProgressCard
+          dipCount={dipCount}
+          targetDips={challenge.targetDips}
+          completed={completed}
+          nextBadge={nextBadgeOf(card.badges, dipCount)}
+        />
         {completed ? (
-          <CompletedCard completedAtDisplay={card.completedAtDisplay} headingRef={doneHeading} />
+          <CompletedCard
+            completedAtDisplay={card.completedAtDisplay}
+            headingRef={doneHeading}
+            badges={card.badges}
+            photoCount={card.photos.length}
+          />
         ) : (
           <section className="card" aria-labelledby={addTitleId}>
             <h2 id={addTitleId} className="card-title">
               {T.addTitle}
             </h2>
-            <DipForm busy={busy} maxPhotoBytes={initial.photoMaxBytes} onRegister={register} />
+            <DipForm
+              busy={busy}
+              maxPhotoBytes={initial.photoMaxBytes}
+              onRegister={register}
+              notAnImageMessage={initial.photoNotImageMessage}
+            />
           </section>
         )}
+        <MessageLine message={message} className="sc-message" />
         <StampGrid
           targetDips={challenge.targetDips}
           dipCount={dipCount}
@@ -137,9 +172,13 @@ export function StampCard({ initial }: StampCardProps) {
         <PhotoCollection photos={card.photos} completed={completed} />
         <RecentDips dips={card.recentDips} />
       </div>
-      <ToastRegion toasts={toasts} onDismiss={dismissToast} />
       {celebration !== null && (
-        <Celebration key={celebration.key} kind={celebration.kind} onDone={endCelebration} />
+        <Celebration
+          key={celebration.key}
+          kind={celebration.kind}
+          badge={celebration.badge}
+          onDone={endCelebration}
+        />
       )}
     </div>
   );

@@ -2,6 +2,7 @@
 export const T = {
   progressTitle: "Voortgang",
   remaining: (n: number) => `Nog ${n} plonsen te gaan!`,
+  toNextBadge: (n: number, badge: string) => `Nog ${n} ${n === 1 ? "plons" : "plonsen"} tot de ${badge}`,
   percentDone: (pct: number) => `${pct}% voltooid`,
   addTitle: "Voeg plons toe",
   photoLabel: "Foto",
@@ -11,12 +12,17 @@ export const T = {
   photoChooseOther: "Andere foto kiezen",
   photoRemove: "Foto weghalen",
   photoPreviewAlt: "Voorbeeld van je foto",
+  /** Fallback only: the page passes the server's own text (apps/challenges/photos.py). */
+  photoNotImage: "Dit bestand is geen foto. Kies een JPEG-, PNG-, WebP- of HEIC-afbeelding.",
   photoTooLarge: (mb: number) => `Deze foto is te groot. Het maximum is ${mb} MB.`,
   register: "Plons registreren",
   uploading: "Uploaden...",
   completedTitle: "Challenge Voltooid!",
   completedOn: (date: string) => `Voltooid op ${date}`,
   completedKept: "Je foto's en badges blijven bewaard.",
+  completedBadges: (earned: number, total: number) =>
+    earned === total ? `Alle ${total} badges verzameld` : `${earned} van ${total} badges verzameld`,
+  completedPhotos: (n: number) => `${n} ${n === 1 ? "foto" : "foto's"} bij je plonsen`,
   gridTitle: "Stempelkaart",
   cellDone: (n: number) => `Plons ${n}: gedaan`,
   cellTodo: (n: number) => `Plons ${n}: nog te doen`,

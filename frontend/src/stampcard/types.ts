@@ -46,6 +46,8 @@ export interface StampCardData {
   endpoints: { registerDip: string };
   /** The server's upload limit (settings.PHOTO_MAX_BYTES); the server checks again. */
   photoMaxBytes: number;
+  /** The server's message for a file that is no photo, shown before the upload. */
+  photoNotImageMessage?: string;
 }
 
 export interface ServerToast {

@@ -10,8 +10,18 @@ import {
 import { usePrefersReducedMotion } from "./reduced-motion";
 import "./celebration.css";
 
+/** The badge the moment is about: shown big, with its name and milestone, at the centre of the screen. */
+export interface CelebrationBadge {
+  name: string;
+  milestone: number;
+  /** May be "": the card then shows the name only. */
+  imageUrl: string;
+}
+
 export interface CelebrationProps {
   kind: CelebrationKind;
+  /** The badge just earned (a milestone, or the last one at completion). */
+  badge?: CelebrationBadge | null;
   /** Called once, `durationMs` after mounting. The parent unmounts the celebration then. */
   onDone?: () => void;
   durationMs?: number;
@@ -61,8 +71,35 @@ function makeSparkles(count: number): Sparkle[] {
  * banner instead. Either way `onDone` runs after `durationMs` (3 s).
  * To play again, remount it (give it a new `key`).
  */
+/**
+ * The centre of the moment: the earned badge, big, with its name and milestone; at completion with
+ * 'Gefeliciteerd!' in the same card (not a pill over the page). Decorative for screen readers: the
+ * message region announces 'Badge verdiend: {name}!'.
+ */
+function BadgeCard({ kind, badge, still }: { kind: CelebrationKind; badge: CelebrationBadge | null; still: boolean }) {
+  const title = kind === "completion" ? COMPLETION_BANNER : still ? MILESTONE_BANNER : null;
+  if (badge === null && title === null) return null;
+  return (
+    <div className={`kw-celebration__card${still ? " kw-celebration__card--still" : ""}`} aria-hidden="true">
+      {title !== null && <p className="kw-celebration__banner">{title}</p>}
+      {badge !== null && (
+        <>
+          {badge.imageUrl !== "" && <img className="kw-celebration__badge" src={badge.imageUrl} alt="" />}
+          <p className="kw-celebration__badge-name">{badge.name}</p>
+          <p className="kw-celebration__badge-milestone">{milestoneText(badge.milestone)}</p>
+        </>
+      )}
+    </div>
+  );
+}
+
+export function milestoneText(milestone: number): string {
+  return `${milestone} plonsen`;
+}
+
 export function Celebration({
   kind,
+  badge = null,
   onDone,
   durationMs = CELEBRATION_DURATION_MS,
 }: CelebrationProps) {
@@ -90,9 +127,7 @@ export function Celebration({
         className={`kw-celebration kw-celebration--${kind} kw-celebration--static`}
         data-testid="celebration"
       >
-        <p className="kw-celebration__banner">
-          {kind === "completion" ? COMPLETION_BANNER : MILESTONE_BANNER}
-        </p>
+        <BadgeCard kind={kind} badge={badge} still />
       </div>
     );
   }
@@ -127,7 +162,7 @@ export function Celebration({
           }}
         />
       ))}
-      {kind === "completion" && <p className="kw-celebration__banner">{COMPLETION_BANNER}</p>}
+      <BadgeCard kind={kind} badge={badge} still={false} />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, type ReactNode } from "react";
 import { Button } from "./button";
+import { keepTabInside } from "./focus-trap";
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -61,6 +62,7 @@ export function ConfirmDialog({
       onClick={(event) => {
         if (event.target === event.currentTarget && !busy) onCancel();
       }}
+      onKeyDown={(event) => keepTabInside(event.nativeEvent, event.currentTarget)}
     >
       <div>
         <h2 id={titleId} className="dialog-title">
