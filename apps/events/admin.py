@@ -1,11 +1,12 @@
 from django import forms
 from django.contrib import admin
 from django.core.exceptions import ValidationError
-from django.db.models import Count
+from django.db.models import Count, F, Window
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 
-from .models import Event, EventParticipant
-from .services import EventError, event_join, events_deactivate
+from .models import Event, EventParticipant, EventWaitlistEntry
+from .services import EventError, event_join, event_save, events_deactivate
 
 
 class EventParticipantInline(admin.TabularInline):
@@ -26,6 +27,42 @@ class EventParticipantInline(admin.TabularInline):
 
     def has_add_permission(self, request, obj=None):
         return False
+
+    @admin.display(description="naam")
+    def participant_name(self, obj):
+        return obj.user.display_name
+
+    @admin.display(description="e-mailadres")
+    def participant_email(self, obj):
+        return obj.user.email
+
+
+class EventWaitlistInline(admin.TabularInline):
+    """The waitlist in order: place 1 gets the next free place. Read-only: only the services move people."""
+
+    model = EventWaitlistEntry
+    extra = 0
+    fields = ["position", "participant_name", "participant_email", "created_at"]
+    readonly_fields = fields
+    can_delete = False
+    show_change_link = False
+    verbose_name_plural = "wachtlijst (op volgorde)"
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("user", "event")
+            .annotate(place=Window(RowNumber(), partition_by=[F("event")], order_by=[F("id").asc()]))
+            .order_by("id")
+        )
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="plek")
+    def position(self, obj):
+        return obj.place
 
     @admin.display(description="naam")
     def participant_name(self, obj):
@@ -60,8 +97,14 @@ class EventAdmin(admin.ModelAdmin):
     ordering = ["-event_date"]
     fields = ["title", "event_date", "location", "description", "max_participants", "is_active", "created_at"]
     readonly_fields = ["created_at"]
-    inlines = [EventParticipantInline]
+    inlines = [EventParticipantInline, EventWaitlistInline]
     actions = ["deactivate"]
+
+    def save_model(self, request, obj, form, change):
+        """Through `event_save`: a raised maximum gives the new places to the waitlist, in order."""
+        promoted = event_save(event=obj)
+        if promoted:
+            self.message_user(request, f"{len(promoted)} deelnemer(s) van de wachtlijst gehaald en gemaild.")
 
     def get_queryset(self, request):
         # The count column costs one COUNT in the list query, not one query per row.

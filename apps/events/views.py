@@ -1,40 +1,70 @@
-"""Sign up, cancel and the calendar file. Plain POST forms with redirect-after-post: no JavaScript needed."""
+"""/events, sign up (or wait), cancel, the calendar files.
+
+Plain POST forms with redirect-after-post: no JavaScript needed.
+"""
 
 import logging
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import DatabaseError
-from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
-from .ics import event_ics, ics_filename
+from .ics import event_ics, ics_filename, member_calendar_ics
 from .models import Event
+from .selectors import calendar_events_for_token, club_life_settings_for, past_events_joined_by, upcoming_events_for
 from .services import (
+    MESSAGE_CALENDAR_RENEWED,
     MESSAGE_FAILED,
     MESSAGE_JOINED,
     MESSAGE_LEFT,
+    MESSAGE_WAITLIST_LEFT,
+    MESSAGE_WAITLISTED,
     EventAlreadyJoined,
+    EventAlreadyWaitlisted,
     EventError,
-    event_join,
+    Left,
+    calendar_feed_renew,
     event_leave,
+    event_sign_up,
 )
 
 logger = logging.getLogger(__name__)
 
 
-def _back_to_events():
-    return redirect(reverse("dashboard") + "#events")
+# Where a sign-up form came from, so the member lands back on the same page (never an outside URL).
+BACK_TARGETS = {"dashboard": "/dashboard#events", "events": "/events", "account": "/account#agenda"}
+
+
+def _back(request):
+    return redirect(BACK_TARGETS.get(request.POST.get("back", ""), BACK_TARGETS["dashboard"]))
+
+
+@login_required
+@require_safe
+def events_page(request):
+    return render(
+        request,
+        "events/events.html",
+        {
+            "upcoming_events": upcoming_events_for(request.user, limit=None),
+            "past_events": past_events_joined_by(request.user),
+            "club_life": club_life_settings_for(request.user, request=request),
+        },
+    )
 
 
 @login_required
 @require_POST
 def join(request, event_id: int):
     try:
-        event_join(user=request.user, event_id=event_id)
+        sign_up = event_sign_up(user=request.user, event_id=event_id)
     except EventAlreadyJoined as error:
+        messages.info(request, str(error))
+    except EventAlreadyWaitlisted as error:
         messages.info(request, str(error))
     except EventError as error:
         messages.error(request, str(error))
@@ -43,23 +73,50 @@ def join(request, event_id: int):
         logger.exception("event sign-up failed (event %s, user %s)", event_id, request.user.pk)
         messages.error(request, MESSAGE_FAILED)
     else:
-        messages.success(request, MESSAGE_JOINED)
-    return _back_to_events()
+        if sign_up.participant is not None:
+            messages.success(request, MESSAGE_JOINED)
+        else:
+            messages.info(request, MESSAGE_WAITLISTED.format(position=sign_up.waitlist_position))
+    return _back(request)
 
 
 @login_required
 @require_POST
 def leave(request, event_id: int):
     try:
-        event_leave(user=request.user, event_id=event_id)
+        left = event_leave(user=request.user, event_id=event_id)
     except EventError as error:
         messages.error(request, str(error))
     except DatabaseError:
         logger.exception("event cancellation failed (event %s, user %s)", event_id, request.user.pk)
         messages.error(request, MESSAGE_FAILED)
     else:
-        messages.success(request, MESSAGE_LEFT)
-    return _back_to_events()
+        messages.success(request, MESSAGE_WAITLIST_LEFT if left == Left.WAITLIST else MESSAGE_LEFT)
+    return _back(request)
+
+
+@login_required
+@require_POST
+def calendar_renew(request):
+    calendar_feed_renew(user=request.user)
+    messages.success(request, MESSAGE_CALENDAR_RENEWED)
+    return _back(request)
+
+
+@require_safe
+def calendar_feed(request, token: str):
+    """The subscription itself: no session, the secret token in the URL is the access check."""
+    found = calendar_events_for_token(token)
+    if found is None:
+        raise Http404("Onbekende agenda-link")
+    _feed, events = found
+    body = member_calendar_ics(events, url=request.build_absolute_uri(reverse("events")))
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = 'inline; filename="koud-water-challenge.ics"'
+    # A private calendar: no shared cache may keep it, and it is not a page to index.
+    response["Cache-Control"] = "private, no-store"
+    response["X-Robots-Tag"] = "noindex"
+    return response
 
 
 @login_required
