@@ -8,7 +8,7 @@ from django.core import signing
 from apps.invitations.services import invitation_bulk_create, invitation_create
 from apps.notifications.models import Mail
 from apps.notifications.services import invitation_mail_resend, invitation_mails_queue
-from tests.mailbox import run_worker, smtp_server, text_and_html  # noqa: F401 - smtp_server is a fixture
+from tests.mailbox import run_worker, text_and_html
 
 pytestmark = pytest.mark.django_db
 
