@@ -4,6 +4,7 @@ import base64
 import datetime
 from dataclasses import dataclass
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Count, IntegerField, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.urls import reverse
@@ -113,12 +114,25 @@ def invitation_row(invitation: Invitation, *, request=None, now=None) -> dict:
         "usedBy": (invitation.used_by.full_name or invitation.used_by.email) if invitation.used_by_id else None,
         "usedAtDisplay": dutch_date(invitation.used_at) or None,
         "link": invitation_url(invitation.code, request=request),
+        **invitation_mail_fields(invitation),
+    }
+
+
+def invitation_mail_fields(invitation: Invitation) -> dict:
+    """Whether the invitation mail went out ('Verstuurd', 'Mislukt', ...); null without an address."""
+    try:
+        mail = invitation.mail
+    except ObjectDoesNotExist:
+        mail = None
+    return {
+        "mailStatus": mail.status if mail is not None else None,
+        "mailStatusLabel": mail.get_status_display() if mail is not None else None,
     }
 
 
 def invitation_page(*, request=None, cursor: str | None = None, limit: int = INVITATION_PAGE_SIZE) -> dict:
     rows = list(
-        _after(Invitation.objects.select_related("used_by"), cursor).order_by("-created_at", "-pk")[: limit + 1]
+        _after(Invitation.objects.select_related("used_by", "mail"), cursor).order_by("-created_at", "-pk")[: limit + 1]
     )
     more = len(rows) > limit
     rows = rows[:limit]

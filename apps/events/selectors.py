@@ -54,44 +54,44 @@ def _count(model):
     return Coalesce(Subquery(rows.values("total"), output_field=IntegerField()), 0)
 
 
-def _cards(events, user) -> list[EventCard]:
-    """Build cards from annotated events, with one more query for the member's waitlist places."""
-    events = list(events)
-    positions: dict[int, int] = {}
-    if user is not None and user.is_authenticated and events:
-        ahead = (
-            EventWaitlistEntry.objects.filter(event=OuterRef("event"), id__lte=OuterRef("id"))
-            .order_by()
-            .values("event")
-            .annotate(total=Count("pk"))
-            .values("total")
-        )
-        positions = dict(
-            EventWaitlistEntry.objects.filter(user=user, event__in=[event.pk for event in events])
-            .annotate(position=Subquery(ahead, output_field=IntegerField()))
-            .values_list("event_id", "position")
-        )
+def _cards(events) -> list[EventCard]:
     return [
         EventCard(
             event=event,
             participant_count=event.participant_total,
             joined=event.joined_by_user,
-            waitlist_position=positions.get(event.pk),
+            waitlist_position=event.waitlist_place or None,
         )
         for event in events
     ]
 
 
 def _annotated(user):
-    if user is not None and user.is_authenticated:
-        joined = Exists(EventParticipant.objects.filter(event=OuterRef("pk"), user=user))
-    else:
-        joined = Value(False, output_field=BooleanField())
-    return Event.objects.annotate(participant_total=_count(EventParticipant), joined_by_user=joined)
+    """Events with the participant count, the member's place and their waitlist position (0: not waiting),
+    all computed by the database in the one query."""
+    if user is None or not user.is_authenticated:
+        return Event.objects.annotate(
+            participant_total=_count(EventParticipant),
+            joined_by_user=Value(False, output_field=BooleanField()),
+            waitlist_place=Value(0, output_field=IntegerField()),
+        )
+    mine = EventWaitlistEntry.objects.filter(event=OuterRef("pk"), user=user).values("id")[:1]
+    ahead_and_mine = (
+        EventWaitlistEntry.objects.filter(event=OuterRef("pk"), id__lte=OuterRef("my_waitlist_entry"))
+        .order_by()
+        .values("event")
+        .annotate(total=Count("pk"))
+        .values("total")
+    )
+    return Event.objects.annotate(
+        participant_total=_count(EventParticipant),
+        joined_by_user=Exists(EventParticipant.objects.filter(event=OuterRef("pk"), user=user)),
+        my_waitlist_entry=Subquery(mine),
+    ).annotate(waitlist_place=Coalesce(Subquery(ahead_and_mine, output_field=IntegerField()), 0))
 
 
 def upcoming_events_for(user, *, limit: int | None = DASHBOARD_EVENT_LIMIT) -> list[EventCard]:
-    """The next active events, earliest first, in two queries whatever the number of participants.
+    """The next active events, earliest first, in one query whatever the number of participants.
 
     The count and the member's own participation are computed by the database (COUNT + EXISTS), so
     the page never loads participant rows.
@@ -99,7 +99,7 @@ def upcoming_events_for(user, *, limit: int | None = DASHBOARD_EVENT_LIMIT) -> l
     events = _annotated(user).filter(is_active=True, event_date__gte=timezone.now()).order_by("event_date", "pk")
     if limit is not None:
         events = events[:limit]
-    return _cards(events, user)
+    return _cards(events)
 
 
 def past_events_joined_by(user, *, limit: int = PAST_EVENT_LIMIT) -> list[EventCard]:

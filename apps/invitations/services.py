@@ -18,6 +18,8 @@ from django.db import IntegrityError, transaction
 from django.db.models.functions import Lower
 from django.utils import timezone
 
+from apps.notifications.services import invitation_mails_queue
+
 from .models import CODE_LENGTH, VALID_DAYS, Invitation
 from .parsing import extract_emails
 
@@ -66,19 +68,22 @@ def _email_normalize(email: str | None) -> str | None:
 
 
 def invitation_create(*, invited_by=None, email: str | None = None, now: datetime.datetime | None = None) -> Invitation:
-    """One invitation; without an e-mail address it is a generic code anyone may use once."""
+    """One invitation; without an e-mail address it is a generic code anyone may use once, with one it is mailed."""
     now = now or timezone.now()
     email = _email_normalize(email)
     for _ in range(10):
         try:
             with transaction.atomic():
-                return Invitation.objects.create(
+                invitation = Invitation.objects.create(
                     code=invitation_code_generate(),
                     email=email,
                     invited_by=invited_by,
                     created_at=now,
                     expires_at=now + datetime.timedelta(days=VALID_DAYS),
                 )
+                # With an address, the invitation goes out by mail (a background task) in the same commit.
+                invitation_mails_queue(invitations=[invitation])
+                return invitation
         except IntegrityError:
             # 36^8 codes make a clash rare; a clash simply draws again.
             continue
@@ -212,6 +217,7 @@ def invitation_bulk_create(*, invited_by, text: str, now: datetime.datetime | No
                     ],
                     batch_size=_CHUNK,
                 )
+                invitation_mails_queue(invitations=created)
             return BulkInvitationResult(created=created, skipped=[email for email in emails if email in registered])
         except IntegrityError:
             # Another admin drew one of the same codes in between: draw the whole batch again.

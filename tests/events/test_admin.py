@@ -12,6 +12,14 @@ pytestmark = pytest.mark.django_db
 CHANGELIST = reverse("admin:events_event_changelist")
 PARTICIPANTS = reverse("admin:events_eventparticipant_changelist")
 
+# The waitlist inline is read-only, but the admin's change form still posts its (empty) formset.
+WAITLIST_MANAGEMENT_FORM = {
+    "waitlist-TOTAL_FORMS": "0",
+    "waitlist-INITIAL_FORMS": "0",
+    "waitlist-MIN_NUM_FORMS": "0",
+    "waitlist-MAX_NUM_FORMS": "1000",
+}
+
 
 def change_url(event) -> str:
     return reverse("admin:events_event_change", args=[event.pk])
@@ -83,6 +91,7 @@ def test_admin_creates_an_event(admin_client):
             "participants-INITIAL_FORMS": "0",
             "participants-MIN_NUM_FORMS": "0",
             "participants-MAX_NUM_FORMS": "1000",
+            **WAITLIST_MANAGEMENT_FORM,
         },
     )
 
@@ -111,6 +120,7 @@ def test_admin_edits_and_deactivates_an_event_keeping_participants(admin_client)
             "participants-INITIAL_FORMS": "1",
             "participants-MIN_NUM_FORMS": "0",
             "participants-MAX_NUM_FORMS": "1000",
+            **WAITLIST_MANAGEMENT_FORM,
             "participants-0-id": str(participation.pk),
             "participants-0-event": str(event.pk),
         },

@@ -3,7 +3,15 @@
 import pytest
 
 from apps.events.models import EventParticipant
-from apps.events.services import MESSAGE_DUPLICATE, EventAlreadyJoined, EventError, EventFull, event_join, event_leave
+from apps.events.services import (
+    MESSAGE_DUPLICATE,
+    EventAlreadyJoined,
+    EventError,
+    EventFull,
+    Left,
+    event_join,
+    event_leave,
+)
 from tests.concurrency import requires_postgresql, run_concurrently
 from tests.factories import EventFactory, EventParticipantFactory, UserFactory
 
@@ -55,7 +63,7 @@ def test_cancellations_and_sign_ups_at_once_never_overfill():
 
     unexpected = [r for r in results if isinstance(r, Exception) and not isinstance(r, EventFull)]
     assert not unexpected, unexpected
-    assert all(r is True for r in results[:5]), results[:5]
+    assert all(r == Left.PLACE for r in results[:5]), results[:5]
     joined = sum(isinstance(r, EventParticipant) for r in results)
     assert event.participants.count() == joined <= 5
     assert not event.participants.filter(user__in=leaving).exists()

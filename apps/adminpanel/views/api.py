@@ -10,6 +10,7 @@ from django.views.decorators.http import require_GET, require_POST
 from apps.accounts.access import admin_required_json
 from apps.invitations.models import Invitation
 from apps.invitations.services import invitation_bulk_create, invitation_create, invitation_delete
+from apps.notifications.services import MESSAGE_RESENT, MailError, invitation_mail_resend
 
 from ..selectors import invitation_page, invitation_row, photo_page, users_table
 from ..services import AdminActionError, user_delete
@@ -109,6 +110,18 @@ def invitation_delete_view(request, invitation_id: int):
         return _error(MESSAGE_DELETE_INVITATION_FAILED, status=404)
     invitation_delete(invitation=invitation)
     return JsonResponse({"message": MESSAGE_INVITATION_DELETED})
+
+
+@admin_required_json
+@require_POST
+def invitation_resend_view(request, invitation_id: int):
+    """'Opnieuw versturen': the mail goes back in the queue; the row comes back with its new mail status."""
+    try:
+        invitation_mail_resend(invitation_id=invitation_id)
+    except MailError as error:
+        return _error(str(error), status=409)
+    invitation = Invitation.objects.select_related("used_by", "mail").get(pk=invitation_id)
+    return JsonResponse({"message": MESSAGE_RESENT, "invitation": invitation_row(invitation, request=request)})
 
 
 @admin_required_json
