@@ -16,6 +16,7 @@ from apps.challenges.models import Dip, UserChallenge
 from apps.challenges.selectors import dutch_date
 from apps.invitations.links import invitation_url
 from apps.invitations.models import Invitation
+from apps.notifications.models import Mail
 
 ANONYMOUS_SWIMMER = "Anonieme zwemmer"
 PHOTO_PAGE_SIZE = 48
@@ -114,20 +115,22 @@ def invitation_row(invitation: Invitation, *, request=None, now=None) -> dict:
         "usedBy": (invitation.used_by.full_name or invitation.used_by.email) if invitation.used_by_id else None,
         "usedAtDisplay": dutch_date(invitation.used_at) or None,
         "link": invitation_url(invitation.code, request=request),
-        **invitation_mail_fields(invitation),
+        **invitation_mail_fields(invitation, now=now),
     }
 
 
-def invitation_mail_fields(invitation: Invitation) -> dict:
+def invitation_mail_fields(invitation: Invitation, *, now=None) -> dict:
     """Whether the invitation mail went out ('Verstuurd', 'Mislukt', ...); null without an address."""
     try:
         mail = invitation.mail
     except ObjectDoesNotExist:
         mail = None
-    return {
-        "mailStatus": mail.status if mail is not None else None,
-        "mailStatusLabel": mail.get_status_display() if mail is not None else None,
-    }
+    if mail is not None:
+        return {"mailStatus": mail.status, "mailStatusLabel": mail.get_status_display()}
+    if invitation.email and invitation.status_at(now or timezone.now()) == Invitation.Status.ACTIVE:
+        # The worker writes the mail row when it takes the task: until then the mail waits in the queue.
+        return {"mailStatus": Mail.Status.QUEUED.value, "mailStatusLabel": Mail.Status.QUEUED.label}
+    return {"mailStatus": None, "mailStatusLabel": None}
 
 
 def invitation_page(*, request=None, cursor: str | None = None, limit: int = INVITATION_PAGE_SIZE) -> dict:

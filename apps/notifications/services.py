@@ -19,7 +19,7 @@ from apps.invitations.models import Invitation
 from .links import UnsubscribeScope, unsubscribe_payload
 from .messages import build_message
 from .models import InvitationOptOut, Mail, MailPreference
-from .tasks import deliver_mails
+from .tasks import deliver_mails, send_invitation_mails
 
 logger = logging.getLogger(__name__)
 
@@ -112,15 +112,34 @@ def _opted_out(emails: list[str]) -> set[str]:
     return found
 
 
-def invitation_mails_queue(*, invitations: Iterable[Invitation]) -> list[Mail]:
-    """One mail per invitation that has an address; an address that opted out gets a row marked 'Afgemeld'."""
-    invitations = [invitation for invitation in invitations if invitation.email]
-    if not invitations:
-        return []
+def invitation_mails_queue(*, invitations: Iterable[Invitation]) -> int:
+    """Queue the mail of each invitation that has an address: one background task per MAILS_PER_TASK.
+
+    Only the task row is written here, so a bulk invitation of 2,000 addresses stays a quick request;
+    the worker writes each invitation's `Mail` row (its 'Verstuurd'/'Mislukt' record) as it sends.
+    """
+    invitations = list(invitations)
+    for invitation in invitations:
+        # A new invitation has no mail row yet (the worker writes it): tell the ORM, so that showing
+        # the new rows' mail status costs no query per invitation.
+        Invitation.mail.related.set_cached_value(invitation, None)
+    invitation_ids = [invitation.pk for invitation in invitations if invitation.email]
+    for start in range(0, len(invitation_ids), MAILS_PER_TASK):
+        send_invitation_mails.enqueue(invitation_ids=invitation_ids[start : start + MAILS_PER_TASK])
+    return len(invitation_ids)
+
+
+def invitation_mails_prepare(*, invitation_ids: list[int]) -> list[int]:
+    """In the worker: the `Mail` rows of these invitations, marked 'Afgemeld' for an address that opted out.
+    Returns the ids of the mails to send. An invitation deleted or used in the meantime gets none."""
+    invitations = list(
+        Invitation.objects.filter(pk__in=invitation_ids, used_at__isnull=True, email__isnull=False).exclude(email="")
+    )
     opted_out = _opted_out([invitation.email for invitation in invitations])
     now = timezone.now()
     with transaction.atomic():
-        mails = Mail.objects.bulk_create(
+        # ignore_conflicts: an invitation that already has its mail row (sent again by hand) keeps it.
+        Mail.objects.bulk_create(
             [
                 Mail(
                     kind=Mail.Kind.INVITATION,
@@ -133,9 +152,13 @@ def invitation_mails_queue(*, invitations: Iterable[Invitation]) -> list[Mail]:
                 for invitation in invitations
             ],
             batch_size=_CHUNK,
+            ignore_conflicts=True,
         )
-        _enqueue([mail.pk for mail in mails if mail.status == Mail.Status.QUEUED])
-    return mails
+    return list(
+        Mail.objects.filter(invitation_id__in=[i.pk for i in invitations], status=Mail.Status.QUEUED)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
 
 
 def invitation_mail_resend(*, invitation_id: int) -> Mail:

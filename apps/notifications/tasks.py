@@ -9,3 +9,10 @@ def deliver_mails(mail_ids: list[int]) -> dict[str, int]:
     from .services import mails_deliver
 
     return mails_deliver(mail_ids=mail_ids)
+
+
+@task()
+def send_invitation_mails(invitation_ids: list[int]) -> dict[str, int]:
+    from .services import invitation_mails_prepare, mails_deliver
+
+    return mails_deliver(mail_ids=invitation_mails_prepare(invitation_ids=invitation_ids))

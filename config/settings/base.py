@@ -31,9 +31,9 @@ INSTALLED_APPS = [
     "apps.challenges",
     "apps.events",
     "apps.adminpanel",
-    "apps.notifications",
     "django_tasks",
     "django_tasks_db",
+    "apps.notifications",  # after django_tasks_db: its admin.py takes the task table out of the admin site
 ]
 
 MIDDLEWARE = [

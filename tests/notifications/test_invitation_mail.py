@@ -4,6 +4,7 @@ import re
 
 import pytest
 from django.core import signing
+from django_tasks_db.models import DBTaskResult
 
 from apps.invitations.services import invitation_bulk_create, invitation_create
 from apps.notifications.models import Mail
@@ -14,9 +15,11 @@ pytestmark = pytest.mark.django_db
 
 
 def test_an_invitation_mail_is_queued_not_sent_by_the_request(smtp_server, admin_user):
-    invitation_create(invited_by=admin_user, email="nieuw@example.nl")
+    invitation = invitation_create(invited_by=admin_user, email="nieuw@example.nl")
 
-    assert Mail.objects.get().status == Mail.Status.QUEUED
+    task = DBTaskResult.objects.get()
+    assert task.task_path == "apps.notifications.tasks.send_invitation_mails"
+    assert task.args_kwargs["kwargs"] == {"invitation_ids": [invitation.pk]}
     assert smtp_server.messages == []  # nothing goes out until the worker runs
 
 
