@@ -13,8 +13,10 @@ run: install frontend
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py seed_catalogue
 	$(PY) manage.py seed_demo
-	@echo "Koud water challenge draait op http://127.0.0.1:8000"
-	$(PY) manage.py runserver 127.0.0.1:8000
+	@echo "Koud water challenge draait op http://127.0.0.1:8000 (de e-mailworker draait ernaast)"
+	@# The background-task worker sends the mails (here to the console); it stops with the server.
+	$(PY) manage.py db_worker --no-reload & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT; \
+	  $(PY) manage.py runserver 127.0.0.1:8000
 
 test: install frontend chromium
 	cd frontend && npm run typecheck && npm test
