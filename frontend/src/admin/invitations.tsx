@@ -36,9 +36,9 @@ const MAIL_PILL: Record<MailStatus, string> = {
   suppressed: "neutral",
 };
 
-/** A mail that went out or failed can be sent again, as long as the invitation can still be used. */
+/** A failed mail can be sent again, as long as the invitation can still be used. */
 export function canResend(row: Invitation): boolean {
-  return row.status === "active" && (row.mailStatus === "failed" || row.mailStatus === "sent");
+  return row.status === "active" && row.mailStatus === "failed";
 }
 
 /** The WhatsApp share link of an invitation: a Dutch text with the `/auth?invite=CODE` link. */
@@ -274,7 +274,14 @@ function InvitationTable({ rows, onCopy, onDelete, onResend }: InvitationTablePr
                 {row.mailStatus === null ? (
                   <span className="muted">{T.none}</span>
                 ) : (
-                  <span className={`badge-pill ${MAIL_PILL[row.mailStatus]}`}>{row.mailStatusLabel}</span>
+                  <span className="adm-mail-status">
+                    <span className={`badge-pill ${MAIL_PILL[row.mailStatus]}`}>{row.mailStatusLabel}</span>
+                    {canResend(row) && (
+                      <button type="button" className="btn btn-ghost btn-sm" onClick={() => onResend(row)}>
+                        {T.resend} <span className="visually-hidden">{T.resendFor(row.code)}</span>
+                      </button>
+                    )}
+                  </span>
                 )}
               </td>
               <td data-label={T.colCreated} className="adm-nowrap">
@@ -297,13 +304,6 @@ function InvitationTable({ rows, onCopy, onDelete, onResend }: InvitationTablePr
               </td>
               <td className="adm-actions-cell">
                 <div className="table-actions adm-row-actions">
-                  {canResend(row) && (
-                    <button type="button" className="btn btn-secondary btn-sm" onClick={() => onResend(row)}>
-                      {T.resend}
-                      {" "}
-                      <span className="visually-hidden">{T.resendFor(row.code)}</span>
-                    </button>
-                  )}
                   <button type="button" className="btn btn-secondary btn-sm" onClick={() => onCopy(row)}>
                     {T.copyLink}
                     {" "}
