@@ -191,3 +191,13 @@ def calendar_feed_renew(*, user: User) -> CalendarFeed:
 def events_deactivate(*, event_ids: Iterable[int]) -> int:
     """Take events off the dashboard without losing who signed up. Returns how many changed."""
     return Event.objects.filter(pk__in=list(event_ids), is_active=True).update(is_active=False)
+
+
+def event_waitlist_fill(*, event_id: int) -> list[EventParticipant]:
+    """Hand free places to the waitlist, in order: after a place was freed outside `event_leave` (an account
+    deleted, a participant removed in the Django admin)."""
+    with transaction.atomic():
+        event = Event.objects.select_for_update().filter(pk=event_id).first()
+        if event is None:
+            return []
+        return _promote_waitlist(event)
