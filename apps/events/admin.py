@@ -5,8 +5,8 @@ from django.db.models import Count, F, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
-from .models import Event, EventParticipant, EventWaitlistEntry
-from .services import EventError, event_join, event_save, events_deactivate
+from .models import CalendarFeed, Event, EventParticipant, EventWaitlistEntry
+from .services import EventError, calendar_feed_renew, event_join, event_save, event_sign_up, events_deactivate
 
 
 class EventParticipantInline(admin.TabularInline):
@@ -177,6 +177,99 @@ class EventParticipantAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         """Nothing to do: the add form's event_join saved it, and a sign-up is never changed afterwards."""
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class EventWaitlistAddForm(forms.ModelForm):
+    """Sign a member up on their behalf through `event_sign_up`: a place when there is one, else the end
+    of the waitlist, under the same lock and rules as the member's own button."""
+
+    class Meta:
+        model = EventWaitlistEntry
+        fields = ["event", "user"]
+
+    def clean(self):
+        cleaned = super().clean()
+        event, user = cleaned.get("event"), cleaned.get("user")
+        if event is not None and user is not None:
+            try:
+                sign_up = event_sign_up(user=user, event_id=event.pk)
+            except EventError as error:
+                raise ValidationError(str(error)) from error
+            if sign_up.participant is not None:
+                raise ValidationError(f"Er was nog plek: {user} is direct aangemeld als deelnemer.")
+            self.instance = EventWaitlistEntry.objects.get(event=event, user=user)
+        return cleaned
+
+    def validate_unique(self):
+        """event_sign_up has enforced one entry per member."""
+
+    def save(self, commit=True):
+        self.save_m2m = lambda: None
+        return self.instance
+
+
+@admin.register(EventWaitlistEntry)
+class EventWaitlistEntryAdmin(admin.ModelAdmin):
+    """Everyone waiting, per event in order. Adding goes through event_sign_up; an entry is never edited."""
+
+    list_display = ["event", "user", "created_at"]
+    list_filter = ["event"]
+    search_fields = ["user__email", "user__full_name", "event__title"]
+    list_select_related = ["event", "user"]
+    autocomplete_fields = ["event", "user"]
+    ordering = ["event", "id"]
+
+    def get_form(self, request, obj=None, **kwargs):
+        if obj is None:
+            kwargs["form"] = EventWaitlistAddForm
+            kwargs["fields"] = ["event", "user"]
+        return super().get_form(request, obj, **kwargs)
+
+    def get_readonly_fields(self, request, obj=None):
+        return ["event", "user", "created_at"] if obj is not None else []
+
+    def save_model(self, request, obj, form, change):
+        """Nothing to do: the add form's event_sign_up saved it."""
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class CalendarFeedAddForm(forms.ModelForm):
+    class Meta:
+        model = CalendarFeed
+        fields = ["user"]
+
+    def save(self, commit=True):
+        self.save_m2m = lambda: None
+        self.instance = calendar_feed_renew(user=self.cleaned_data["user"])
+        return self.instance
+
+
+@admin.register(CalendarFeed)
+class CalendarFeedAdmin(admin.ModelAdmin):
+    """Who has a calendar subscription. The token itself is never shown: it is the member's secret."""
+
+    list_display = ["user", "created_at"]
+    search_fields = ["user__email", "user__full_name"]
+    list_select_related = ["user"]
+    autocomplete_fields = ["user"]
+    fields = ["user", "created_at"]
+    readonly_fields = ["created_at"]
+
+    def get_form(self, request, obj=None, **kwargs):
+        if obj is None:
+            kwargs["form"] = CalendarFeedAddForm
+        return super().get_form(request, obj, **kwargs)
+
+    def get_readonly_fields(self, request, obj=None):
+        return ["user", "created_at"] if obj is not None else ["created_at"]
+
+    def save_model(self, request, obj, form, change):
+        """Nothing to do: calendar_feed_renew saved it (adding for a member who has one renews it)."""
 
     def has_change_permission(self, request, obj=None):
         return False

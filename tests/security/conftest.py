@@ -153,6 +153,7 @@ def world(db) -> World:
     group = Group.objects.create(name="Vrijwilligers")
     email_address = EmailAddress.objects.create(user=member, email=member.email, primary=True, verified=True)
     CalendarFeed.objects.create(user=member, token="marit-agenda-token-voor-de-matrix")
+    EventWaitlistEntry.objects.create(event=EventFactory(title="Wachtlijstduik", max_participants=1), user=other)
     return World(
         member=member,
         other_member=other,
