@@ -1,6 +1,8 @@
 # syntax=docker/dockerfile:1
 # Production image: Vite builds the islands, then Python 3.11 runs gunicorn as a non-root user.
 # Migrations are a separate step (see README, "Productie"): docker run … python manage.py migrate
+# The same image runs the mail worker (one or more containers): docker run … koud python manage.py db_worker
+# and, from cron every 15 minutes, the scheduled mails: docker run --rm … koud python manage.py send_scheduled_mail
 
 FROM node:20-bookworm-slim AS frontend
 WORKDIR /build/frontend

@@ -16,8 +16,10 @@ run: install frontend
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py seed_catalogue
 	$(PY) manage.py seed_demo
-	@echo "Koud water challenge draait op http://127.0.0.1:$(PORT)"
-	DJANGO_DEBUG=$(DJANGO_DEBUG) $(PY) manage.py runserver 127.0.0.1:$(PORT)
+	@echo "Koud water challenge draait op http://127.0.0.1:$(PORT) (de e-mailworker draait ernaast)"
+	@# The background-task worker sends the mails (here to the console); it stops with the server.
+	$(PY) manage.py db_worker --no-reload & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT; \
+	  DJANGO_DEBUG=$(DJANGO_DEBUG) $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 test: install frontend chromium
 	cd frontend && npm run typecheck && npm test

@@ -1,6 +1,7 @@
 import pytest
 
 from tests.factories import AdminFactory, UserFactory
+from tests.mailbox import smtp_server  # noqa: F401 - the loopback SMTP server fixture, for every test module
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ import base64
 import datetime
 from dataclasses import dataclass
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Count, IntegerField, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.urls import reverse
@@ -15,6 +16,7 @@ from apps.challenges.models import Dip, UserChallenge
 from apps.challenges.selectors import dutch_date
 from apps.invitations.links import invitation_url
 from apps.invitations.models import Invitation
+from apps.notifications.models import Mail
 
 ANONYMOUS_SWIMMER = "Anonieme zwemmer"
 PHOTO_PAGE_SIZE = 48
@@ -123,12 +125,27 @@ def invitation_row(invitation: Invitation, *, request=None, now=None) -> dict:
         "usedBy": (invitation.used_by.full_name or invitation.used_by.email) if invitation.used_by_id else None,
         "usedAtDisplay": dutch_date(invitation.used_at) or None,
         "link": invitation_url(invitation.code, request=request),
+        **invitation_mail_fields(invitation, now=now),
     }
+
+
+def invitation_mail_fields(invitation: Invitation, *, now=None) -> dict:
+    """Whether the invitation mail went out ('Verstuurd', 'Mislukt', ...); null without an address."""
+    try:
+        mail = invitation.mail
+    except ObjectDoesNotExist:
+        mail = None
+    if mail is not None:
+        return {"mailStatus": mail.status, "mailStatusLabel": mail.get_status_display()}
+    if invitation.email and invitation.status_at(now or timezone.now()) == Invitation.Status.ACTIVE:
+        # The worker writes the mail row when it takes the task: until then the mail waits in the queue.
+        return {"mailStatus": Mail.Status.QUEUED.value, "mailStatusLabel": Mail.Status.QUEUED.label}
+    return {"mailStatus": None, "mailStatusLabel": None}
 
 
 def invitation_page(*, request=None, cursor: str | None = None, limit: int = INVITATION_PAGE_SIZE) -> dict:
     rows = list(
-        _after(Invitation.objects.select_related("used_by"), cursor).order_by("-created_at", "-pk")[: limit + 1]
+        _after(Invitation.objects.select_related("used_by", "mail"), cursor).order_by("-created_at", "-pk")[: limit + 1]
     )
     more = len(rows) > limit
     rows = rows[:limit]

@@ -14,6 +14,11 @@ urlpatterns = [
         api.invitation_delete_view,
         name="adminpanel_invitation_delete",
     ),
+    path(
+        "admin/api/uitnodigingen/<int:invitation_id>/versturen",
+        api.invitation_resend_view,
+        name="adminpanel_invitation_resend",
+    ),
     path("admin/api/gebruikers", api.users, name="adminpanel_users"),
     path("admin/api/gebruikers/<int:user_id>/verwijderen", api.user_delete_view, name="adminpanel_user_delete"),
 ]

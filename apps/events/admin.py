@@ -1,14 +1,24 @@
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
-from django.db.models import Count
+from django.db.models import Count, F, Window
+from django.db.models.functions import RowNumber
 from django.forms.models import BaseInlineFormSet
 from django.utils import timezone
 
 from apps.core.admin_writes import ServiceDeleteMixin
 
-from .models import Event, EventParticipant
-from .services import MESSAGE_PAST, EventError, event_join, event_leave, events_deactivate
+from .models import CalendarFeed, Event, EventParticipant, EventWaitlistEntry
+from .services import (
+    MESSAGE_PAST,
+    EventError,
+    calendar_feed_renew,
+    event_join,
+    event_leave,
+    event_save,
+    event_sign_up,
+    events_deactivate,
+)
 
 
 def _leave_refusal(event: Event) -> str | None:
@@ -55,6 +65,42 @@ class EventParticipantInline(admin.TabularInline):
         return obj.user.email
 
 
+class EventWaitlistInline(admin.TabularInline):
+    """The waitlist in order: place 1 gets the next free place. Read-only: only the services move people."""
+
+    model = EventWaitlistEntry
+    extra = 0
+    fields = ["position", "participant_name", "participant_email", "created_at"]
+    readonly_fields = fields
+    can_delete = False
+    show_change_link = False
+    verbose_name_plural = "wachtlijst (op volgorde)"
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("user", "event")
+            .annotate(place=Window(RowNumber(), partition_by=[F("event")], order_by=[F("id").asc()]))
+            .order_by("id")
+        )
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="plek")
+    def position(self, obj):
+        return obj.place
+
+    @admin.display(description="naam")
+    def participant_name(self, obj):
+        return obj.user.display_name
+
+    @admin.display(description="e-mailadres")
+    def participant_email(self, obj):
+        return obj.user.email
+
+
 class PeriodFilter(admin.SimpleListFilter):
     title = "periode"
     parameter_name = "periode"
@@ -79,8 +125,14 @@ class EventAdmin(admin.ModelAdmin):
     ordering = ["-event_date"]
     fields = ["title", "event_date", "location", "description", "max_participants", "is_active", "created_at"]
     readonly_fields = ["created_at"]
-    inlines = [EventParticipantInline]
+    inlines = [EventParticipantInline, EventWaitlistInline]
     actions = ["deactivate"]
+
+    def save_model(self, request, obj, form, change):
+        """Through `event_save`: a raised maximum gives the new places to the waitlist, in order."""
+        promoted = event_save(event=obj)
+        if promoted:
+            self.message_user(request, f"{len(promoted)} deelnemer(s) van de wachtlijst gehaald en gemaild.")
 
     def get_queryset(self, request):
         # The count column costs one COUNT in the list query, not one query per row.
@@ -177,3 +229,96 @@ class EventParticipantAdmin(ServiceDeleteMixin, admin.ModelAdmin):
             event_leave(user=obj.user, event_id=obj.event_id)
         except EventError as error:
             raise ValidationError(str(error)) from error
+
+
+class EventWaitlistAddForm(forms.ModelForm):
+    """Sign a member up on their behalf through `event_sign_up`: a place when there is one, else the end
+    of the waitlist, under the same lock and rules as the member's own button."""
+
+    class Meta:
+        model = EventWaitlistEntry
+        fields = ["event", "user"]
+
+    def clean(self):
+        cleaned = super().clean()
+        event, user = cleaned.get("event"), cleaned.get("user")
+        if event is not None and user is not None:
+            try:
+                sign_up = event_sign_up(user=user, event_id=event.pk)
+            except EventError as error:
+                raise ValidationError(str(error)) from error
+            if sign_up.participant is not None:
+                raise ValidationError(f"Er was nog plek: {user} is direct aangemeld als deelnemer.")
+            self.instance = EventWaitlistEntry.objects.get(event=event, user=user)
+        return cleaned
+
+    def validate_unique(self):
+        """event_sign_up has enforced one entry per member."""
+
+    def save(self, commit=True):
+        self.save_m2m = lambda: None
+        return self.instance
+
+
+@admin.register(EventWaitlistEntry)
+class EventWaitlistEntryAdmin(admin.ModelAdmin):
+    """Everyone waiting, per event in order. Adding goes through event_sign_up; an entry is never edited."""
+
+    list_display = ["event", "user", "created_at"]
+    list_filter = ["event"]
+    search_fields = ["user__email", "user__full_name", "event__title"]
+    list_select_related = ["event", "user"]
+    autocomplete_fields = ["event", "user"]
+    ordering = ["event", "id"]
+
+    def get_form(self, request, obj=None, **kwargs):
+        if obj is None:
+            kwargs["form"] = EventWaitlistAddForm
+            kwargs["fields"] = ["event", "user"]
+        return super().get_form(request, obj, **kwargs)
+
+    def get_readonly_fields(self, request, obj=None):
+        return ["event", "user", "created_at"] if obj is not None else []
+
+    def save_model(self, request, obj, form, change):
+        """Nothing to do: the add form's event_sign_up saved it."""
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class CalendarFeedAddForm(forms.ModelForm):
+    class Meta:
+        model = CalendarFeed
+        fields = ["user"]
+
+    def save(self, commit=True):
+        self.save_m2m = lambda: None
+        self.instance = calendar_feed_renew(user=self.cleaned_data["user"])
+        return self.instance
+
+
+@admin.register(CalendarFeed)
+class CalendarFeedAdmin(admin.ModelAdmin):
+    """Who has a calendar subscription. The token itself is never shown: it is the member's secret."""
+
+    list_display = ["user", "created_at"]
+    search_fields = ["user__email", "user__full_name"]
+    list_select_related = ["user"]
+    autocomplete_fields = ["user"]
+    fields = ["user", "created_at"]
+    readonly_fields = ["created_at"]
+
+    def get_form(self, request, obj=None, **kwargs):
+        if obj is None:
+            kwargs["form"] = CalendarFeedAddForm
+        return super().get_form(request, obj, **kwargs)
+
+    def get_readonly_fields(self, request, obj=None):
+        return ["user", "created_at"] if obj is not None else ["created_at"]
+
+    def save_model(self, request, obj, form, change):
+        """Nothing to do: calendar_feed_renew saved it (adding for a member who has one renews it)."""
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -54,3 +54,42 @@ def event_ics(event: Event, *, now: datetime.datetime | None = None, url: str = 
 
 def ics_filename(event: Event) -> str:
     return f"{slugify(event.title) or 'event'}-{event.pk}.ics"
+
+
+# --- The member's calendar subscription (/agenda/<token>.ics) -------------------------------------
+# One calendar with every event the member joined, built with `icalendar`. Phone calendars fetch it
+# again by themselves: REFRESH-INTERVAL (RFC 7986) and the older X-PUBLISHED-TTL say how often.
+FEED_REFRESH_INTERVAL = datetime.timedelta(hours=1)
+FEED_NAME = "Koud water challenge"
+
+
+def member_calendar_ics(events, *, now: datetime.datetime | None = None, url: str = "") -> bytes:
+    """The subscription feed for a member: one VEVENT per event, with the same UID as the single download."""
+    import icalendar
+
+    stamp = (now or timezone.now()).astimezone(datetime.UTC)
+    calendar = icalendar.Calendar.new(
+        name=FEED_NAME,
+        prodid=PRODID,
+        calscale="GREGORIAN",
+        method="PUBLISH",
+        refresh_interval=FEED_REFRESH_INTERVAL,
+    )
+    calendar.add("x-published-ttl", FEED_REFRESH_INTERVAL)
+    amsterdam = zoneinfo.ZoneInfo(TZID)
+    for event in events:
+        start = event.event_date.astimezone(amsterdam)
+        component = icalendar.Event.new(
+            uid=f"event-{event.pk}@{_uid_domain()}",
+            stamp=stamp,
+            start=start,
+            end=(event.event_date + DEFAULT_DURATION).astimezone(amsterdam),
+            summary=event.title,
+            location=event.location or None,
+            description=event.description or None,
+        )
+        if url:
+            component.add("url", url)
+        calendar.add_component(component)
+    calendar.add_missing_timezones()
+    return calendar.to_ical()

@@ -48,3 +48,47 @@ class EventParticipant(models.Model):
 
     def __str__(self):
         return f"{self.user} bij {self.event}"
+
+
+class EventWaitlistEntry(models.Model):
+    """A member waiting for a place at a full event.
+
+    Entries are only made under the event's row lock (`event_sign_up`), so the id order is the order
+    in which members asked: the first entry gets the next free place.
+    """
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="waitlist", verbose_name="event")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="event_waitlist_entries",
+        verbose_name="gebruiker",
+    )
+    created_at = models.DateTimeField("op de wachtlijst sinds", default=timezone.now)
+
+    class Meta:
+        verbose_name = "plek op de wachtlijst"
+        verbose_name_plural = "wachtlijst"
+        ordering = ["id"]
+        constraints = [models.UniqueConstraint(fields=["event", "user"], name="one_waitlist_entry_per_user_and_event")]
+
+    def __str__(self):
+        return f"{self.user} wacht op {self.event}"
+
+
+class CalendarFeed(models.Model):
+    """The secret behind a member's calendar subscription (/agenda/<token>.ics): whoever has it reads
+    the member's events, so it is long, random, and replaced when the member renews the link."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calendar_feed", verbose_name="gebruiker"
+    )
+    token = models.CharField("token", max_length=64, unique=True)
+    created_at = models.DateTimeField("aangemaakt op", default=timezone.now)
+
+    class Meta:
+        verbose_name = "agenda-abonnement"
+        verbose_name_plural = "agenda-abonnementen"
+
+    def __str__(self):
+        return f"Agenda van {self.user}"

@@ -17,8 +17,26 @@ class EventIdConverter:
 
 register_converter(EventIdConverter, "event_id")
 
+
+class FeedTokenConverter:
+    """The shape of a calendar token (secrets.token_urlsafe): anything else is a 404 without a query."""
+
+    regex = "[A-Za-z0-9_-]{20,64}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(FeedTokenConverter, "feed_token")
+
 urlpatterns = [
+    path("events", views.events_page, name="events"),
     path("events/<event_id:event_id>/aanmelden", views.join, name="event_join"),
     path("events/<event_id:event_id>/afmelden", views.leave, name="event_leave"),
     path("events/<event_id:event_id>.ics", views.ics, name="event_ics"),
+    path("agenda/vernieuwen", views.calendar_renew, name="calendar_renew"),
+    path("agenda/<feed_token:token>.ics", views.calendar_feed, name="calendar_feed"),
 ]

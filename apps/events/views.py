@@ -1,69 +1,129 @@
-"""Sign up, cancel and the calendar file. Plain POST forms with redirect-after-post: no JavaScript needed."""
+"""/events, sign up (or wait), cancel, the calendar files.
+
+Plain POST forms with redirect-after-post: no JavaScript needed.
+"""
 
 import logging
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import DatabaseError
-from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from apps.accounts.access import member_required_action
 
-from .ics import event_ics, ics_filename
+from .ics import event_ics, ics_filename, member_calendar_ics
 from .models import Event
+from .selectors import calendar_events_for_token, club_life_settings_for, past_events_joined_by, upcoming_events_for
 from .services import (
+    MESSAGE_CALENDAR_RENEWED,
     MESSAGE_FAILED,
     MESSAGE_JOINED,
     MESSAGE_LEFT,
+    MESSAGE_WAITLIST_LEFT,
+    MESSAGE_WAITLISTED,
     EventAlreadyJoined,
+    EventAlreadyWaitlisted,
     EventError,
-    event_join,
+    Left,
+    calendar_feed_renew,
     event_leave,
+    event_sign_up,
 )
 
 logger = logging.getLogger(__name__)
 
-
-EVENTS_ON_DASHBOARD = "/dashboard#events"
+# Where a sign-up form came from, so the member lands back on the same page (never an outside URL).
+BACK_TARGETS = {"dashboard": "/dashboard#events", "events": "/events", "account": "/account#agenda"}
+EVENTS_ON_DASHBOARD = BACK_TARGETS["dashboard"]
 # The answer to Aanmelden/Afmelden is shown in the events section, where the page lands (#events), not at
 # the top of the page far out of view. The dashboard names this place in its `message_places`.
 MESSAGE_PLACE = "events-section"
 
 
-def _back_to_events():
-    return redirect(EVENTS_ON_DASHBOARD)
+def _back(request):
+    return redirect(BACK_TARGETS.get(request.POST.get("back", ""), EVENTS_ON_DASHBOARD))
 
 
-def _change_sign_up(request, event_id: int, *, change, done: str, what: str):
-    """Sign up or cancel through the service, and tell the member how it went."""
-    try:
-        change(user=request.user, event_id=event_id)
-    except EventAlreadyJoined as error:
-        messages.info(request, str(error), extra_tags=MESSAGE_PLACE)
-    except EventError as error:
-        messages.error(request, str(error), extra_tags=MESSAGE_PLACE)
-    except DatabaseError:
-        # A lock timeout or a lost connection: the member gets the spec's generic message, we get the trace.
-        logger.exception("event %s failed (event %s, user %s)", what, event_id, request.user.pk)
-        messages.error(request, MESSAGE_FAILED, extra_tags=MESSAGE_PLACE)
-    else:
-        messages.success(request, done, extra_tags=MESSAGE_PLACE)
-    return _back_to_events()
+def _say(request, level, text: str) -> None:
+    messages.add_message(request, level, text, extra_tags=MESSAGE_PLACE)
+
+
+@login_required
+@require_safe
+def events_page(request):
+    return render(
+        request,
+        "events/events.html",
+        {
+            "upcoming_events": upcoming_events_for(request.user, limit=None),
+            "past_events": past_events_joined_by(request.user),
+            "club_life": club_life_settings_for(request.user, request=request),
+        },
+    )
 
 
 @member_required_action(EVENTS_ON_DASHBOARD)
 @require_POST
 def join(request, event_id: int):
-    return _change_sign_up(request, event_id, change=event_join, done=MESSAGE_JOINED, what="sign-up")
+    try:
+        sign_up = event_sign_up(user=request.user, event_id=event_id)
+    except (EventAlreadyJoined, EventAlreadyWaitlisted) as error:
+        _say(request, messages.INFO, str(error))
+    except EventError as error:
+        _say(request, messages.ERROR, str(error))
+    except DatabaseError:
+        # A lock timeout or a lost connection: the member gets the spec's generic message, we get the trace.
+        logger.exception("event sign-up failed (event %s, user %s)", event_id, request.user.pk)
+        _say(request, messages.ERROR, MESSAGE_FAILED)
+    else:
+        if sign_up.participant is not None:
+            _say(request, messages.SUCCESS, MESSAGE_JOINED)
+        else:
+            _say(request, messages.INFO, MESSAGE_WAITLISTED.format(position=sign_up.waitlist_position))
+    return _back(request)
 
 
 @member_required_action(EVENTS_ON_DASHBOARD)
 @require_POST
 def leave(request, event_id: int):
-    return _change_sign_up(request, event_id, change=event_leave, done=MESSAGE_LEFT, what="cancellation")
+    try:
+        left = event_leave(user=request.user, event_id=event_id)
+    except EventError as error:
+        _say(request, messages.ERROR, str(error))
+    except DatabaseError:
+        logger.exception("event cancellation failed (event %s, user %s)", event_id, request.user.pk)
+        _say(request, messages.ERROR, MESSAGE_FAILED)
+    else:
+        _say(request, messages.SUCCESS, MESSAGE_WAITLIST_LEFT if left == Left.WAITLIST else MESSAGE_LEFT)
+    return _back(request)
+
+
+@login_required
+@require_POST
+def calendar_renew(request):
+    calendar_feed_renew(user=request.user)
+    messages.success(request, MESSAGE_CALENDAR_RENEWED)
+    return _back(request)
+
+
+@require_safe
+def calendar_feed(request, token: str):
+    """The subscription itself: no session, the secret token in the URL is the access check."""
+    found = calendar_events_for_token(token)
+    if found is None:
+        raise Http404("Onbekende agenda-link")
+    _feed, events = found
+    body = member_calendar_ics(events, url=request.build_absolute_uri(reverse("events")))
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = 'inline; filename="koud-water-challenge.ics"'
+    # A private calendar: no shared cache may keep it, and it is not a page to index.
+    response["Cache-Control"] = "private, no-store"
+    response["X-Robots-Tag"] = "noindex"
+    return response
 
 
 @login_required

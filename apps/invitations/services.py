@@ -19,6 +19,7 @@ from django.utils import timezone
 from .models import CODE_LENGTH, VALID_DAYS, Invitation
 from .parsing import MAX_EMAIL_LENGTH, extract_emails
 from .selectors import CHUNK, emails_with_account, emails_with_open_invitation
+from .signals import invitations_created
 
 CODE_ALPHABET = string.ascii_uppercase + string.digits
 _CODE_SHAPE = re.compile(rf"[A-Z0-9]{{{CODE_LENGTH}}}")
@@ -65,19 +66,22 @@ def _email_normalize(email: str | None) -> str | None:
 
 
 def invitation_create(*, invited_by=None, email: str | None = None, now: datetime.datetime | None = None) -> Invitation:
-    """One invitation; without an e-mail address it is a generic code anyone may use once."""
+    """One invitation; without an e-mail address it is a generic code anyone may use once, with one it is mailed."""
     now = now or timezone.now()
     email = _email_normalize(email)
     for _ in range(10):
         try:
             with transaction.atomic():
-                return Invitation.objects.create(
+                invitation = Invitation.objects.create(
                     code=invitation_code_generate(),
                     email=email,
                     invited_by=invited_by,
                     created_at=now,
                     expires_at=now + datetime.timedelta(days=VALID_DAYS),
                 )
+                # With an address, the invitation goes out by mail (the mail app queues it in this commit).
+                invitations_created.send(sender=Invitation, invitations=[invitation])
+                return invitation
         except IntegrityError:
             # 36^8 codes make a clash rare; a clash simply draws again.
             continue
@@ -202,6 +206,7 @@ def invitation_bulk_create(*, invited_by, text: str, now: datetime.datetime | No
                     ],
                     batch_size=CHUNK,
                 )
+                invitations_created.send(sender=Invitation, invitations=created)
             return BulkInvitationResult(
                 created=created,
                 skipped=[email for email in emails if email in registered],

@@ -37,6 +37,10 @@ INSTALLED_APPS = [
     "apps.challenges",
     "apps.events",
     "apps.adminpanel",
+    "django_tasks",
+    "django_tasks_db",
+    "apps.notifications",  # after django_tasks_db: its admin.py takes the task table out of the admin site
+    "apps.reminders",
     # Last: demo and load data build on every app above, and no app builds on them.
     "apps.demo",
 ]
@@ -202,6 +206,12 @@ EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Koud water challenge <noreply@localhost>")
+# A worker never waits on a dead mail server for ever: the mail is marked failed and retried later.
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30)
+
+# Mail and other slow work are background tasks (django-tasks) in the database: a request only adds a
+# row, `manage.py db_worker` (one or more, in their own processes or containers) runs them.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
 
 # --- Uploads and the app's own rules ------------------------------------------------------------------------
 

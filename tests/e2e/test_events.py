@@ -52,7 +52,9 @@ def test_sign_up_and_cancel_from_the_dashboard(page, events):
     expect(card).to_contain_text("zaterdag 5 december 2099, 10:30")
     expect(card).to_contain_text("Strand Scheveningen, bij de pier")
     expect(card).to_contain_text("3 / 10 deelnemers")
-    expect(section.get_by_role("article", name="Volle maan plons").get_by_role("button", name="Vol")).to_be_disabled()
+    expect(
+        section.get_by_role("article", name="Volle maan plons").get_by_role("button", name="Op de wachtlijst")
+    ).to_be_enabled()
     screenshot(page, "events_dashboard_before")
 
     card.get_by_role("button", name="Aanmelden").click()
@@ -92,3 +94,49 @@ def test_the_calendar_link_downloads_an_ics_file(page, events):
     body = Path(download.path()).read_bytes()
     assert body.startswith(b"BEGIN:VCALENDAR\r\n")
     assert b"DTSTART;TZID=Europe/Amsterdam:20991205T103000\r\n" in body
+
+
+def test_the_waitlist_and_the_calendar_subscription_on_events(page, events):
+    """A full event on /events: on the waitlist with my place, a place frees up and it is mine; then the
+    private calendar link, renewed, serves the event I joined."""
+    from apps.events.models import Event
+    from apps.events.services import event_leave
+
+    member = UserFactory(full_name="Wendy Wachter")
+    sign_in(page, member)
+    page.goto(page.base_url + "/dashboard")
+    page.get_by_role("link", name="Alle events en je agenda-abonnement").click()
+    expect(page).to_have_url(re.compile(r"/events$"))
+
+    full = Event.objects.get(title="Volle maan plons")
+    card = page.get_by_role("article", name="Volle maan plons")
+    expect(card).to_contain_text("2 / 2 deelnemers · vol")
+    card.get_by_role("button", name="Op de wachtlijst").click()
+
+    expect(page.get_by_text("Dit event is vol. Je staat op de wachtlijst (plek 1).")).to_be_visible()
+    card = page.get_by_role("article", name="Volle maan plons")
+    expect(card.get_by_text("Je staat op de wachtlijst (plek 1)")).to_be_visible()
+    expect(card.get_by_role("button", name="Van de wachtlijst af")).to_be_visible()
+    screenshot(page, "events_waitlist")
+
+    event_leave(user=full.participants.first().user, event_id=full.pk)
+    page.reload()
+    card = page.get_by_role("article", name="Volle maan plons")
+    expect(card.get_by_text("Aangemeld", exact=True)).to_be_visible()
+    expect(card.get_by_role("button", name="Afmelden")).to_be_visible()
+
+    page.get_by_role("button", name="Maak mijn agenda-link").click()
+    link = page.get_by_label("Link voor Google Agenda of Outlook (toevoegen via URL)")
+    first = link.input_value()
+    assert re.fullmatch(r"http://[^/]+/agenda/[A-Za-z0-9_-]{43}\.ics", first), first
+    webcal = page.get_by_role("link", name="Abonneer in je agenda").get_attribute("href")
+    assert webcal == "webcal://" + first.split("://", 1)[1]
+    page.get_by_role("button", name="Vernieuw link").click()
+    expect(page.get_by_text("Je nieuwe agenda-link staat klaar. De oude link werkt niet meer.")).to_be_visible()
+    second = page.get_by_label("Link voor Google Agenda of Outlook (toevoegen via URL)").input_value()
+    assert second != first
+
+    feed = page.request.get(second)
+    assert feed.status == 200 and b"SUMMARY:Volle maan plons" in feed.body()
+    assert page.request.get(first).status == 404
+    assert page.js_errors == []

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -11,6 +13,14 @@ pytestmark = pytest.mark.django_db
 
 CHANGELIST = reverse("admin:events_event_changelist")
 PARTICIPANTS = reverse("admin:events_eventparticipant_changelist")
+
+# The waitlist inline is read-only, but the admin's change form still posts its (empty) formset.
+WAITLIST_MANAGEMENT_FORM = {
+    "waitlist-TOTAL_FORMS": "0",
+    "waitlist-INITIAL_FORMS": "0",
+    "waitlist-MIN_NUM_FORMS": "0",
+    "waitlist-MAX_NUM_FORMS": "1000",
+}
 
 
 def change_url(event) -> str:
@@ -83,6 +93,7 @@ def test_admin_creates_an_event(admin_client):
             "participants-INITIAL_FORMS": "0",
             "participants-MIN_NUM_FORMS": "0",
             "participants-MAX_NUM_FORMS": "1000",
+            **WAITLIST_MANAGEMENT_FORM,
         },
     )
 
@@ -111,6 +122,7 @@ def test_admin_edits_and_deactivates_an_event_keeping_participants(admin_client)
             "participants-INITIAL_FORMS": "1",
             "participants-MIN_NUM_FORMS": "0",
             "participants-MAX_NUM_FORMS": "1000",
+            **WAITLIST_MANAGEMENT_FORM,
             "participants-0-id": str(participation.pk),
             "participants-0-event": str(event.pk),
         },
@@ -246,6 +258,7 @@ def inline_delete_form(event, participation) -> dict:
         "participants-0-id": str(participation.pk),
         "participants-0-event": str(event.pk),
         "participants-0-DELETE": "on",
+        **WAITLIST_MANAGEMENT_FORM,
     }
 
 
@@ -282,3 +295,59 @@ def test_a_sign_up_for_a_past_event_is_not_removed_on_its_own_screen(admin_clien
     assert "Dit event is al voorbij." in admin_client.get(url).content.decode()
     assert admin_client.post(url, {"post": "yes"}).status_code == 403
     assert leave_calls == [] and event.participants.count() == 1
+
+
+# The waitlist in the Django admin -------------------------------------------------------------------------
+
+
+def test_raising_the_maximum_in_the_admin_promotes_the_waitlist_in_order(admin_client):
+    from apps.events.services import event_sign_up
+    from apps.notifications.models import Mail
+
+    event = EventFactory(title="Vol", max_participants=1)
+    EventParticipantFactory(event=event)
+    waiting = UserFactory.create_batch(3)
+    for user in waiting:
+        event_sign_up(user=user, event_id=event.pk)
+    local = timezone.localtime(event.event_date)
+
+    response = admin_client.post(
+        change_url(event),
+        {
+            "title": event.title,
+            "event_date_0": local.strftime("%Y-%m-%d"),
+            "event_date_1": local.strftime("%H:%M:%S"),
+            "location": event.location,
+            "description": event.description,
+            "max_participants": "3",
+            "is_active": "on",
+            "participants-TOTAL_FORMS": "0",
+            "participants-INITIAL_FORMS": "0",
+            "participants-MIN_NUM_FORMS": "0",
+            "participants-MAX_NUM_FORMS": "1000",
+            **WAITLIST_MANAGEMENT_FORM,
+        },
+        follow=True,
+    )
+
+    assert response.status_code == 200
+    assert "2 deelnemer(s) van de wachtlijst gehaald en gemaild." in response.content.decode()
+    assert set(event.participants.values_list("user_id", flat=True)) >= {waiting[0].pk, waiting[1].pk}
+    assert list(event.waitlist.values_list("user_id", flat=True)) == [waiting[2].pk]
+    assert Mail.objects.filter(kind=Mail.Kind.WAITLIST_PROMOTION).count() == 2
+
+
+def test_the_change_page_shows_the_waitlist_in_order(admin_client):
+    from apps.events.services import event_sign_up
+
+    event = EventFactory(max_participants=1)
+    EventParticipantFactory(event=event)
+    names = ["Eerste Wachter", "Tweede Wachter", "Derde Wachter"]
+    for name in names:
+        event_sign_up(user=UserFactory(full_name=name), event_id=event.pk)
+
+    html = admin_client.get(change_url(event)).content.decode()
+
+    waitlist = html[html.index("Wachtlijst (op volgorde)") :]
+    assert [waitlist.index(name) for name in names] == sorted(waitlist.index(name) for name in names)
+    assert re.findall(r'class="field-position">\s*<p>(\d+)</p>', waitlist) == ["1", "2", "3"]

@@ -3,7 +3,17 @@
 import pytest
 
 from apps.events.models import EventParticipant
-from apps.events.services import MESSAGE_DUPLICATE, EventAlreadyJoined, EventError, EventFull, event_join, event_leave
+from apps.events.services import (
+    MESSAGE_DUPLICATE,
+    EventAlreadyJoined,
+    EventError,
+    EventFull,
+    Left,
+    event_join,
+    event_leave,
+    event_sign_up,
+)
+from apps.notifications.models import Mail
 from tests.concurrency import requires_postgresql, run_concurrently
 from tests.factories import EventFactory, EventParticipantFactory, UserFactory
 
@@ -55,7 +65,7 @@ def test_cancellations_and_sign_ups_at_once_never_overfill():
 
     unexpected = [r for r in results if isinstance(r, Exception) and not isinstance(r, EventFull)]
     assert not unexpected, unexpected
-    assert all(r is True for r in results[:5]), results[:5]
+    assert all(r == Left.PLACE for r in results[:5]), results[:5]
     joined = sum(isinstance(r, EventParticipant) for r in results)
     assert event.participants.count() == joined <= 5
     assert not event.participants.filter(user__in=leaving).exists()
@@ -70,3 +80,74 @@ def test_parallel_sign_ups_without_a_maximum_all_get_in():
 
     assert not [r for r in results if isinstance(r, EventError | Exception)], results
     assert event.participants.count() == 20
+
+
+def test_twenty_parallel_joins_and_leaves_at_capacity_five_keep_the_waitlist_order():
+    """Five participants leave while fifteen newcomers sign up, all at once, with five already waiting.
+
+    Never more than five places, the five who waited get the freed places (not a newcomer who was
+    quicker), and the newcomers queue behind them in the order the lock let them in: positions 1..15
+    without a gap, each answer matching the stored order.
+    """
+    requires_postgresql()
+    event = EventFactory(max_participants=5)
+    leaving = UserFactory.create_batch(5)
+    for user in leaving:
+        EventParticipantFactory(event=event, user=user)
+    waiting = UserFactory.create_batch(5)
+    for user in waiting:
+        assert event_sign_up(user=user, event_id=event.pk).waitlist_position is not None
+    newcomers = UserFactory.create_batch(15)
+
+    def act(i: int):
+        if i < 5:
+            return event_leave(user=leaving[i], event_id=event.pk)
+        return event_sign_up(user=newcomers[i - 5], event_id=event.pk)
+
+    results = run_concurrently(act, times=20)
+
+    assert not [r for r in results if isinstance(r, Exception)], results
+    assert all(r == Left.PLACE for r in results[:5]), results[:5]
+    assert event.participants.count() == 5
+    assert set(event.participants.values_list("user_id", flat=True)) == {u.pk for u in waiting}
+    queue = list(event.waitlist.order_by("id").values_list("user_id", flat=True))
+    assert sorted(queue) == sorted(u.pk for u in newcomers)
+    # The answers must tell one serial story: the k-th newcomer in the stored order was told place
+    # 5 + k + 1 minus the cancellations already done (each moved the queue up by one). So that number of
+    # cancellations is between 0 and 5 and never goes down along the queue: no place skipped or given twice.
+    told = {newcomers[i - 5].pk: results[i].waitlist_position for i in range(5, 20)}
+    cancellations_before = [5 + k + 1 - told[pk] for k, pk in enumerate(queue)]
+    assert all(0 <= n <= 5 for n in cancellations_before), (queue, told)
+    assert cancellations_before == sorted(cancellations_before), (queue, told)
+    assert Mail.objects.filter(kind=Mail.Kind.WAITLIST_PROMOTION).count() == 5
+
+
+def test_parallel_leaves_and_joins_of_the_waitlist_never_skip_a_place():
+    """Waiting members leave the waitlist while participants cancel: every freed place goes to the first
+    one still waiting, and nobody who left the waitlist gets a place."""
+    requires_postgresql()
+    event = EventFactory(max_participants=5)
+    participants = UserFactory.create_batch(5)
+    for user in participants:
+        EventParticipantFactory(event=event, user=user)
+    waiting = UserFactory.create_batch(15)
+    for user in waiting:
+        event_sign_up(user=user, event_id=event.pk)
+    quitting = waiting[:10:2]  # five of the first ten give up their waitlist place
+
+    def act(i: int):
+        if i < 5:
+            return event_leave(user=participants[i], event_id=event.pk)
+        return event_leave(user=quitting[i - 5], event_id=event.pk)
+
+    results = run_concurrently(act, times=10)
+
+    assert not [r for r in results if isinstance(r, Exception)], results
+    placed = set(event.participants.values_list("user_id", flat=True))
+    assert len(placed) == 5
+    assert not placed & {u.pk for u in quitting}
+    assert not placed & {u.pk for u in participants}
+    # Whoever got a place stood before everyone still waiting.
+    remaining = list(event.waitlist.order_by("id").values_list("user_id", flat=True))
+    order = [u.pk for u in waiting]
+    assert max(order.index(pk) for pk in placed) < min(order.index(pk) for pk in remaining)

@@ -15,6 +15,7 @@ from apps.events.services import (
     EventAlreadyJoined,
     EventError,
     EventFull,
+    Left,
     event_join,
     event_leave,
     events_deactivate,
@@ -122,7 +123,7 @@ def test_leave_gives_up_the_place_and_frees_it(member, other_member):
     event = EventFactory(max_participants=1)
     event_join(user=member, event_id=event.pk)
 
-    assert event_leave(user=member, event_id=event.pk) is True
+    assert event_leave(user=member, event_id=event.pk) == Left.PLACE
 
     assert not event.participants.exists()
     event_join(user=other_member, event_id=event.pk)  # the place is free again
@@ -132,7 +133,7 @@ def test_leave_only_removes_the_members_own_place(member, other_member):
     event = EventFactory()
     EventParticipantFactory(event=event, user=other_member)
 
-    assert event_leave(user=member, event_id=event.pk) is False
+    assert event_leave(user=member, event_id=event.pk) is None
 
     assert list(event.participants.values_list("user_id", flat=True)) == [other_member.pk]
 
@@ -141,8 +142,8 @@ def test_leaving_twice_is_not_an_error(member):
     event = EventFactory()
     event_join(user=member, event_id=event.pk)
 
-    assert event_leave(user=member, event_id=event.pk) is True
-    assert event_leave(user=member, event_id=event.pk) is False
+    assert event_leave(user=member, event_id=event.pk) == Left.PLACE
+    assert event_leave(user=member, event_id=event.pk) is None
 
 
 def test_leave_keeps_the_participant_list_of_a_past_event(member):

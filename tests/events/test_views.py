@@ -85,15 +85,15 @@ def test_a_joined_event_has_the_badge_and_afmelden(member_client, member):
     assert ">Vol</button>" not in html and ">Aanmelden</button>" not in html
 
 
-def test_a_full_event_has_a_disabled_vol_button_and_no_form(member_client):
+def test_a_full_event_offers_the_waitlist(member_client):
     event = EventFactory(max_participants=2)
     EventParticipantFactory.create_batch(2, event=event)
 
     html = events_section(member_client.get("/dashboard").content.decode())
 
-    assert re.search(r"<button [^>]*disabled[^>]*>Vol</button>", html)
-    assert "<form" not in html
-    assert "2 / 2 deelnemers" in html
+    assert re.search(r'<button type="submit" class="btn btn-secondary">Op de wachtlijst</button>', html)
+    assert f'action="{join_url(event.pk)}"' in html
+    assert "2 / 2 deelnemers" in html and "· vol" in html
 
 
 def test_no_events_gives_the_empty_state(member_client):
@@ -185,11 +185,10 @@ def test_duplicate_sign_up(member_client, member):
 @pytest.mark.parametrize(
     ("event_kwargs", "message"),
     [
-        ({"max_participants": 1}, "Dit event is vol."),
         ({"event_date": timezone.now() - datetime.timedelta(days=1)}, "Dit event is al voorbij."),
         ({"is_active": False}, "Dit event gaat niet door of is niet meer beschikbaar."),
     ],
-    ids=["full", "past", "inactive"],
+    ids=["past", "inactive"],
 )
 def test_refused_sign_ups_say_why(member_client, member, event_kwargs, message):
     event = EventFactory(**event_kwargs)
@@ -223,7 +222,7 @@ def test_a_database_failure_gives_the_generic_message(member_client, monkeypatch
     def broken(**kwargs):
         raise OperationalError("could not obtain lock")
 
-    monkeypatch.setattr("apps.events.views.event_join", broken)
+    monkeypatch.setattr("apps.events.views.event_sign_up", broken)
     response = member_client.post(join_url(event.pk))
 
     assert response.status_code == 302
@@ -314,7 +313,10 @@ def test_admin_signs_up_and_cancels_like_a_member(admin_client, admin_user):
     assert not event.participants.exists()
 
 
-def test_admin_cannot_overfill_an_event_either(admin_client):
+def test_admin_cannot_overfill_an_event_either(admin_client, admin_user):
     event = EventFactory(max_participants=1)
     EventParticipantFactory(event=event)
-    assert messages_of(admin_client.post(join_url(event.pk))) == ["Dit event is vol."]
+    assert messages_of(admin_client.post(join_url(event.pk))) == [
+        "Dit event is vol. Je staat op de wachtlijst (plek 1)."
+    ]
+    assert event.participants.count() == 1 and event.waitlist.filter(user=admin_user).exists()

@@ -12,8 +12,9 @@ from django.test import Client
 
 from apps.accounts.models import User, UserRole
 from apps.challenges.models import Badge, Challenge, Dip, UserBadge, UserChallenge, photo_storage
-from apps.events.models import Event, EventParticipant
+from apps.events.models import CalendarFeed, Event, EventParticipant, EventWaitlistEntry
 from apps.invitations.models import Invitation
+from apps.notifications.models import InvitationOptOut, Mail, MailPreference
 from tests.challenges.photo_samples import image_bytes
 from tests.factories import (
     AdminFactory,
@@ -42,6 +43,11 @@ GUARDED_MODELS = [
     Invitation,
     Group,
     EmailAddress,
+    EventWaitlistEntry,
+    CalendarFeed,
+    Mail,
+    MailPreference,
+    InvitationOptOut,
 ]
 
 
@@ -146,6 +152,8 @@ def world(db) -> World:
     invitation = InvitationFactory(code="WELKOM22", email="nieuw@example.nl", invited_by=admin)
     group = Group.objects.create(name="Vrijwilligers")
     email_address = EmailAddress.objects.create(user=member, email=member.email, primary=True, verified=True)
+    CalendarFeed.objects.create(user=member, token="marit-agenda-token-voor-de-matrix")
+    EventWaitlistEntry.objects.create(event=EventFactory(title="Wachtlijstduik", max_participants=1), user=other)
     return World(
         member=member,
         other_member=other,

@@ -28,8 +28,11 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from apps.accounts.access import MESSAGE_ADMIN_SESSION_EXPIRED, MESSAGE_NO_ADMIN, MESSAGE_SESSION_EXPIRED
 from apps.accounts.models import User, UserRole
 from apps.challenges.models import Dip, UserChallenge
-from apps.events.models import EventParticipant
+from apps.events.models import CalendarFeed, EventParticipant
+from apps.events.services import MESSAGE_CALENDAR_RENEWED
 from apps.invitations.models import Invitation
+from apps.notifications.links import UnsubscribeScope, unsubscribe_token
+from apps.notifications.models import Mail, MailPreference
 
 from .conftest import ROLES, World, database_state
 
@@ -78,6 +81,13 @@ ACCESS: dict[str, str] = {
     "event_join": "member_post",
     "event_leave": "member_post",
     "event_ics": "member",
+    "events": "member",
+    "calendar_renew": "member_post",
+    # The secret token in the URL is the credential: a calendar app fetches it without a session.
+    "calendar_feed": "public",
+    # A signed token that can only turn mail off; RFC 8058's one-click POST comes without a session.
+    "mail_unsubscribe": "public",
+    "mail_preferences": "member_post",
     "adminpanel": "admin",
     "adminpanel_newsletter_export": "admin",
     "adminpanel_photos": "admin_json",
@@ -85,6 +95,7 @@ ACCESS: dict[str, str] = {
     "adminpanel_invitation_create": "admin_json",
     "adminpanel_invitation_bulk": "admin_json",
     "adminpanel_invitation_delete": "admin_json",
+    "adminpanel_invitation_resend": "admin_json",
     "adminpanel_users": "admin_json",
     "adminpanel_user_delete": "admin_json",
     # Our redirect in front of Django admin's login form (which has no rate limit): sign in on /auth.
@@ -189,6 +200,8 @@ REGEX_URLS: dict[str, Callable[[World], str]] = {
 URL_ARGS: dict[str, Callable[[World], dict]] = {
     # The other member's place: a member may only ever give up their own.
     "event_leave": lambda w: {"event_id": w.participation.event_id},
+    "calendar_feed": lambda w: {"token": CalendarFeed.objects.get(user=w.member).token},
+    "mail_unsubscribe": lambda w: {"token": unsubscribe_token(scope=UnsubscribeScope.EVENT_MAILS, user_id=w.member.pk)},
 }
 
 
@@ -372,6 +385,34 @@ ROUTES: dict[str, Route] = {
     "adminpanel_invitation_delete": Route(
         method="POST",
         expect={"admin": Expect(200, then=lambda w: not Invitation.objects.filter(pk=w.invitation.pk).exists())},
+    ),
+    "calendar_renew": Route(
+        method="POST",
+        expect={
+            role: Expect(
+                302,
+                "/dashboard#events",
+                message=MESSAGE_CALENDAR_RENEWED,
+                then=lambda w, role=role: CalendarFeed.objects.get(user=w.user(role)),
+            )
+            for role in ("member", "other_member", "admin")
+        },
+    ),
+    "mail_preferences": Route(
+        method="POST",
+        data=lambda w: {"dip_nudge": "on"},
+        expect={
+            role: Expect(
+                302,
+                "/account#agenda",
+                then=lambda w, role=role: MailPreference.objects.get(user=w.user(role), dip_nudge=True),
+            )
+            for role in ("member", "other_member", "admin")
+        },
+    ),
+    "adminpanel_invitation_resend": Route(
+        method="POST",
+        expect={"admin": Expect(200, then=lambda w: Mail.objects.get(invitation=w.invitation, status="queued"))},
     ),
     "adminpanel_user_delete": Route(
         method="POST",

@@ -800,7 +800,8 @@ def test_the_last_place_is_not_given_twice(world: World):
     first = world.client("member").post(f"/events/{event.pk}/aanmelden")
     second = world.client("other_member").post(f"/events/{event.pk}/aanmelden")
     assert messages_of(first) == ["Je bent aangemeld voor dit event!"]
-    assert messages_of(second) == ["Dit event is vol."]
+    # The second one waits for the place instead of getting it too.
+    assert messages_of(second) == ["Dit event is vol. Je staat op de wachtlijst (plek 1)."]
     assert EventParticipant.objects.filter(event=event).count() == 1
 
 

@@ -12,6 +12,7 @@ from apps.accounts.access import admin_required_json
 from apps.accounts.services import AdminActionError, user_delete
 from apps.invitations.models import Invitation
 from apps.invitations.services import invitation_bulk_create, invitation_create, invitation_delete
+from apps.notifications.services import MESSAGE_RESENT, MailError, invitation_mail_resend
 
 from ..selectors import admin_stats, admin_stats_payload, invitation_page, invitation_row, photo_page, users_table
 
@@ -140,6 +141,18 @@ def invitation_bulk(request):
 def invitation_delete_view(request, invitation_id: int):
     invitation_delete(invitation=_invitation(invitation_id))
     return JsonResponse({"message": MESSAGE_INVITATION_DELETED})
+
+
+@admin_required_json
+@require_POST
+def invitation_resend_view(request, invitation_id: int):
+    """'Opnieuw versturen': the mail goes back in the queue; the row comes back with its new mail status."""
+    try:
+        invitation_mail_resend(invitation_id=invitation_id)
+    except MailError as error:
+        return _error(str(error), status=409)
+    invitation = Invitation.objects.select_related("used_by", "mail").get(pk=invitation_id)
+    return JsonResponse({"message": MESSAGE_RESENT, "invitation": invitation_row(invitation, request=request)})
 
 
 @admin_required_json

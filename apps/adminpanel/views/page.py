@@ -24,6 +24,7 @@ def admin_page(request):
             "invitationCreate": reverse("adminpanel_invitation_create"),
             "invitationBulk": reverse("adminpanel_invitation_bulk"),
             "invitationDelete": reverse("adminpanel_invitation_delete", args=[0]).replace("/0/", "/{id}/"),
+            "invitationResend": reverse("adminpanel_invitation_resend", args=[0]).replace("/0/", "/{id}/"),
             "users": reverse("adminpanel_users"),
             "userDelete": reverse("adminpanel_user_delete", args=[0]).replace("/0/", "/{id}/"),
         },

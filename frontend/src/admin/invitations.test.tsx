@@ -73,7 +73,7 @@ describe("Invitations table", () => {
     const headers = within(screen.getByRole("table"))
       .getAllByRole("columnheader")
       .map((th) => th.textContent);
-    expect(headers).toEqual(["Code", "E-mail", "Status", "Aangemaakt", "Verloopt", "Gebruikt door", "Acties"]);
+    expect(headers).toEqual(["Code", "E-mail", "Status", "Mail", "Aangemaakt", "Verloopt", "Gebruikt door", "Acties"]);
 
     const [used, expired, active] = tableRows() as [HTMLElement, HTMLElement, HTMLElement];
     expect(used?.textContent).toContain("CODE0003");
@@ -337,5 +337,68 @@ describe("Row actions", () => {
     fireEvent.click(screen.getByRole("button", { name: "Uitnodiging aanmaken" }));
     expect((await screen.findAllByText("Sessie verlopen, log opnieuw in")).length).toBeGreaterThan(0);
     await waitFor(() => expect(redirect).toHaveBeenCalledWith("/auth"), { timeout: 2500 });
+  });
+});
+
+describe("Invitation mail status", () => {
+  const failed = invitation(5, { email: "mis@example.nl", mailStatus: "failed", mailStatusLabel: "Mislukt" });
+
+  it("shows 'Verstuurd' and 'Mislukt' per invitation, and offers 'Opnieuw versturen' only for a failed mail", async () => {
+    mockApi({
+      [PAGE]: firstPage([
+        failed,
+        invitation(4, { email: "ok@example.nl", mailStatus: "sent", mailStatusLabel: "Verstuurd" }),
+        invitation(3, {
+          email: "klaar@example.nl",
+          status: "used",
+          statusLabel: "Gebruikt",
+          mailStatus: "sent",
+          mailStatusLabel: "Verstuurd",
+        }),
+        invitation(2),
+      ]),
+    });
+    renderInvitations();
+    await screen.findByRole("table");
+
+    const [failedRow, sentRow, usedRow, genericRow] = tableRows();
+    expect(failedRow?.textContent).toContain("Mislukt");
+    expect(sentRow?.textContent).toContain("Verstuurd");
+    expect(within(failedRow as HTMLElement).getByRole("button", { name: "Opnieuw versturen uitnodiging CODE0005" })).toBeTruthy();
+    expect(within(sentRow as HTMLElement).queryByRole("button", { name: /Opnieuw versturen/ })).toBeNull();
+    expect(within(usedRow as HTMLElement).queryByRole("button", { name: /Opnieuw versturen/ })).toBeNull();
+    expect(within(genericRow as HTMLElement).queryByRole("button", { name: /Opnieuw versturen/ })).toBeNull();
+  });
+
+  it("sends again and shows the row's new status", async () => {
+    const { sent } = mockApi({
+      [PAGE]: firstPage([failed]),
+      "POST /admin/api/uitnodigingen/5/versturen": () =>
+        json(200, {
+          message: "De uitnodiging wordt opnieuw verstuurd.",
+          invitation: { ...failed, mailStatus: "queued", mailStatusLabel: "In de wachtrij" },
+        }),
+    });
+    renderInvitations();
+    await screen.findByRole("table");
+    fireEvent.click(screen.getByRole("button", { name: "Opnieuw versturen uitnodiging CODE0005" }));
+
+    expect(await screen.findByText("De uitnodiging wordt opnieuw verstuurd.")).toBeTruthy();
+    expect(tableRows()[0]?.textContent).toContain("In de wachtrij");
+    expect(sent.filter((request) => request.method === "POST")).toHaveLength(1);
+  });
+
+  it("shows the server's Dutch reason when sending again is refused", async () => {
+    mockApi({
+      [PAGE]: firstPage([failed]),
+      "POST /admin/api/uitnodigingen/5/versturen": () =>
+        json(409, { error: "Dit e-mailadres wil geen uitnodigingen meer ontvangen." }),
+    });
+    renderInvitations();
+    await screen.findByRole("table");
+    fireEvent.click(screen.getByRole("button", { name: "Opnieuw versturen uitnodiging CODE0005" }));
+
+    expect(await screen.findByText("Dit e-mailadres wil geen uitnodigingen meer ontvangen.")).toBeTruthy();
+    expect(tableRows()[0]?.textContent).toContain("Mislukt");
   });
 });

@@ -10,12 +10,13 @@ import type {
   InvitationCreated,
   InvitationPage,
   InvitationStatus,
+  MailStatus,
   MessageResponse,
 } from "./types";
 
 export type InvitationEndpoints = Pick<
   AdminEndpoints,
-  "invitations" | "invitationCreate" | "invitationBulk" | "invitationDelete"
+  "invitations" | "invitationCreate" | "invitationBulk" | "invitationDelete" | "invitationResend"
 >;
 
 export interface InvitationsProps {
@@ -27,6 +28,18 @@ const STATUS_PILL: Record<InvitationStatus, string> = {
   used: "info",
   expired: "neutral",
 };
+
+const MAIL_PILL: Record<MailStatus, string> = {
+  queued: "neutral",
+  sent: "success",
+  failed: "danger",
+  suppressed: "neutral",
+};
+
+/** A failed mail can be sent again, as long as the invitation can still be used. */
+export function canResend(row: Invitation): boolean {
+  return row.status === "active" && row.mailStatus === "failed";
+}
 
 /** The WhatsApp share link of an invitation: a Dutch text with the `/auth?invite=CODE` link. */
 export function shareUrl(link: string): string {
@@ -51,6 +64,7 @@ export function Invitations({ endpoints }: InvitationsProps) {
   const [manualCopy, setManualCopy] = useState<Invitation | null>(null);
   const [pendingDelete, setPendingDelete] = useState<Invitation | null>(null);
   const [deleting, runDelete] = useSingleFlight();
+  const [, runResend] = useSingleFlight();
   const loadingMore = useRef(false);
   const notify = useNotify();
   const failure = useFailure();
@@ -135,6 +149,22 @@ export function Invitations({ endpoints }: InvitationsProps) {
     notify(result.data?.message || T.invitationDeleted, "success");
   };
 
+  const resend = async (row: Invitation) => {
+    const result = await runResend(() =>
+      postJson<InvitationCreated>(withId(endpoints.invitationResend, row.id), {}),
+    );
+    if (result === undefined) return;
+    if (!result.ok) {
+      failure(result, T.resendFailed, true);
+      return;
+    }
+    const updated = result.data?.invitation;
+    if (updated !== undefined) {
+      setRows((current) => current.map((item) => (item.id === updated.id ? updated : item)));
+    }
+    notify(result.data?.message || T.resent, "success");
+  };
+
   return (
     <div className="adm adm-stack">
       <div className="adm-forms">
@@ -164,7 +194,12 @@ export function Invitations({ endpoints }: InvitationsProps) {
           </div>
         )}
         {rows.length > 0 && (
-          <InvitationTable rows={rows} onCopy={(row) => void copy(row)} onDelete={setPendingDelete} />
+          <InvitationTable
+            rows={rows}
+            onCopy={(row) => void copy(row)}
+            onDelete={setPendingDelete}
+            onResend={(row) => void resend(row)}
+          />
         )}
         {loadError !== null && (
           <ErrorMessage
@@ -196,9 +231,10 @@ interface InvitationTableProps {
   rows: readonly Invitation[];
   onCopy: (row: Invitation) => void;
   onDelete: (row: Invitation) => void;
+  onResend: (row: Invitation) => void;
 }
 
-function InvitationTable({ rows, onCopy, onDelete }: InvitationTableProps) {
+function InvitationTable({ rows, onCopy, onDelete, onResend }: InvitationTableProps) {
   return (
     <div className="table-wrap adm-table-wrap adm-table-wrap--stack">
       <table className="table adm-table adm-table--stack">
@@ -207,6 +243,7 @@ function InvitationTable({ rows, onCopy, onDelete }: InvitationTableProps) {
             <th scope="col">{T.colCode}</th>
             <th scope="col">{T.colEmail}</th>
             <th scope="col">{T.colStatus}</th>
+            <th scope="col">{T.colMail}</th>
             <th scope="col">{T.colCreated}</th>
             <th scope="col">{T.colExpires}</th>
             <th scope="col">{T.colUsedBy}</th>
@@ -226,6 +263,20 @@ function InvitationTable({ rows, onCopy, onDelete }: InvitationTableProps) {
               </td>
               <td data-label={T.colStatus}>
                 <span className={`badge-pill ${STATUS_PILL[row.status]}`}>{row.statusLabel}</span>
+              </td>
+              <td data-label={T.colMail}>
+                {row.mailStatus === null ? (
+                  <span className="muted">{T.none}</span>
+                ) : (
+                  <span className="adm-mail-status">
+                    <span className={`badge-pill ${MAIL_PILL[row.mailStatus]}`}>{row.mailStatusLabel}</span>
+                    {canResend(row) && (
+                      <button type="button" className="btn btn-ghost btn-sm" onClick={() => onResend(row)}>
+                        {T.resend} <span className="visually-hidden">{T.resendFor(row.code)}</span>
+                      </button>
+                    )}
+                  </span>
+                )}
               </td>
               <td data-label={T.colCreated} className="adm-nowrap">
                 {row.createdAtDisplay}

@@ -11,6 +11,7 @@ export const ENDPOINTS: AdminEndpoints = {
   invitationCreate: "/admin/api/uitnodigingen/nieuw",
   invitationBulk: "/admin/api/uitnodigingen/bulk",
   invitationDelete: "/admin/api/uitnodigingen/{id}/verwijderen",
+  invitationResend: "/admin/api/uitnodigingen/{id}/versturen",
   users: "/admin/api/gebruikers",
   userDelete: "/admin/api/gebruikers/{id}/verwijderen",
 };
@@ -82,6 +83,8 @@ export function invitation(id: number, overrides: Partial<Invitation> = {}): Inv
     usedBy: null,
     usedAtDisplay: null,
     link: `http://testserver/auth?invite=${code}`,
+    mailStatus: null,
+    mailStatusLabel: null,
     ...overrides,
   };
 }

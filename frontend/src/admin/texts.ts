@@ -71,6 +71,12 @@ export const T = {
     `De code ${code} werkt daarna niet meer. Dit kan niet ongedaan worden gemaakt.`,
   invitationDeleted: "Uitnodiging verwijderd",
   invitationDeleteFailed: "Kon uitnodiging niet verwijderen",
+  colMail: "Mail",
+  resend: "Opnieuw versturen",
+  resendFor: (code: string) => `uitnodiging ${code}`,
+  resending: "Versturen...",
+  resendFailed: "Kon de uitnodiging niet opnieuw versturen",
+  resent: "De uitnodiging wordt opnieuw verstuurd.",
 
   // stats and newsletter
   subscribers: (n: number) => (n === 1 ? "abonnee" : "abonnees"),

@@ -8,6 +8,8 @@ export interface AdminEndpoints {
   invitationBulk: string;
   /** Contains `{id}`. */
   invitationDelete: string;
+  /** Contains `{id}`. */
+  invitationResend: string;
   users: string;
   /** Contains `{id}`. */
   userDelete: string;
@@ -55,7 +57,12 @@ export interface Invitation {
   usedAtDisplay: string | null;
   /** Absolute `/auth?invite=CODE` link. */
   link: string;
+  /** The invitation mail: null when the invitation has no address. */
+  mailStatus: MailStatus | null;
+  mailStatusLabel: string | null;
 }
+
+export type MailStatus = "queued" | "sent" | "failed" | "suppressed";
 
 export interface InvitationPage {
   invitations: Invitation[];

@@ -1,0 +1,89 @@
+"""The text of each kind of mail: subject, plain text and HTML, rendered from the rows a `Mail` points at."""
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from apps.invitations.links import invitation_url
+
+from .links import UnsubscribeScope, absolute_url, unsubscribe_url
+from .models import Mail
+
+SUBJECTS = {
+    Mail.Kind.INVITATION: "Je bent uitgenodigd voor de Koud water challenge",
+    Mail.Kind.WAITLIST_PROMOTION: "Je bent van de wachtlijst gehaald: {event}",
+    Mail.Kind.EVENT_REMINDER: "Morgen: {event}",
+    Mail.Kind.DIP_NUDGE: "Al 14 dagen geen plons: het water wacht op je",
+}
+
+
+@dataclass(frozen=True)
+class RenderedMail:
+    subject: str
+    text: str
+    html: str
+    unsubscribe_url: str
+
+
+def _unsubscribe(mail: Mail) -> str:
+    if mail.kind == Mail.Kind.INVITATION:
+        return unsubscribe_url(scope=UnsubscribeScope.INVITATIONS, email=mail.to_email)
+    if mail.kind == Mail.Kind.DIP_NUDGE:
+        return unsubscribe_url(scope=UnsubscribeScope.DIP_NUDGE, user_id=mail.user_id)
+    return unsubscribe_url(scope=UnsubscribeScope.EVENT_MAILS, user_id=mail.user_id)
+
+
+def _context(mail: Mail) -> dict:
+    context = {"site_url": absolute_url("/"), "account_url": absolute_url(reverse("account"))}
+    if mail.kind == Mail.Kind.INVITATION:
+        invitation = mail.invitation
+        inviter = invitation.invited_by
+        context |= {
+            "invitation": invitation,
+            "invite_url": invitation_url(invitation.code),
+            "inviter_name": inviter.display_name if inviter is not None else "",
+        }
+    else:
+        context["member_name"] = mail.user.display_name
+    if mail.event_id is not None:
+        context |= {"event": mail.event, "events_url": absolute_url(reverse("events"))}
+    if mail.kind == Mail.Kind.DIP_NUDGE:
+        context["challenge_url"] = absolute_url(reverse("challenge"))
+    return context
+
+
+def render_mail(mail: Mail) -> RenderedMail:
+    context = _context(mail)
+    link = _unsubscribe(mail)
+    context["unsubscribe_url"] = link
+    template = f"mail/{mail.kind}"
+    subject = SUBJECTS[mail.kind].format(event=mail.event.title if mail.event_id else "")
+    return RenderedMail(
+        subject=subject,
+        text=render_to_string(f"{template}.txt", context),
+        html=render_to_string(f"{template}.html", context | {"subject": subject}),
+        unsubscribe_url=link,
+    )
+
+
+def build_message(mail: Mail, *, connection=None) -> EmailMultiAlternatives:
+    """Plain text plus HTML, and the one-click unsubscribe of RFC 8058: none of these mails answers the
+    recipient's own action at that moment, so each one says how to stop it."""
+    rendered = render_mail(mail)
+    message = EmailMultiAlternatives(
+        subject=rendered.subject,
+        body=rendered.text,
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[mail.to_email],
+        connection=connection,
+        headers={
+            "List-Unsubscribe": f"<{rendered.unsubscribe_url}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            "Auto-Submitted": "auto-generated",
+        },
+    )
+    message.attach_alternative(rendered.html, "text/html")
+    return message

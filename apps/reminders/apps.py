@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class RemindersConfig(AppConfig):
+    name = "apps.reminders"
+    verbose_name = "Herinneringen"

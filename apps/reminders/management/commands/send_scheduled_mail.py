@@ -1,0 +1,30 @@
+"""Cron: `python manage.py send_scheduled_mail` every 15 minutes. Idempotent: a mail is never sent twice."""
+
+import datetime
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
+
+from apps.reminders.scheduled import scheduled_mails_send
+
+
+class Command(BaseCommand):
+    help = "Zet de herinneringen (event morgen, 14 dagen geen plons) en mislukte e-mails in de wachtrij."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--now", help="Doe alsof het dit moment is (ISO 8601, bijv. 2026-12-01T10:00+01:00).")
+
+    def handle(self, *args, now=None, **options):
+        moment = timezone.now()
+        if now:
+            try:
+                moment = datetime.datetime.fromisoformat(now)
+            except ValueError as exc:
+                raise CommandError(f"Ongeldig moment: {now!r}. Gebruik ISO 8601 (2026-12-01T10:00+01:00).") from exc
+            if timezone.is_naive(moment):
+                moment = timezone.make_aware(moment)
+        run = scheduled_mails_send(now=moment)
+        self.stdout.write(
+            f"{run.reminders} herinnering(en) voor events, {run.nudges} plonsherinnering(en), "
+            f"{run.retried} mislukte e-mail(s) opnieuw in de wachtrij."
+        )

@@ -1,0 +1,112 @@
+"""/events: every upcoming event with places left and my status, my past events, the waitlist buttons."""
+
+import datetime
+import re
+
+import pytest
+from django.contrib.messages import get_messages
+from django.utils import timezone
+
+from apps.events.services import event_sign_up
+from tests.factories import EventFactory, EventParticipantFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def messages_of(response) -> list[str]:
+    return [str(m) for m in get_messages(response.wsgi_request)]
+
+
+def test_all_upcoming_events_not_only_three(member_client):
+    for n in range(5):
+        EventFactory(title=f"Duik {n}", event_date=timezone.now() + datetime.timedelta(days=n + 1))
+    html = member_client.get("/events").content.decode()
+    assert all(f"Duik {n}" in html for n in range(5))
+
+
+def test_places_left_and_my_status(member_client, member):
+    roomy = EventFactory(title="Ruim", max_participants=10)
+    EventParticipantFactory.create_batch(3, event=roomy)
+    mine = EventFactory(title="Mijn duik", max_participants=None)
+    EventParticipantFactory(event=mine, user=member)
+    full = EventFactory(title="Vol event", max_participants=1)
+    EventParticipantFactory(event=full)
+    waited = EventFactory(title="Wachten", max_participants=1)
+    EventParticipantFactory(event=waited)
+    event_sign_up(user=UserFactory(), event_id=waited.pk)
+    event_sign_up(user=member, event_id=waited.pk)
+
+    html = member_client.get("/events").content.decode()
+
+    assert "3 / 10 deelnemers" in html and "nog 7 plekken vrij" in html
+    assert "Aangemeld" in html
+    assert "Je staat op de wachtlijst (plek 2)" in html
+    assert re.search(r'<button type="submit" class="btn btn-secondary">Van de wachtlijst af</button>', html)
+    assert re.search(r'<button type="submit" class="btn btn-secondary">Op de wachtlijst</button>', html)
+    assert 'name="back" value="events"' in html
+
+
+def test_past_events_i_joined_are_listed_without_buttons(member_client, member):
+    past = EventFactory(title="Oude duik", event_date=timezone.now() - datetime.timedelta(days=3))
+    EventParticipantFactory(event=past, user=member)
+    EventFactory(title="Oud zonder mij", event_date=timezone.now() - datetime.timedelta(days=3))
+
+    html = member_client.get("/events").content.decode()
+    history = html[html.index("Events waar je aan meedeed") :]
+
+    assert "Oude duik" in history and "Meegedaan" in history
+    assert "Oud zonder mij" not in html
+    assert f"/events/{past.pk}/afmelden" not in html
+
+
+def test_the_dashboard_links_to_events(member_client):
+    assert 'href="/events"' in member_client.get("/dashboard").content.decode()
+
+
+def test_joining_a_full_event_from_events_puts_me_on_the_waitlist_and_back(member_client, member):
+    full = EventFactory(max_participants=1)
+    EventParticipantFactory(event=full)
+    response = member_client.post(f"/events/{full.pk}/aanmelden", {"back": "events"})
+    assert response["Location"] == "/events"
+    assert messages_of(response) == ["Dit event is vol. Je staat op de wachtlijst (plek 1)."]
+    again = member_client.post(f"/events/{full.pk}/aanmelden", {"back": "events"})
+    assert messages_of(again)[-1] == "Je staat op de wachtlijst (plek 1)"
+
+
+def test_leaving_the_waitlist_says_so(member_client, member):
+    full = EventFactory(max_participants=1)
+    EventParticipantFactory(event=full)
+    event_sign_up(user=member, event_id=full.pk)
+    response = member_client.post(f"/events/{full.pk}/afmelden", {"back": "events"})
+    assert messages_of(response) == ["Je staat niet meer op de wachtlijst"]
+    assert not full.waitlist.exists()
+
+
+def test_the_page_shows_the_calendar_subscription(member_client):
+    html = member_client.get("/events").content.decode()
+    assert "Agenda-abonnement" in html and "Maak mijn agenda-link" in html
+
+
+def test_no_inline_script_or_style(member_client, member):
+    EventParticipantFactory(user=member)
+    html = member_client.get("/events").content.decode()
+    assert "<script" not in html.split("</header>", 1)[1] and "style=" not in html
+
+
+@pytest.mark.parametrize("size", [1, 30])
+def test_the_page_costs_a_fixed_number_of_queries(member_client, member, django_assert_max_num_queries, size):
+    people = UserFactory.create_batch(5)
+    for n in range(size):
+        event = EventFactory(max_participants=3)
+        for person in people[:3]:
+            EventParticipantFactory(event=event, user=person)
+        for person in people[3:]:
+            event_sign_up(user=person, event_id=event.pk)
+        event_sign_up(user=member, event_id=event.pk)
+        EventParticipantFactory(
+            event=EventFactory(event_date=timezone.now() - datetime.timedelta(days=n + 1)), user=member
+        )
+    with django_assert_max_num_queries(8):
+        response = member_client.get("/events")
+    assert response.status_code == 200
+    assert response.content.decode().count("Je staat op de wachtlijst (plek 3)") == size
