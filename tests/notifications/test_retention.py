@@ -3,7 +3,7 @@
 import datetime
 
 import pytest
-from apps.adminpanel.services import user_delete
+from apps.accounts.services import user_delete
 from django.utils import timezone
 
 from apps.events.models import CalendarFeed, EventWaitlistEntry
