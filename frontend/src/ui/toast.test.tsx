@@ -21,26 +21,30 @@ describe("toasts", () => {
     expect(region.textContent).toContain("Plons toegevoegd!");
   });
 
-  it("auto-hides each toast after its own duration", () => {
+  it("shows one toast at a time, for its own duration: a new one replaces the old", () => {
     vi.useFakeTimers();
     render(<Harness />);
-    act(() => {
-      show("Badge verdiend: Kikker!", { durationMs: TOAST_DURATION_MS.badge });
-      show("Waterdieren Stempelkaart voltooid! Alle badges verzameld!", {
-        durationMs: TOAST_DURATION_MS.completion,
-      });
-    });
-    expect(screen.getByText("Badge verdiend: Kikker!")).toBeTruthy();
-
+    act(() => show("Badge verdiend: Kikker!", { durationMs: TOAST_DURATION_MS.badge }));
     act(() => vi.advanceTimersByTime(4999));
     expect(screen.queryByText("Badge verdiend: Kikker!")).not.toBeNull();
     act(() => vi.advanceTimersByTime(1));
     expect(screen.queryByText("Badge verdiend: Kikker!")).toBeNull();
+
+    act(() => {
+      show("Link gekopieerd!");
+      show("Waterdieren Stempelkaart voltooid! Alle badges verzameld!", {
+        durationMs: TOAST_DURATION_MS.completion,
+      });
+    });
+    expect(screen.queryByText("Link gekopieerd!")).toBeNull();
     expect(
       screen.queryByText("Waterdieren Stempelkaart voltooid! Alle badges verzameld!"),
     ).not.toBeNull();
-
-    act(() => vi.advanceTimersByTime(5000));
+    act(() => vi.advanceTimersByTime(9999));
+    expect(
+      screen.queryByText("Waterdieren Stempelkaart voltooid! Alle badges verzameld!"),
+    ).not.toBeNull();
+    act(() => vi.advanceTimersByTime(1));
     expect(
       screen.queryByText("Waterdieren Stempelkaart voltooid! Alle badges verzameld!"),
     ).toBeNull();

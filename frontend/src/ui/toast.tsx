@@ -48,7 +48,10 @@ export function useToasts(): UseToasts {
     (text: string, options: ShowToastOptions = {}) => {
       const id = nextId.current++;
       const toast: ToastMessage = { id, text, kind: options.kind ?? "info" };
-      setToasts((current) => [...current, toast]);
+      // One message at a time (issue 17.8): a new one replaces the old instead of stacking over the page.
+      for (const timer of timers.current.values()) clearTimeout(timer);
+      timers.current.clear();
+      setToasts([toast]);
       const durationMs = options.durationMs ?? TOAST_DURATION_MS.default;
       timers.current.set(
         id,
