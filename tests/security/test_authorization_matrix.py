@@ -71,6 +71,8 @@ ACCESS: dict[str, str] = {
     "challenge_start": "member_post",
     "dip_register": "member_json",
     "challenge_stop": "member_post",
+    "dip_update": "member_json",
+    "dip_undo": "member_json",
     "dip_photo": "owner_or_admin",
     "dip_thumbnail": "owner_or_admin",
     "event_join": "member_post",
@@ -187,6 +189,8 @@ REGEX_URLS: dict[str, Callable[[World], str]] = {
 URL_ARGS: dict[str, Callable[[World], dict]] = {
     # The other member's place: a member may only ever give up their own.
     "event_leave": lambda w: {"event_id": w.participation.event_id},
+    # Only the latest dip of a card can be undone.
+    "dip_undo": lambda w: {"dip_id": w.member_plain_dip.pk},
 }
 
 
@@ -313,6 +317,24 @@ ROUTES: dict[str, Route] = {
             # On their own card, never on the member's.
             "other_member": Expect(201, then=lambda w: (_dips_on("other_card", 2)(w), _dips_on("member_card", 2)(w))),
             "admin": Expect(409, json_error="Je hebt geen actieve challenge."),
+        },
+    ),
+    "dip_update": Route(
+        method="POST",
+        data=lambda w: {"spot": "Pier"},
+        expect={
+            "member": Expect(200, then=lambda w: Dip.objects.get(pk=w.member_photo_dip.pk).spot == "Pier"),
+            # Someone else's dip is answered like a missing one, for admins too: it is the member's own log.
+            "other_member": Expect(404, json_error="Deze plons bestaat niet (meer)."),
+            "admin": Expect(404, json_error="Deze plons bestaat niet (meer)."),
+        },
+    ),
+    "dip_undo": Route(
+        method="POST",
+        expect={
+            "member": Expect(200, then=_dips_on("member_card", 1)),
+            "other_member": Expect(404, json_error="Deze plons bestaat niet (meer)."),
+            "admin": Expect(404, json_error="Deze plons bestaat niet (meer)."),
         },
     ),
     "challenge_stop": Route(

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from apps.accounts.access import MESSAGE_SESSION_EXPIRED, member_required_json
 
+from ..conditions import ConditionsError, conditions_parse
 from ..photos import PhotoError, photo_process, too_large_message
 from ..selectors import active_card_for, badge_payload, dip_payload, dutch_date, stamp_card_props
 from ..services import ChallengeError, ChallengePermissionError, challenge_stop, dip_register
@@ -46,8 +47,12 @@ def register_dip(request):
     except ValueError:
         return JsonResponse({"error": MESSAGE_BAD_REQUEST}, status=400)
     try:
+        conditions = conditions_parse(request.POST)
+    except ConditionsError as error:
+        return conditions_error_response(error)
+    try:
         photo = photo_process(upload) if upload else None
-        outcome = dip_register(user=request.user, photo=photo, request_id=request_id)
+        outcome = dip_register(user=request.user, photo=photo, request_id=request_id, conditions=conditions)
     except (PhotoError, ChallengeError) as error:
         return JsonResponse({"error": str(error)}, status=400 if isinstance(error, PhotoError) else 409)
 
@@ -77,6 +82,11 @@ def register_dip(request):
         },
         status=200 if outcome.replayed else 201,
     )
+
+
+def conditions_error_response(error: ConditionsError) -> JsonResponse:
+    """400 with the first message for a toast and each field's message for its input."""
+    return JsonResponse({"error": str(error), "fields": error.errors}, status=400)
 
 
 def _request_id(value: str | None) -> uuid.UUID | None:
