@@ -1,23 +1,39 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { Button } from "../ui/button";
+import { DipDetails, EMPTY_DETAILS, validateDetails, type DipDetailsValues } from "./dip-details";
 import { T } from "./texts";
+import type { ConditionErrors, ConditionLimits } from "./types";
 
 /** Same limit as the server (settings.PHOTO_MAX_BYTES); the server checks again. */
 export const MAX_PHOTO_BYTES = 15 * 1024 * 1024;
 
+/** What the folded "Details (optioneel)" part needs from the page's props. */
+export interface DipDetailsConfig {
+  limits: ConditionLimits;
+  suggestions: readonly string[];
+  safetyNote: string;
+  /** The server's message per wrong field after a refused dip. */
+  serverErrors: ConditionErrors;
+}
+
 export interface DipFormProps {
   busy: boolean;
   /** Sends the dip; resolves to true when the server stored it (the form then resets). */
-  onRegister: (photo: File | null) => Promise<boolean>;
+  onRegister: (photo: File | null, details?: DipDetailsValues) => Promise<boolean>;
+  /** Without it the form is the one-tap photo form only. */
+  details?: DipDetailsConfig;
 }
 
-/** 'Voeg plons toe': an optional photo with a preview, and 'Plons registreren'. */
-export function DipForm({ busy, onRegister }: DipFormProps) {
+/** 'Voeg plons toe': an optional photo with a preview, optional details, and 'Plons registreren'. */
+export function DipForm({ busy, onRegister, details }: DipFormProps) {
   const inputRef = useRef<HTMLInputElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
+  const [detailValues, setDetailValues] = useState<DipDetailsValues>(EMPTY_DETAILS);
+  const [detailErrors, setDetailErrors] = useState<ConditionErrors>({});
+  useEffect(() => setDetailErrors(details?.serverErrors ?? {}), [details?.serverErrors]);
   const inputId = useId();
   const helpId = useId();
   const errorId = useId();
@@ -50,9 +66,16 @@ export function DipForm({ busy, onRegister }: DipFormProps) {
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (await onRegister(file)) {
+    if (details !== undefined) {
+      const found = validateDetails(detailValues, details.limits);
+      setDetailErrors(found);
+      if (Object.keys(found).length > 0) return;
+    }
+    if (await onRegister(file, details === undefined ? undefined : detailValues)) {
       clear();
       setError(null);
+      setDetailValues(EMPTY_DETAILS);
+      setDetailErrors({});
     }
   };
 
@@ -123,6 +146,17 @@ export function DipForm({ busy, onRegister }: DipFormProps) {
           </div>
         )}
       </div>
+      {details !== undefined && (
+        <DipDetails
+          values={detailValues}
+          onChange={setDetailValues}
+          errors={detailErrors}
+          limits={details.limits}
+          suggestions={details.suggestions}
+          safetyNote={details.safetyNote}
+          disabled={busy}
+        />
+      )}
       <Button type="submit" className="sc-submit" busy={busy} busyLabel={T.uploading}>
         {T.register}
       </Button>

@@ -4,10 +4,12 @@ import { newRequestId } from "../lib/request-id";
 import type { CelebrationKind } from "../lib/celebrate";
 import { Celebration } from "../ui/celebration";
 import { ToastRegion, useToasts } from "../ui/toast";
-import { DipForm, MAX_PHOTO_BYTES } from "./dip-form";
+import { DEFAULT_LIMITS, appendDetails, type DipDetailsValues } from "./dip-details";
+import { DipForm, MAX_PHOTO_BYTES, type DipDetailsConfig } from "./dip-form";
+import { DipActions } from "./dip-actions";
 import { BadgeList, CompletedCard, PhotoCollection, ProgressCard, RecentDips, StampGrid } from "./sections";
 import { T } from "./texts";
-import type { RegisterDipResponse, StampCardData } from "./types";
+import type { ConditionErrors, Dip, RegisterDipResponse, StampCardData } from "./types";
 import "./stampcard.css";
 
 export const RECENT_DIPS = 10;
@@ -36,6 +38,7 @@ export function StampCard({ initial }: StampCardProps) {
   const doneHeading = useRef<HTMLHeadingElement>(null);
   const justCompleted = useRef(false);
   const addTitleId = useId();
+  const [serverErrors, setServerErrors] = useState<ConditionErrors>({});
 
   const { challenge, dipCount, completedAt } = card;
   const completed = completedAt !== null;
@@ -48,7 +51,7 @@ export function StampCard({ initial }: StampCardProps) {
   }, [completed]);
 
   const register = useCallback(
-    async (photo: File | null): Promise<boolean> => {
+    async (photo: File | null, details?: DipDetailsValues): Promise<boolean> => {
       if (sending.current) return false;
       if (photo !== null && photo.size > MAX_PHOTO_BYTES) {
         showToast(T.photoTooLarge(MAX_PHOTO_MB), { kind: "error" });
@@ -62,7 +65,9 @@ export function StampCard({ initial }: StampCardProps) {
       const form = new FormData();
       form.append("request_id", requestId.current);
       if (photo !== null) form.append("photo", photo, photo.name);
+      if (details !== undefined) appendDetails(form, details);
       const result = await postForm<RegisterDipResponse>(initial.endpoints.registerDip, form);
+      setServerErrors((result.ok ? null : (result.body as { fields?: ConditionErrors } | null)?.fields) ?? {});
       if (result.ok || result.status !== 0) requestId.current = null;
 
       if (!result.ok) {
@@ -112,6 +117,29 @@ export function StampCard({ initial }: StampCardProps) {
 
   const endCelebration = useCallback(() => setCelebration(null), []);
 
+  const detailsConfig: DipDetailsConfig = {
+    limits: card.conditionLimits ?? DEFAULT_LIMITS,
+    suggestions: card.spotSuggestions ?? [],
+    safetyNote: card.safetyNote ?? "",
+    serverErrors,
+  };
+  const dipSaved = useCallback((saved: Dip) => {
+    const replace = (list: readonly Dip[]) => list.map((d) => (d.id === saved.id ? saved : d));
+    setCard((current) => ({
+      ...current,
+      recentDips: replace(current.recentDips),
+      photos:
+        saved.photoUrl !== null && !current.photos.some((d) => d.id === saved.id)
+          ? [saved, ...current.photos].sort((a, b) => b.number - a.number)
+          : replace(current.photos),
+      spotSuggestions:
+        saved.spot !== undefined && saved.spot !== ""
+          ? [saved.spot, ...(current.spotSuggestions ?? []).filter((spot) => spot !== saved.spot)]
+          : current.spotSuggestions,
+    }));
+  }, []);
+  const dipUndone = useCallback((fresh: StampCardData) => setCard(fresh), []);
+
   return (
     <div className="sc-root">
       <div className="sc-col">
@@ -123,7 +151,7 @@ export function StampCard({ initial }: StampCardProps) {
             <h2 id={addTitleId} className="sc-title">
               {T.addTitle}
             </h2>
-            <DipForm busy={busy} onRegister={register} />
+            <DipForm busy={busy} onRegister={register} details={detailsConfig} />
           </section>
         )}
         <StampGrid
@@ -136,7 +164,20 @@ export function StampCard({ initial }: StampCardProps) {
       <div className="sc-col">
         {challenge.category === "waterdieren" && <BadgeList badges={card.badges} />}
         <PhotoCollection photos={card.photos} completed={completed} />
-        <RecentDips dips={card.recentDips} />
+        <RecentDips
+          dips={card.recentDips}
+          renderActions={(dip, index) => (
+            <DipActions
+              dip={dip}
+              latest={index === 0 && dip.number === dipCount}
+              card={card}
+              busy={busy}
+              onSaved={dipSaved}
+              onUndone={dipUndone}
+              showToast={showToast}
+            />
+          )}
+        />
       </div>
       <ToastRegion toasts={toasts} onDismiss={dismissToast} />
       {celebration !== null && (
