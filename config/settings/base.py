@@ -32,6 +32,7 @@ INSTALLED_APPS = [
     "apps.challenges",
     "apps.events",
     "apps.adminpanel",
+    "apps.logbook",
 ]
 
 MIDDLEWARE = [

@@ -67,6 +67,7 @@ ACCESS: dict[str, str] = {
     "account_reset_password_from_key_done": "public",
     "dashboard": "member",
     "account": "member",
+    "statistics": "member",
     "challenge": "member",
     "challenge_start": "member_post",
     "dip_register": "member_json",
