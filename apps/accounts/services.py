@@ -1,5 +1,6 @@
 """Account writes: invitation-only sign-up and the admin role. Keyword-only, each owns its transaction."""
 
+from allauth.account.models import EmailAddress
 from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
@@ -22,12 +23,25 @@ MESSAGE_EMAIL_INVALID = "Vul een geldig e-mailadres in"
 MESSAGE_EMAIL_TAKEN = "Er bestaat al een account met dit e-mailadres. Log in, of kies 'Wachtwoord vergeten?'."
 MESSAGE_PASSWORD_TOO_SHORT = f"Je wachtwoord moet minstens {PASSWORD_MIN_LENGTH} tekens lang zijn"
 MESSAGE_SIGNUP_FAILED = "Er ging iets mis bij het registreren"
+MESSAGE_PASSWORD_WRONG = "Dit wachtwoord klopt niet."  # noqa: S105 - a message, not a password
+MESSAGE_PASSWORD_SAME = "Kies een ander wachtwoord dan je huidige."  # noqa: S105 - a message
+MESSAGE_LAST_ADMIN = "Je bent de laatste admin. Maak eerst iemand anders admin voordat je dit account verwijdert."
+MESSAGE_USER_UNKNOWN = "Deze gebruiker bestaat niet (meer)."
 
 
 def _input_errors(*, code: str, full_name: str, email: str, password: str) -> dict[str, list[str]]:
     errors: dict[str, list[str]] = {}
     if not code:
         errors["code"] = [MESSAGE_CODE_REQUIRED]
+    errors |= _profile_errors(full_name=full_name, email=email)
+    password_errors = _password_errors(password, User(email=email, full_name=full_name))
+    if password_errors:
+        errors["password"] = password_errors
+    return errors
+
+
+def _profile_errors(*, full_name: str, email: str) -> dict[str, list[str]]:
+    errors: dict[str, list[str]] = {}
     if not full_name:
         errors["full_name"] = [MESSAGE_NAME_REQUIRED]
     if not email:
@@ -37,15 +51,18 @@ def _input_errors(*, code: str, full_name: str, email: str, password: str) -> di
             validate_email(email)
         except ValidationError:
             errors["email"] = [MESSAGE_EMAIL_INVALID]
-    if len(password) < PASSWORD_MIN_LENGTH:
-        errors["password"] = [MESSAGE_PASSWORD_TOO_SHORT]
-    else:
-        try:
-            # Whatever else AUTH_PASSWORD_VALIDATORS asks, in Django's Dutch messages.
-            password_validation.validate_password(password, User(email=email, full_name=full_name))
-        except ValidationError as exc:
-            errors["password"] = list(exc.messages)
     return errors
+
+
+def _password_errors(password: str, user: User) -> list[str]:
+    if len(password) < PASSWORD_MIN_LENGTH:
+        return [MESSAGE_PASSWORD_TOO_SHORT]
+    try:
+        # Whatever else AUTH_PASSWORD_VALIDATORS asks, in Django's Dutch messages.
+        password_validation.validate_password(password, user)
+    except ValidationError as exc:
+        return list(exc.messages)
+    return []
 
 
 def account_register(
@@ -114,3 +131,79 @@ def admin_revoke(*, user: User) -> bool:
         deleted, _per_model = UserRole.objects.filter(user=user, role=UserRole.Role.ADMIN).delete()
     _forget_cached_role(user)
     return deleted > 0
+
+
+def account_profile_update(*, user: User, full_name: str | None, email: str | None, newsletter_consent: bool) -> User:
+    """Change the member's own name, e-mail address (unique, whatever its case) and newsletter consent.
+
+    Raises ValidationError with Dutch messages per field (full_name, email); nothing changes then.
+    """
+    full_name = (full_name or "").strip()
+    email = (email or "").strip().lower()
+    errors = _profile_errors(full_name=full_name, email=email)
+    if errors:
+        raise ValidationError(errors)
+    taken = ValidationError({"email": [ValidationError(MESSAGE_EMAIL_TAKEN, code="email_taken")]})
+    try:
+        with transaction.atomic():
+            locked = User.objects.select_for_update().get(pk=user.pk)
+            if User.objects.filter(email__iexact=email).exclude(pk=user.pk).exists():
+                raise taken
+            if locked.email != email:
+                # allauth also looks people up by its own address table: the old address must not
+                # stay a way in.
+                EmailAddress.objects.filter(user=locked).exclude(email__iexact=email).delete()
+            locked.full_name, locked.email, locked.newsletter_consent = full_name, email, bool(newsletter_consent)
+            locked.save(update_fields=["full_name", "email", "newsletter_consent"])
+    except IntegrityError as exc:  # another account took the address between our check and our write
+        raise taken from exc
+    user.full_name, user.email, user.newsletter_consent = full_name, email, bool(newsletter_consent)
+    return user
+
+
+def account_password_change(*, user: User, current_password: str | None, new_password: str | None) -> None:
+    """Change the member's password; the current one is asked first. Raises ValidationError per field
+    (current_password, new_password). The caller keeps the session signed in (update_session_auth_hash)."""
+    current_password = current_password or ""
+    new_password = new_password or ""
+    if not user.check_password(current_password):
+        raise ValidationError({"current_password": [ValidationError(MESSAGE_PASSWORD_WRONG, code="password_wrong")]})
+    errors = _password_errors(new_password, user)
+    if not errors and new_password == current_password:
+        errors = [MESSAGE_PASSWORD_SAME]
+    if errors:
+        raise ValidationError({"new_password": errors})
+    with transaction.atomic():
+        user.set_password(new_password)
+        user.save(update_fields=["password"])
+
+
+class AccountDeletionError(Exception):
+    """A refused deletion; the message is Dutch."""
+
+
+def user_remove(*, user_id: int) -> None:
+    """The one rule for removing a user, for the admin screen and for the member's own "Account verwijderen".
+
+    Removes the user with their challenges, dips, badges and event sign-ups (the database cascades);
+    their photo files go after the commit (the post_delete signal of each dip, on local disk or S3).
+    Invitations they sent stay, without them. The last admin is never removed: the admin roles are
+    locked, so two admins removing each other at once cannot both succeed.
+    """
+    with transaction.atomic():
+        user = User.objects.select_for_update().filter(pk=user_id).first()
+        if user is None:
+            raise AccountDeletionError(MESSAGE_USER_UNKNOWN)
+        admin_ids = list(
+            UserRole.objects.select_for_update().filter(role=UserRole.Role.ADMIN).values_list("user_id", flat=True)
+        )
+        if admin_ids == [user.pk]:
+            raise AccountDeletionError(MESSAGE_LAST_ADMIN)
+        user.delete()
+
+
+def account_delete(*, user: User, password: str | None) -> None:
+    """The member removes their own account, confirmed with their password (see user_remove)."""
+    if not user.check_password(password or ""):
+        raise ValidationError({"password": [ValidationError(MESSAGE_PASSWORD_WRONG, code="password_wrong")]})
+    user_remove(user_id=user.pk)

@@ -1,11 +1,9 @@
 """Admin actions that change data."""
 
-from django.db import transaction
-
 from apps.accounts.models import User
+from apps.accounts.services import AccountDeletionError, user_remove
 
 MESSAGE_SELF_DELETE = "Je kunt je eigen account niet verwijderen."
-MESSAGE_USER_UNKNOWN = "Deze gebruiker bestaat niet (meer)."
 
 
 class AdminActionError(Exception):
@@ -13,12 +11,11 @@ class AdminActionError(Exception):
 
 
 def user_delete(*, actor: User, user_id: int) -> None:
-    """Delete a member with their dips, badges, challenges and participations. Their photo files go
-    after the commit (a post_delete signal per dip); invitations they sent stay, without them."""
+    """Delete a member from the admin screen: the same removal as a member's own (user_remove), but never
+    the admin's own account here (that goes through /account, with the password)."""
     if actor.pk == user_id:
         raise AdminActionError(MESSAGE_SELF_DELETE)
-    with transaction.atomic():
-        user = User.objects.select_for_update().filter(pk=user_id).first()
-        if user is None:
-            raise AdminActionError(MESSAGE_USER_UNKNOWN)
-        user.delete()
+    try:
+        user_remove(user_id=user_id)
+    except AccountDeletionError as error:
+        raise AdminActionError(str(error)) from error

@@ -4,4 +4,5 @@ from . import views
 
 urlpatterns = [
     path("statistieken", views.statistics, name="statistics"),
+    path("account/export", views.export, name="account_export"),
 ]

@@ -30,6 +30,7 @@ from apps.accounts.models import User, UserRole
 from apps.challenges.models import Dip, UserChallenge
 from apps.events.models import EventParticipant
 from apps.invitations.models import Invitation
+from tests.factories import DEFAULT_PASSWORD
 
 from .conftest import ROLES, World, database_state
 
@@ -68,6 +69,10 @@ ACCESS: dict[str, str] = {
     "dashboard": "member",
     "account": "member",
     "statistics": "member",
+    "account_export": "member",
+    "account_profile": "member_post",
+    "account_password": "member_post",
+    "account_delete": "member_post",
     "challenge": "member",
     "challenge_start": "member_post",
     "dip_register": "member_json",
@@ -366,6 +371,43 @@ ROUTES: dict[str, Route] = {
             "member": Expect(302, "/dashboard#events", refused=True),
             "other_member": Expect(302, "/dashboard#events", then=_others_place_kept(False)),
             "admin": Expect(302, "/dashboard#events", refused=True),
+        },
+    ),
+    "account_profile": Route(
+        method="POST",
+        data=lambda w: {"profiel-full_name": "Nieuwe Naam", "profiel-email": "nieuw-adres@example.nl"},
+        expect={
+            role: Expect(
+                302,
+                "/account",
+                message="Je gegevens zijn opgeslagen.",
+                then=lambda w, role=role: User.objects.get(email="nieuw-adres@example.nl") == w.user(role),
+            )
+            for role in ("member", "other_member", "admin")
+        },
+    ),
+    # A wrong current password: refused for everyone, nothing changes.
+    "account_password": Route(
+        method="POST",
+        data=lambda w: {"wachtwoord-current_password": "fout", "wachtwoord-new_password": "nog-kouder-water"},
+        expect={role: Expect(400, refused=True) for role in ("member", "other_member", "admin")},
+    ),
+    "account_delete": Route(
+        method="POST",
+        data=lambda w: {"verwijderen-password": DEFAULT_PASSWORD},
+        expect={
+            "member": Expect(302, "/", then=lambda w: not User.objects.filter(pk=w.member.pk).exists()),
+            # Only ever the own account.
+            "other_member": Expect(
+                302,
+                "/",
+                then=lambda w: (
+                    User.objects.filter(pk=w.member.pk).exists()
+                    and not User.objects.filter(pk=w.other_member.pk).exists()
+                ),
+            ),
+            # The world's only admin: refused, with the reason on the page.
+            "admin": Expect(400, refused=True),
         },
     ),
     "adminpanel_invitation_create": Route(
