@@ -161,7 +161,6 @@ export function DipDetailsFields({
             />
             <span>{T.durationMinutes}</span>
           </label>
-          <span aria-hidden="true">:</span>
           <label className="dd-duration__part">
             <input
               className="dd-input dd-input--tiny"

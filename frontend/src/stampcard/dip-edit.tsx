@@ -105,8 +105,10 @@ export function DipEditDialog({
           <label htmlFor={photoId} className="sc-label">
             {T.editPhoto} <span className="sc-optional">{T.photoOptional}</span>
           </label>
+          {/* Like the stamp card's own picker: the native button speaks the browser's language. */}
           <input
             id={photoId}
+            className="sc-file-input"
             name="photo"
             type="file"
             accept="image/*"
@@ -119,6 +121,10 @@ export function DipEditDialog({
               setPhoto(tooLarge ? null : chosen);
             }}
           />
+          <label htmlFor={photoId} className="sc-file-button" aria-hidden="true">
+            {photo === null ? T.photoChoose : T.photoChooseOther}
+          </label>
+          {photo !== null && <span className="sc-preview__name">{photo.name}</span>}
           {photoError !== null && (
             <p className="sc-error" role="alert">
               {photoError}
