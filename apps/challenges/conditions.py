@@ -133,7 +133,7 @@ def conditions_display(*, water_temperature, duration_seconds, spot) -> str:
 
 
 def limits_props() -> dict:
-    """The limits the stamp card's details form checks before sending (the server checks again)."""
+    """The limits and messages the stamp card's details form checks with before sending (the server checks again)."""
     return {
         "temperatureMin": float(TEMPERATURE_MIN),
         "temperatureMax": float(TEMPERATURE_MAX),
@@ -141,4 +141,10 @@ def limits_props() -> dict:
         "durationMaxSeconds": DURATION_MAX_SECONDS,
         "spotMaxLength": SPOT_MAX_LENGTH,
         "noteMaxLength": NOTE_MAX_LENGTH,
+        "messages": {
+            "water_temperature": MESSAGE_TEMPERATURE,
+            "duration_seconds": MESSAGE_DURATION,
+            "spot": MESSAGE_SPOT_TOO_LONG,
+            "note": MESSAGE_NOTE_TOO_LONG,
+        },
     }

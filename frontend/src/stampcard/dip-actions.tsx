@@ -1,11 +1,13 @@
-import { useEffect, useState } from "react";
-import { postForm } from "../lib/api";
-import { ConfirmDialog } from "../ui/dialog";
+import { Suspense, lazy, useEffect, useState } from "react";
 import type { ShowToastOptions } from "../ui/toast";
 import { DEFAULT_LIMITS } from "./dip-details";
-import { DipEditDialog, dipUrl } from "./dip-edit";
 import { T } from "./texts";
-import type { Dip, StampCardData, UndoDipResponse } from "./types";
+import "./dip-summary.css";
+import type { Dip, StampCardData } from "./types";
+
+// Loaded when first opened: the stamp card's first load stays within its JavaScript budget.
+const DipEditDialog = lazy(() => import("./dip-edit").then((module) => ({ default: module.DipEditDialog })));
+const DipUndoDialog = lazy(() => import("./dip-undo-dialog").then((module) => ({ default: module.DipUndoDialog })));
 
 /** Milliseconds until `until` (ISO), or 0 when it has passed or is unknown. */
 export function msLeft(until: string | undefined, now = Date.now()): number {
@@ -29,7 +31,6 @@ export interface DipActionsProps {
 export function DipActions({ dip, latest, card, busy, onSaved, onUndone, showToast }: DipActionsProps) {
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
-  const [undoing, setUndoing] = useState(false);
   const [undoOpen, setUndoOpen] = useState(() => latest && msLeft(dip.undoUntil) > 0);
   const { updateDip, undoDip } = card.endpoints;
 
@@ -41,21 +42,6 @@ export function DipActions({ dip, latest, card, busy, onSaved, onUndone, showToa
     const timer = setTimeout(() => setUndoOpen(false), left);
     return () => clearTimeout(timer);
   }, [latest, dip.undoUntil]);
-
-  const undo = async () => {
-    if (undoDip === undefined) return;
-    setUndoing(true);
-    const result = await postForm<UndoDipResponse>(dipUrl(undoDip, dip.id), new FormData());
-    setUndoing(false);
-    setConfirming(false);
-    if (result.ok) {
-      showToast(result.data.message, { kind: "success" });
-      onUndone(result.data.card);
-    } else {
-      if (result.status === 409) setUndoOpen(false);
-      showToast(result.status === 0 ? T.networkError : result.message, { kind: "error" });
-    }
-  };
 
   return (
     <span className="dd-actions">
@@ -74,13 +60,14 @@ export function DipActions({ dip, latest, card, busy, onSaved, onUndone, showToa
         <button
           type="button"
           className="sc-link"
-          disabled={busy || undoing}
+          disabled={busy}
           aria-label={`${T.undo}: ${T.dipLine(dip.number, dip.dipDateDisplay)}`}
           onClick={() => setConfirming(true)}
         >
           {T.undo}
         </button>
       )}
+      <Suspense fallback={null}>
       {editing && updateDip !== undefined && (
         <DipEditDialog
           dip={dip}
@@ -96,20 +83,22 @@ export function DipActions({ dip, latest, card, busy, onSaved, onUndone, showToa
           onClose={() => setEditing(false)}
         />
       )}
-      {confirming && (
-        <ConfirmDialog
-          open
-          title={T.undoTitle}
-          confirmLabel={T.undo}
-          destructive
-          busy={undoing}
-          busyLabel={T.undoing}
-          onConfirm={() => void undo()}
-          onCancel={() => setConfirming(false)}
-        >
-          <p>{T.undoBody(dip.number)}</p>
-        </ConfirmDialog>
+      {confirming && undoDip !== undefined && (
+        <DipUndoDialog
+          dip={dip}
+          endpoint={undoDip}
+          onUndone={(fresh, message) => {
+            showToast(message, { kind: "success" });
+            onUndone(fresh);
+          }}
+          onRefused={(message, tooLate) => {
+            if (tooLate) setUndoOpen(false);
+            showToast(message, { kind: "error" });
+          }}
+          onClose={() => setConfirming(false)}
+        />
       )}
+      </Suspense>
     </span>
   );
 }

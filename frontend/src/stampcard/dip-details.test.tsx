@@ -1,10 +1,19 @@
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseDuration, parseTemperature, validateDetails, DEFAULT_LIMITS, EMPTY_DETAILS } from "./dip-details";
-import { dipUrl } from "./dip-edit";
+import { dipUrl } from "./dip-url";
 import { StampCard } from "./stamp-card";
 import type { Dip, StampCardData } from "./types";
 
+const LIMITS = {
+  ...DEFAULT_LIMITS,
+  messages: {
+    water_temperature: "Vul een watertemperatuur in tussen −2 en 35 °C, met hoogstens één decimaal (bijvoorbeeld 4,5).",
+    duration_seconds: "Vul de tijd in het water in als minuten:seconden, tussen 0:10 en 60:00.",
+    spot: "De plek mag hoogstens 80 tekens lang zijn.",
+    note: "De notitie mag hoogstens 280 tekens lang zijn.",
+  },
+};
 const SAFETY = "Zwem nooit alleen, ga eruit voordat je gaat rillen en warm daarna rustig op.";
 
 function dip(number: number, overrides: Partial<Dip> = {}): Dip {
@@ -42,7 +51,7 @@ function card(dips: Dip[], overrides: Partial<StampCardData> = {}): StampCardDat
       undoDip: "/challenge/plons/0/ongedaan",
     },
     spotSuggestions: ["Strand Scheveningen"],
-    conditionLimits: DEFAULT_LIMITS,
+    conditionLimits: LIMITS,
     safetyNote: SAFETY,
     ...overrides,
   };
@@ -87,9 +96,13 @@ describe("parsing like the server", () => {
   it("names every wrong field", () => {
     const errors = validateDetails(
       { ...EMPTY_DETAILS, temperature: "40", minutes: "0", seconds: "5", note: "x".repeat(281) },
-      DEFAULT_LIMITS,
+      LIMITS,
     );
     expect(Object.keys(errors).sort()).toEqual(["duration_seconds", "note", "water_temperature"]);
+  });
+
+  it("leaves the message to the server when the props carry none", () => {
+    expect(validateDetails({ ...EMPTY_DETAILS, temperature: "40" }, DEFAULT_LIMITS)).toEqual({});
   });
 
   it("fills the dip id into an endpoint template", () => {
@@ -114,6 +127,7 @@ describe("the folded details on the stamp card", () => {
       }),
     );
     render(<StampCard initial={card([])} />);
+    await screen.findByLabelText("Watertemperatuur (°C)");
     const summary = screen.getByText("Details (optioneel)");
     const details = summary.closest("details");
     expect(details?.open).toBe(false);
@@ -135,10 +149,10 @@ describe("the folded details on the stamp card", () => {
     expect((screen.getByLabelText("Plek") as HTMLInputElement).value).toBe("");
   });
 
-  it("does not send wrong details and says what is wrong", () => {
+  it("does not send wrong details and says what is wrong", async () => {
     const fetchMock = mockFetch();
     render(<StampCard initial={card([])} />);
-    fireEvent.change(screen.getByLabelText("Watertemperatuur (°C)"), { target: { value: "99" } });
+    fireEvent.change(await screen.findByLabelText("Watertemperatuur (°C)"), { target: { value: "99" } });
     fireEvent.click(screen.getByRole("button", { name: "Plons registreren" }));
     expect(fetchMock).not.toHaveBeenCalled();
     expect(screen.getByText(/tussen −2 en 35 °C/)).toBeTruthy();
@@ -148,13 +162,14 @@ describe("the folded details on the stamp card", () => {
   it("shows the server's message per field when it refuses", async () => {
     mockFetch(json(400, { error: "Server zegt nee", fields: { spot: "Server zegt nee" } }));
     render(<StampCard initial={card([])} />);
+    await screen.findByLabelText("Plek");
     fireEvent.click(screen.getByRole("button", { name: "Plons registreren" }));
     await waitFor(() => expect(screen.getByLabelText("Plek").getAttribute("aria-invalid")).toBe("true"));
   });
 
-  it("offers the member's own earlier spots", () => {
+  it("offers the member's own earlier spots", async () => {
     render(<StampCard initial={card([])} />);
-    const list = screen.getByLabelText("Plek").getAttribute("list");
+    const list = (await screen.findByLabelText("Plek")).getAttribute("list");
     expect(document.getElementById(list ?? "")?.querySelector("option")?.getAttribute("value")).toBe(
       "Strand Scheveningen",
     );

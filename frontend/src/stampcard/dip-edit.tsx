@@ -2,14 +2,12 @@ import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { postForm } from "../lib/api";
 import { Button } from "../ui/button";
 import { MAX_PHOTO_BYTES } from "./dip-form";
-import { DipDetailsFields, appendDetails, detailsFromDip, validateDetails } from "./dip-details";
+import { appendDetails, validateDetails, type DipDetailsValues } from "./dip-details";
+import { DipDetailsFields } from "./dip-details-fields";
+import { dipUrl } from "./dip-url";
+import { DT } from "./details-texts";
 import { T } from "./texts";
 import type { ConditionErrors, ConditionLimits, Dip, UpdateDipResponse } from "./types";
-
-/** An endpoint template with 0 in place of the dip id ("/challenge/plons/0/ongedaan"). */
-export function dipUrl(template: string, dipId: number): string {
-  return template.replace(/\/0(?=\/|$)/, `/${dipId}`);
-}
 
 export interface DipEditDialogProps {
   dip: Dip;
@@ -20,6 +18,18 @@ export interface DipEditDialogProps {
   onSaved: (dip: Dip, message: string) => void;
   onError: (message: string) => void;
   onClose: () => void;
+}
+
+export function detailsFromDip(dip: Dip): DipDetailsValues {
+  const duration = dip.durationSeconds ?? null;
+  const temperature = dip.waterTemperature ?? null;
+  return {
+    temperature: temperature === null ? "" : temperature.toFixed(1).replace(".", ","),
+    minutes: duration === null ? "" : String(Math.floor(duration / 60)),
+    seconds: duration === null ? "" : String(duration % 60).padStart(2, "0"),
+    spot: dip.spot ?? "",
+    note: dip.note ?? "",
+  };
 }
 
 /** "Details aanpassen": the conditions and the photo of one of the member's dips, afterwards. */
@@ -90,7 +100,7 @@ export function DipEditDialog({
     >
       <form className="dd-dialog__form" onSubmit={(event) => void submit(event)} noValidate>
         <h2 id={titleId} className="dd-dialog__title">
-          {T.editTitle(dip.number)}
+          {DT.editTitle(dip.number)}
         </h2>
         <DipDetailsFields
           values={values}
@@ -103,7 +113,7 @@ export function DipEditDialog({
         />
         <div className="sc-field">
           <label htmlFor={photoId} className="sc-label">
-            {T.editPhoto} <span className="sc-optional">{T.photoOptional}</span>
+            {DT.editPhoto} <span className="sc-optional">{T.photoOptional}</span>
           </label>
           {/* Like the stamp card's own picker: the native button speaks the browser's language. */}
           <input
@@ -133,10 +143,10 @@ export function DipEditDialog({
         </div>
         <div className="dd-dialog__actions">
           <Button variant="secondary" onClick={close} disabled={busy}>
-            {T.cancel}
+            {DT.cancel}
           </Button>
-          <Button type="submit" busy={busy} busyLabel={T.saving}>
-            {T.save}
+          <Button type="submit" busy={busy} busyLabel={DT.saving}>
+            {DT.save}
           </Button>
         </div>
       </form>

@@ -1,11 +1,14 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { Suspense, lazy, useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { Button } from "../ui/button";
-import { DipDetails, EMPTY_DETAILS, validateDetails, type DipDetailsValues } from "./dip-details";
+import { EMPTY_DETAILS, validateDetails, type DipDetailsValues } from "./dip-details";
 import { T } from "./texts";
 import type { ConditionErrors, ConditionLimits } from "./types";
 
 /** Same limit as the server (settings.PHOTO_MAX_BYTES); the server checks again. */
 export const MAX_PHOTO_BYTES = 15 * 1024 * 1024;
+
+// The folded fields load right after the island (they start closed): the card's first load stays small.
+const DipDetails = lazy(() => import("./dip-details-fields").then((module) => ({ default: module.DipDetails })));
 
 /** What the folded "Details (optioneel)" part needs from the page's props. */
 export interface DipDetailsConfig {
@@ -147,6 +150,13 @@ export function DipForm({ busy, onRegister, details }: DipFormProps) {
         )}
       </div>
       {details !== undefined && (
+        <Suspense
+          fallback={
+            <details className="dd-details">
+              <summary className="dd-summary">{T.detailsSummary}</summary>
+            </details>
+          }
+        >
         <DipDetails
           values={detailValues}
           onChange={setDetailValues}
@@ -156,6 +166,7 @@ export function DipForm({ busy, onRegister, details }: DipFormProps) {
           safetyNote={details.safetyNote}
           disabled={busy}
         />
+        </Suspense>
       )}
       <Button type="submit" className="sc-submit" busy={busy} busyLabel={T.uploading}>
         {T.register}

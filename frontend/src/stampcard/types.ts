@@ -33,6 +33,8 @@ export interface ConditionLimits {
   durationMaxSeconds: number;
   spotMaxLength: number;
   noteMaxLength: number;
+  /** The server's Dutch message per field (conditions.py): one home for each. */
+  messages: ConditionErrors;
 }
 
 export type ConditionField = "water_temperature" | "duration_seconds" | "spot" | "note";
