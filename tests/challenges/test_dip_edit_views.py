@@ -134,3 +134,10 @@ def test_the_admin_photo_collage_shows_no_conditions(admin_client, member):
     DipFactory(user_challenge=card, number=1, photo="1/x.jpg", spot="Geheim meer", note="privé")
     body = admin_client.get("/admin/api/fotos").content.decode()
     assert "Geheim meer" not in body and "privé" not in body and "dipId" in body
+
+
+def test_the_django_admin_shows_the_conditions_read_only(admin_client, member):
+    dip = DipFactory(user_challenge=UserChallengeFactory(user=member), number=1, spot="Pier", note="Fris")
+    html = admin_client.get(f"/django-admin/challenges/dip/{dip.pk}/change/").content.decode()
+    assert "Pier" in html and "Fris" in html
+    assert 'name="spot"' not in html and 'name="note"' not in html and 'name="water_temperature"' not in html
