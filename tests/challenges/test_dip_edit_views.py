@@ -141,3 +141,11 @@ def test_the_django_admin_shows_the_conditions_read_only(admin_client, member):
     html = admin_client.get(f"/django-admin/challenges/dip/{dip.pk}/change/").content.decode()
     assert "Pier" in html and "Fris" in html
     assert 'name="spot"' not in html and 'name="note"' not in html and 'name="water_temperature"' not in html
+
+
+@pytest.mark.parametrize(
+    "path", ["/challenge/plons/99999999999999999999", "/challenge/plons/99999999999999999999/ongedaan"]
+)
+def test_an_id_beyond_any_dip_is_a_json_404(member_client, path):
+    response = member_client.post(path, {"spot": "Pier"})
+    assert response.status_code == 404 and response.json() == {"error": "Deze plons bestaat niet (meer)."}
