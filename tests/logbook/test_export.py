@@ -106,3 +106,17 @@ def test_export_query_budget(member_client, member, size, django_assert_max_num_
 def test_anonymous_visitors_go_to_auth(client):
     response = client.get("/account/export")
     assert response.status_code == 302 and response["Location"] == "/auth?next=/account/export"
+
+
+def test_the_zip_is_handed_out_piece_by_piece(member_client, member, monkeypatch):
+    """Photos are copied in chunks, each chunk leaves at once: memory stays flat however many photos."""
+    monkeypatch.setattr("apps.logbook.export.PHOTO_CHUNK_BYTES", 64)
+    card = UserChallengeFactory(user=member)
+    for number in (1, 2):
+        photo = photo_storage().save(f"{member.pk}/stuk{number}.jpg", ContentFile(image_bytes()))
+        DipFactory(user_challenge=card, number=number, photo=photo)
+    pieces = [piece for piece in member_client.get("/account/export").streaming_content if piece]
+    photo_bytes = 2 * len(image_bytes())
+    assert len(pieces) > photo_bytes // 64
+    assert max(len(piece) for piece in pieces) < 4096
+    assert zipfile.ZipFile(io.BytesIO(b"".join(pieces))).testzip() is None
