@@ -17,6 +17,7 @@ urlpatterns = [
     path("", include("apps.events.urls")),
     path("", include("apps.adminpanel.urls")),
     path("", include("apps.notifications.urls")),
+    path("", include("apps.logbook.urls")),
     # One sign-in for everyone, through /auth and allauth's rate limits; Django's own login form has none.
     path("django-admin/login/", RedirectView.as_view(url="/auth", query_string=True)),
     path("django-admin/", admin.site.urls),

@@ -95,3 +95,56 @@ class PasswordResetKeyForm(DescribedErrorsMixin, ResetPasswordKeyForm):
         _plain(self.fields["password1"], label="Nieuw wachtwoord", autocomplete="new-password")
         self.fields["password1"].help_text = password_help_text()
         _plain(self.fields["password2"], label="Nieuw wachtwoord (nogmaals)", autocomplete="new-password")
+
+
+class ProfileForm(DescribedErrorsMixin, forms.Form):
+    """Mijn account: name, e-mail address and newsletter consent (the rules: account_profile_update)."""
+
+    full_name = forms.CharField(label="Naam", max_length=150, widget=forms.TextInput(attrs={"autocomplete": "name"}))
+    email = forms.EmailField(
+        label="E-mailadres",
+        max_length=254,
+        widget=forms.EmailInput(attrs={"autocomplete": "email", "inputmode": "email"}),
+    )
+    newsletter_consent = forms.BooleanField(label="Ja, ik ontvang graag de nieuwsbrief", required=False)
+
+    @classmethod
+    def for_user(cls, user, **kwargs):
+        initial = {"full_name": user.full_name, "email": user.email, "newsletter_consent": user.newsletter_consent}
+        return cls(initial=initial, prefix="profiel", **kwargs)
+
+
+class PasswordChangeForm(DescribedErrorsMixin, forms.Form):
+    current_password = forms.CharField(
+        label="Huidig wachtwoord",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+    # No min_length here: the browser would show its own message instead of ours.
+    new_password = forms.CharField(
+        label="Nieuw wachtwoord",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, prefix="wachtwoord", **kwargs)
+        self.fields["new_password"].help_text = password_help_text()
+
+
+class AccountDeleteForm(DescribedErrorsMixin, forms.Form):
+    password = forms.CharField(
+        label="Je wachtwoord",
+        strip=False,
+        help_text="Ter bevestiging: hiermee verwijder je je account en al je gegevens.",
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, prefix="verwijderen", **kwargs)
+
+
+def add_service_errors(form: forms.Form, error) -> None:
+    """Put a service's ValidationError (a dict per field) next to the form's fields."""
+    for field, messages in error.message_dict.items():
+        form.add_error(field if field in form.fields else None, messages)

@@ -1,5 +1,6 @@
 """Account writes: invitation-only sign-up and the admin role. Keyword-only, each owns its transaction."""
 
+from allauth.account.models import EmailAddress
 from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
@@ -22,6 +23,11 @@ MESSAGE_EMAIL_TAKEN = "Er bestaat al een account met dit e-mailadres. Log in, of
 MESSAGE_SIGNUP_FAILED = "Er ging iets mis bij het registreren"
 MESSAGE_SELF_DELETE = "Je kunt je eigen account niet verwijderen."
 MESSAGE_LAST_ADMIN = "Je kunt de laatste admin niet verwijderen."
+MESSAGE_LAST_ADMIN_OWN_ACCOUNT = (
+    "Je bent de laatste admin. Maak eerst iemand anders admin voordat je dit account verwijdert."
+)
+MESSAGE_PASSWORD_WRONG = "Dit wachtwoord klopt niet."  # noqa: S105 - a message, not a password
+MESSAGE_PASSWORD_SAME = "Kies een ander wachtwoord dan je huidige."  # noqa: S105 - a message
 MESSAGE_USER_UNKNOWN = "Deze gebruiker bestaat niet (meer)."
 
 
@@ -29,6 +35,15 @@ def _input_errors(*, code: str, full_name: str, email: str, password: str) -> di
     errors: dict[str, list[str]] = {}
     if not code:
         errors["code"] = [MESSAGE_CODE_REQUIRED]
+    errors |= _profile_errors(full_name=full_name, email=email)
+    password_errors = _password_errors(password, User(email=email, full_name=full_name))
+    if password_errors:
+        errors["password"] = password_errors
+    return errors
+
+
+def _profile_errors(*, full_name: str, email: str) -> dict[str, list[str]]:
+    errors: dict[str, list[str]] = {}
     if not full_name:
         errors["full_name"] = [MESSAGE_NAME_REQUIRED]
     if not email:
@@ -38,13 +53,17 @@ def _input_errors(*, code: str, full_name: str, email: str, password: str) -> di
             validate_email(email)
         except ValidationError:
             errors["email"] = [MESSAGE_EMAIL_INVALID]
+    return errors
+
+
+def _password_errors(password: str, user: User) -> list[str]:
     try:
         password_length_validate(password)
         # Whatever else AUTH_PASSWORD_VALIDATORS asks, in Django's Dutch messages.
-        password_validation.validate_password(password, User(email=email, full_name=full_name))
+        password_validation.validate_password(password, user)
     except ValidationError as exc:
-        errors["password"] = list(exc.messages)
-    return errors
+        return list(exc.messages)
+    return []
 
 
 def account_register(
@@ -115,15 +134,65 @@ def admin_revoke(*, user: User) -> bool:
     return deleted > 0
 
 
-# Deleting a member: /admin, the Django admin and the member themselves use the same rule.
+def account_profile_update(*, user: User, full_name: str | None, email: str | None, newsletter_consent: bool) -> User:
+    """Change the member's own name, e-mail address (unique, whatever its case) and newsletter consent.
+
+    Raises ValidationError with Dutch messages per field (full_name, email); nothing changes then.
+    """
+    full_name = (full_name or "").strip()
+    email = (email or "").strip().lower()
+    errors = _profile_errors(full_name=full_name, email=email)
+    if errors:
+        raise ValidationError(errors)
+    taken = ValidationError({"email": [ValidationError(MESSAGE_EMAIL_TAKEN, code="email_taken")]})
+    try:
+        with transaction.atomic():
+            locked = User.objects.select_for_update().get(pk=user.pk)
+            if User.objects.filter(email__iexact=email).exclude(pk=user.pk).exists():
+                raise taken
+            if locked.email != email:
+                # allauth also looks people up by its own address table: the old address must not
+                # stay a way in.
+                EmailAddress.objects.filter(user=locked).exclude(email__iexact=email).delete()
+            locked.full_name, locked.email, locked.newsletter_consent = full_name, email, bool(newsletter_consent)
+            locked.save(update_fields=["full_name", "email", "newsletter_consent"])
+    except IntegrityError as exc:  # another account took the address between our check and our write
+        raise taken from exc
+    user.full_name, user.email, user.newsletter_consent = full_name, email, bool(newsletter_consent)
+    return user
 
 
-class AdminActionError(Exception):
-    """A refused admin action; the message is Dutch."""
+def account_password_change(*, user: User, current_password: str | None, new_password: str | None) -> None:
+    """Change the member's password; the current one is asked first. Raises ValidationError per field
+    (current_password, new_password). The caller keeps the session signed in (update_session_auth_hash)."""
+    current_password = current_password or ""
+    new_password = new_password or ""
+    if not user.check_password(current_password):
+        raise ValidationError({"current_password": [ValidationError(MESSAGE_PASSWORD_WRONG, code="password_wrong")]})
+    errors = _password_errors(new_password, user)
+    if not errors and new_password == current_password:
+        errors = [MESSAGE_PASSWORD_SAME]
+    if errors:
+        raise ValidationError({"new_password": errors})
+    with transaction.atomic():
+        user.set_password(new_password)
+        user.save(update_fields=["password"])
+
+
+# Removing a user: the member's own "Account verwijderen", /admin and the Django admin share one rule.
+
+
+class AccountDeletionError(Exception):
+    """A refused deletion; the message is Dutch."""
+
+
+class AdminActionError(AccountDeletionError):
+    """A deletion refused on the admin screens."""
 
 
 def user_delete_refusal(*, actor: User, user: User) -> str | None:
-    """Why `actor` may not delete `user` (Dutch), or None. The club must always keep an admin."""
+    """Why `actor` may not delete `user` on the admin screens (Dutch), or None. Asked before confirming;
+    `user_delete` asks again under the locks."""
     if actor.pk == user.pk:
         return MESSAGE_SELF_DELETE
     admins = UserRole.objects.filter(role=UserRole.Role.ADMIN)
@@ -132,19 +201,32 @@ def user_delete_refusal(*, actor: User, user: User) -> str | None:
     return None
 
 
-def user_delete(*, actor: User, user_id: int) -> None:
-    """Delete a member with their dips, badges, challenges and participations. Their photo files go
-    after the commit (a post_delete signal per dip); invitations they sent stay, without them.
-    Used by /admin and the Django admin alike."""
-    if actor.pk == user_id:
-        raise AdminActionError(MESSAGE_SELF_DELETE)
+def _user_remove(*, user_id: int, last_admin_message: str, error: type[AccountDeletionError]) -> None:
+    """Remove the user with their challenges, dips, badges and event sign-ups (the database cascades);
+    their photo files go after the commit (the post_delete signal of each dip, on local disk or S3).
+    Invitations they sent stay, without them. The club always keeps an admin: every admin role row is
+    locked first, so two admins removing each other at once cannot both succeed."""
     with transaction.atomic():
-        # Every admin role row locked: two admins deleting each other at once cannot leave none.
-        list(UserRole.objects.select_for_update().filter(role=UserRole.Role.ADMIN).values_list("pk", flat=True))
+        admin_ids = list(
+            UserRole.objects.select_for_update().filter(role=UserRole.Role.ADMIN).values_list("user_id", flat=True)
+        )
         user = User.objects.select_for_update().filter(pk=user_id).first()
         if user is None:
-            raise AdminActionError(MESSAGE_USER_UNKNOWN)
-        refusal = user_delete_refusal(actor=actor, user=user)
-        if refusal is not None:
-            raise AdminActionError(refusal)
+            raise error(MESSAGE_USER_UNKNOWN)
+        if admin_ids == [user.pk]:
+            raise error(last_admin_message)
         user.delete()
+
+
+def user_delete(*, actor: User, user_id: int) -> None:
+    """An admin deletes a member (/admin and the Django admin); never their own account here."""
+    if actor.pk == user_id:
+        raise AdminActionError(MESSAGE_SELF_DELETE)
+    _user_remove(user_id=user_id, last_admin_message=MESSAGE_LAST_ADMIN, error=AdminActionError)
+
+
+def account_delete(*, user: User, password: str | None) -> None:
+    """The member removes their own account, confirmed with their password."""
+    if not user.check_password(password or ""):
+        raise ValidationError({"password": [ValidationError(MESSAGE_PASSWORD_WRONG, code="password_wrong")]})
+    _user_remove(user_id=user.pk, last_admin_message=MESSAGE_LAST_ADMIN_OWN_ACCOUNT, error=AccountDeletionError)

@@ -2,12 +2,15 @@ from allauth.account import views as allauth_views
 from django.urls import path, re_path
 from django.views.generic import RedirectView
 
-from .views import account, auth
+from .views import account, auth, profile
 
 urlpatterns = [
     path("auth", auth.auth_page, name="auth"),
     path("uitloggen", auth.logout_view, name="logout"),
     path("account", account.account_page, name="account"),
+    path("account/profiel", profile.profile_update, name="account_profile"),
+    path("account/wachtwoord", profile.password_change, name="account_password"),
+    path("account/verwijderen", profile.delete, name="account_delete"),
     # Password reset by e-mail: allauth's views, our Dutch templates (templates/account/).
     path("auth/wachtwoord-vergeten", allauth_views.password_reset, name="account_reset_password"),
     path("auth/wachtwoord-vergeten/verstuurd", allauth_views.password_reset_done, name="account_reset_password_done"),

@@ -97,7 +97,9 @@ class DipAdmin(ReadOnlyHereMixin, ServiceDeleteAdmin):
     search_fields = ["user__email", "user__full_name"]
     list_select_related = ["user", "user_challenge__challenge"]
     date_hierarchy = "dip_date"
-    readonly_fields = ["photo", "thumbnail", "created_at"]
+    # The conditions are the member's own log: shown, never changed by an admin.
+    readonly_fields = ["photo", "thumbnail", "created_at", "water_temperature", "duration_seconds", "spot", "note"]
+    autocomplete_fields = ["user"]
 
     @admin.display(description="foto", boolean=True)
     def has_photo(self, obj):

@@ -5,6 +5,15 @@ from django.db.models import Q
 from django.templatetags.static import static
 from django.utils import timezone
 
+from .conditions import (
+    DURATION_MAX_SECONDS,
+    DURATION_MIN_SECONDS,
+    NOTE_MAX_LENGTH,
+    SPOT_MAX_LENGTH,
+    TEMPERATURE_MAX,
+    TEMPERATURE_MIN,
+)
+
 
 def photo_storage():
     """Private photo storage: local folder without URLs, or S3 with signed URLs (see settings)."""
@@ -125,6 +134,13 @@ class Dip(models.Model):
     created_at = models.DateTimeField("geregistreerd op", default=timezone.now)
     # Chosen by the phone per tap: a retry after a lost answer carries the same id and is not a new dip.
     request_id = models.UUIDField("verzoek-id", null=True, blank=True, editable=False)
+    # The member's own log of the dip, all optional (limits and messages: conditions.py).
+    water_temperature = models.DecimalField(
+        "watertemperatuur (°C)", max_digits=3, decimal_places=1, null=True, blank=True
+    )
+    duration_seconds = models.PositiveIntegerField("tijd in het water (seconden)", null=True, blank=True)
+    spot = models.CharField("plek", max_length=SPOT_MAX_LENGTH, blank=True, default="")
+    note = models.CharField("notitie", max_length=NOTE_MAX_LENGTH, blank=True, default="")
 
     class Meta:
         verbose_name = "plons"
@@ -137,6 +153,16 @@ class Dip(models.Model):
                 fields=["user_challenge", "request_id"],
                 condition=Q(request_id__isnull=False),
                 name="dip_request_once_per_card",
+            ),
+            models.CheckConstraint(
+                condition=Q(water_temperature__isnull=True)
+                | Q(water_temperature__gte=TEMPERATURE_MIN, water_temperature__lte=TEMPERATURE_MAX),
+                name="dip_water_temperature_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(duration_seconds__isnull=True)
+                | Q(duration_seconds__gte=DURATION_MIN_SECONDS, duration_seconds__lte=DURATION_MAX_SECONDS),
+                name="dip_duration_range",
             ),
         ]
         indexes = [

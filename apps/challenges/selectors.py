@@ -5,18 +5,33 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Max, Prefetch
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.dates import MONTHS
 
+from .conditions import SAFETY_NOTE, conditions_display, duration_display, limits_props
 from .models import Badge, Challenge, Dip, UserBadge, UserChallenge
 from .photos import MESSAGE_NOT_AN_IMAGE, max_photo_bytes
+from .services import UNDO_WINDOW
 
 if TYPE_CHECKING:
     from .services import DipOutcome
 
 RECENT_DIPS = 10
+SPOT_SUGGESTIONS = 20
+# The columns a dip's payload reads: a full card is a hundred rows or more, so plain rows, not models.
+DIP_PAYLOAD_COLUMNS = (
+    "pk",
+    "number",
+    "dip_date",
+    "photo",
+    "created_at",
+    "water_temperature",
+    "duration_seconds",
+    "spot",
+    "note",
+)
 
 # What a member hears after registering a dip (dip_registered_payload).
 MESSAGE_ADDED = "Plons toegevoegd!"
@@ -124,8 +139,9 @@ def photo_urls(dip: Dip) -> tuple[str | None, str | None]:
 
 
 def dip_payload(dip: Dip) -> dict:
-    """A Dip, or any row with its pk, number, dip_date and photo (see stamp_card_props)."""
+    """A Dip, or any row with the DIP_PAYLOAD_COLUMNS (see stamp_card_props)."""
     photo, thumbnail = photo_urls(dip)
+    temperature = dip.water_temperature
     return {
         "id": dip.pk,
         "number": dip.number,
@@ -133,6 +149,17 @@ def dip_payload(dip: Dip) -> dict:
         "dipDateDisplay": dutch_date(dip.dip_date),
         "photoUrl": photo,
         "thumbnailUrl": thumbnail,
+        # The member's own log; the island's form edits these, the line shows them.
+        "waterTemperature": float(temperature) if temperature is not None else None,
+        "durationSeconds": dip.duration_seconds,
+        "durationDisplay": duration_display(dip.duration_seconds),
+        "spot": dip.spot,
+        "note": dip.note,
+        "conditionsDisplay": conditions_display(
+            water_temperature=temperature, duration_seconds=dip.duration_seconds, spot=dip.spot
+        ),
+        # Until when the server still takes it back (only the card's latest dip; the server judges).
+        "undoUntil": (dip.created_at + UNDO_WINDOW).isoformat(),
     }
 
 
@@ -154,9 +181,7 @@ def stamp_card_props(card: UserChallenge) -> dict:
     # Plain rows (pk, number, dip_date, photo) rather than model instances: dip_payload needs no more,
     # and a full card is a hundred rows or more.
     dips = list(
-        Dip.objects.filter(user_challenge=card)
-        .order_by("-number")
-        .values_list("pk", "number", "dip_date", "photo", named=True)
+        Dip.objects.filter(user_challenge=card).order_by("-number").values_list(*DIP_PAYLOAD_COLUMNS, named=True)
     )
     badges = list(Badge.objects.filter(challenge=challenge).order_by("milestone_dips"))
     awards = {award.badge_id: award for award in UserBadge.objects.filter(user_challenge=card)}
@@ -175,7 +200,15 @@ def stamp_card_props(card: UserChallenge) -> dict:
         "badges": [badge_payload(badge, awards.get(badge.pk)) for badge in badges],
         "recentDips": [dip_payload(dip) for dip in dips[:RECENT_DIPS]],
         "photos": [dip_payload(dip) for dip in dips if dip.photo],
-        "endpoints": {"registerDip": reverse("dip_register")},
+        "endpoints": {
+            "registerDip": reverse("dip_register"),
+            # With 0 in place of the dip's id: the island fills in the id of the dip it means.
+            "updateDip": reverse("dip_update", args=[0]),
+            "undoDip": reverse("dip_undo", args=[0]),
+        },
+        "spotSuggestions": spot_suggestions_for(card.user_id),
+        "conditionLimits": limits_props(),
+        "safetyNote": SAFETY_NOTE,
         # The server's limit (settings.PHOTO_MAX_BYTES), so the island refuses a too-large photo before sending it.
         "photoMaxBytes": max_photo_bytes(),
         "photoNotImageMessage": MESSAGE_NOT_AN_IMAGE,
@@ -206,3 +239,15 @@ def dip_registered_payload(outcome: "DipOutcome") -> dict:
         "celebration": celebration,
         "toasts": toasts,
     }
+
+
+def spot_suggestions_for(user_id: int) -> list[str]:
+    """The member's own earlier spots, most recently used first (for the "Plek" field)."""
+    latest = (
+        Dip.objects.filter(user_id=user_id)
+        .exclude(spot="")
+        .values("spot")
+        .annotate(last_used=Max("created_at"))
+        .order_by("-last_used", "spot")[:SPOT_SUGGESTIONS]
+    )
+    return [row["spot"] for row in latest]

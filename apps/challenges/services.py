@@ -12,8 +12,13 @@ from django.utils import timezone
 
 from apps.accounts.models import User
 
+from .conditions import DipConditions
 from .models import Badge, Challenge, Dip, UserBadge, UserChallenge, photo_storage
 from .photos import ProcessedPhoto
+
+# A mis-tap can be taken back for this long; after that a dip is part of the member's history.
+UNDO_WINDOW_MINUTES = 10
+UNDO_WINDOW = datetime.timedelta(minutes=UNDO_WINDOW_MINUTES)
 
 MESSAGE_ALREADY_WATERDIEREN = "Je hebt al een actieve Waterdieren Stempelkaart!"
 MESSAGE_ALREADY_ACTIVE = "Je hebt al een actieve challenge. Rond die eerst af of stop ermee."
@@ -32,6 +37,10 @@ _RENUMBER_PARKING = 10_000
 MESSAGE_COMPLETED_KEPT = (
     "Een voltooide challenge blijft bewaard, met je badges en foto's. Start gerust een nieuwe op je dashboard."
 )
+MESSAGE_UNDO_TOO_LATE = (
+    f"Deze plons kan niet meer ongedaan worden gemaakt. Dat kan alleen bij je laatste plons, "
+    f"tot {UNDO_WINDOW_MINUTES} minuten na het registreren."
+)
 
 
 class ChallengeError(Exception):
@@ -44,6 +53,10 @@ class ChallengePermissionError(ChallengeError):
 
 class ChallengeCompletedError(ChallengeError):
     """Stopping a finished card: refused, the card is kept."""
+
+
+class DipNotFoundError(ChallengeError):
+    """No such dip of this member (someone else's dip is answered the same way)."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +98,7 @@ def dip_register(
     user: User,
     photo: ProcessedPhoto | None = None,
     request_id: uuid.UUID | None = None,
+    conditions: DipConditions | None = None,
     now: datetime.datetime | None = None,
 ) -> DipOutcome:
     """Register a dip on the member's active card, award a milestone badge, complete at the target.
@@ -92,11 +106,17 @@ def dip_register(
     The photo is already checked and re-encoded (that is slow, so it happens before the lock). Its files
     are written first and removed again when the dip is refused, so nothing is left half-way.
     A `request_id` seen before on this card answers with that earlier dip instead of adding one.
+    `conditions` (water temperature, time, spot, note) are optional; wrong ones raise ConditionsError
+    before anything is written.
     """
     now = now or timezone.now()
+    conditions = conditions or DipConditions()
+    conditions.check()
     names = _photo_save(user=user, photo=photo, now=now) if photo else ("", "")
     try:
-        outcome = _dip_register_locked(user=user, photo_names=names, request_id=request_id, now=now)
+        outcome = _dip_register_locked(
+            user=user, photo_names=names, request_id=request_id, conditions=conditions, now=now
+        )
     except BaseException:
         _photo_delete(names)
         raise
@@ -112,7 +132,12 @@ def _photo_delete(names: tuple[str, str]) -> None:
 
 
 def _dip_register_locked(
-    *, user: User, photo_names: tuple[str, str], request_id: uuid.UUID | None, now: datetime.datetime
+    *,
+    user: User,
+    photo_names: tuple[str, str],
+    request_id: uuid.UUID | None,
+    conditions: DipConditions,
+    now: datetime.datetime,
 ) -> DipOutcome:
     with transaction.atomic():
         card = (
@@ -143,6 +168,10 @@ def _dip_register_locked(
             thumbnail=photo_names[1],
             created_at=now,
             request_id=request_id,
+            water_temperature=conditions.water_temperature,
+            duration_seconds=conditions.duration_seconds,
+            spot=conditions.spot,
+            note=conditions.note,
         )
         badge = Badge.objects.filter(challenge_id=card.challenge_id, milestone_dips=number).first()
         award = None
@@ -248,8 +277,9 @@ def dip_delete(*, dip_id: int) -> UserChallenge:
     return card
 
 
-def _card_recount_after_dip_removal(*, card: UserChallenge, removed_number: int) -> None:
-    """The card's rules once one of its dips is gone; call it under the card's row lock.
+def _card_recount_after_dip_removal(*, card: UserChallenge, removed_number: int) -> tuple[int, ...]:
+    """The card's rules once one of its dips is gone; call it under the card's row lock. Used by the admin's
+    dip_delete and the member's dip_undo alike. Returns the ids of the badges taken back.
 
     The dips are numbered 1..count again, so the next dip_register (number = count + 1) cannot collide;
     a badge is kept only while the count still reaches its milestone; completion holds only at the target.
@@ -259,10 +289,13 @@ def _card_recount_after_dip_removal(*, card: UserChallenge, removed_number: int)
         later.update(number=F("number") + _RENUMBER_PARKING)
         card.dips.filter(number__gt=_RENUMBER_PARKING).update(number=F("number") - _RENUMBER_PARKING - 1)
     count = card.dips.count()
-    UserBadge.objects.filter(user_challenge=card, badge__milestone_dips__gt=count).delete()
+    revoked_awards = UserBadge.objects.filter(user_challenge=card, badge__milestone_dips__gt=count)
+    revoked = tuple(revoked_awards.values_list("badge_id", flat=True))
+    revoked_awards.delete()
     if card.completed_at is not None and count < card.challenge.target_dips:
         card.completed_at = None
         card.save(update_fields=["completed_at"])
+    return revoked
 
 
 def user_challenge_delete(*, user_challenge_id: int) -> None:
@@ -273,3 +306,71 @@ def user_challenge_delete(*, user_challenge_id: int) -> None:
         if card is None:
             raise ChallengeError(MESSAGE_CARD_UNKNOWN)
         card.delete()
+
+
+def dip_details_update(
+    *, user: User, dip_id: int, conditions: DipConditions, photo: ProcessedPhoto | None = None
+) -> Dip:
+    """Set the conditions of one of the member's own dips afterwards, and add or replace its photo.
+
+    The conditions replace what was logged (an empty field clears it). A replaced photo's files are
+    removed once the change is committed; the new files are removed again when the change fails.
+    """
+    conditions.check()
+    names = _photo_save(user=user, photo=photo, now=timezone.now()) if photo else ("", "")
+    try:
+        with transaction.atomic():
+            dip = Dip.objects.select_for_update().filter(pk=dip_id, user=user).first()
+            if dip is None:
+                raise DipNotFoundError(MESSAGE_DIP_UNKNOWN)
+            dip.water_temperature = conditions.water_temperature
+            dip.duration_seconds = conditions.duration_seconds
+            dip.spot = conditions.spot
+            dip.note = conditions.note
+            fields = ["water_temperature", "duration_seconds", "spot", "note"]
+            if photo:
+                replaced = (dip.photo.name, dip.thumbnail.name)
+                dip.photo, dip.thumbnail = names
+                fields += ["photo", "thumbnail"]
+                transaction.on_commit(lambda: _photo_delete(replaced))
+            dip.save(update_fields=fields)
+    except BaseException:
+        _photo_delete(names)
+        raise
+    return dip
+
+
+@dataclass(frozen=True)
+class UndoOutcome:
+    dip_id: int
+    dip_count: int
+    user_challenge: UserChallenge
+    revoked_badge_ids: tuple[int, ...]
+
+
+def dip_undo(*, user: User, dip_id: int, now: datetime.datetime | None = None) -> UndoOutcome:
+    """Take back a mis-tap: the member's latest dip on their active card, within UNDO_WINDOW.
+
+    Under the card's lock, so a dip registered at the same moment cannot slip in between. The badge
+    and the completion the dip brought are taken back in the same transaction; its photo files go
+    after the commit (the post_delete signal of Dip).
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        card_id = Dip.objects.filter(pk=dip_id, user=user).values_list("user_challenge_id", flat=True).first()
+        if card_id is None:
+            raise DipNotFoundError(MESSAGE_DIP_UNKNOWN)
+        card = (
+            UserChallenge.objects.select_for_update(of=("self",))
+            .select_related("challenge")
+            .filter(pk=card_id, user=user)
+            .first()
+        )
+        latest = card.dips.order_by("-number").first() if card is not None else None
+        if latest is None or latest.pk != dip_id:
+            raise ChallengeError(MESSAGE_UNDO_TOO_LATE)
+        if not card.is_active or latest.created_at < now - UNDO_WINDOW:
+            raise ChallengeError(MESSAGE_UNDO_TOO_LATE)
+        latest.delete()
+        revoked = _card_recount_after_dip_removal(card=card, removed_number=latest.number)
+        return UndoOutcome(dip_id=dip_id, dip_count=card.dips.count(), user_challenge=card, revoked_badge_ids=revoked)

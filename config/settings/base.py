@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "apps.notifications",  # after django_tasks_db: its admin.py takes the task table out of the admin site
     "apps.reminders",
+    "apps.logbook",
     # Last: demo and load data build on every app above, and no app builds on them.
     "apps.demo",
 ]

@@ -33,6 +33,7 @@ from apps.events.services import MESSAGE_CALENDAR_RENEWED
 from apps.invitations.models import Invitation
 from apps.notifications.links import UnsubscribeScope, unsubscribe_token
 from apps.notifications.models import Mail, MailPreference
+from tests.factories import DEFAULT_PASSWORD
 
 from .conftest import ROLES, World, database_state
 
@@ -72,10 +73,17 @@ ACCESS: dict[str, str] = {
     "account_reset_password_from_key_done": "public",
     "dashboard": "member",
     "account": "member",
+    "statistics": "member",
+    "account_export": "member",
+    "account_profile": "member_post",
+    "account_password": "member_post",
+    "account_delete": "member_post",
     "challenge": "member",
     "challenge_start": "member_post",
     "dip_register": "member_json",
     "challenge_stop": "member_post",
+    "dip_update": "member_json",
+    "dip_undo": "member_json",
     "dip_photo": "owner_or_admin",
     "dip_thumbnail": "owner_or_admin",
     "event_join": "member_post",
@@ -202,6 +210,8 @@ URL_ARGS: dict[str, Callable[[World], dict]] = {
     "event_leave": lambda w: {"event_id": w.participation.event_id},
     "calendar_feed": lambda w: {"token": CalendarFeed.objects.get(user=w.member).token},
     "mail_unsubscribe": lambda w: {"token": unsubscribe_token(scope=UnsubscribeScope.EVENT_MAILS, user_id=w.member.pk)},
+    # Only the latest dip of a card can be undone.
+    "dip_undo": lambda w: {"dip_id": w.member_plain_dip.pk},
 }
 
 
@@ -332,6 +342,24 @@ ROUTES: dict[str, Route] = {
             "admin": Expect(409, json_error="Je hebt geen actieve challenge."),
         },
     ),
+    "dip_update": Route(
+        method="POST",
+        data=lambda w: {"spot": "Pier"},
+        expect={
+            "member": Expect(200, then=lambda w: Dip.objects.get(pk=w.member_photo_dip.pk).spot == "Pier"),
+            # Someone else's dip is answered like a missing one, for admins too: it is the member's own log.
+            "other_member": Expect(404, json_error="Deze plons bestaat niet (meer)."),
+            "admin": Expect(404, json_error="Deze plons bestaat niet (meer)."),
+        },
+    ),
+    "dip_undo": Route(
+        method="POST",
+        expect={
+            "member": Expect(200, then=_dips_on("member_card", 1)),
+            "other_member": Expect(404, json_error="Deze plons bestaat niet (meer)."),
+            "admin": Expect(404, json_error="Deze plons bestaat niet (meer)."),
+        },
+    ),
     "challenge_stop": Route(
         method="POST",
         data=lambda w: {"user_challenge_id": w.member_card.pk},
@@ -364,6 +392,43 @@ ROUTES: dict[str, Route] = {
             "member": Expect(302, "/dashboard#events", refused=True),
             "other_member": Expect(302, "/dashboard#events", then=_others_place_kept(False)),
             "admin": Expect(302, "/dashboard#events", refused=True),
+        },
+    ),
+    "account_profile": Route(
+        method="POST",
+        data=lambda w: {"profiel-full_name": "Nieuwe Naam", "profiel-email": "nieuw-adres@example.nl"},
+        expect={
+            role: Expect(
+                302,
+                "/account",
+                message="Je gegevens zijn opgeslagen.",
+                then=lambda w, role=role: User.objects.get(email="nieuw-adres@example.nl") == w.user(role),
+            )
+            for role in ("member", "other_member", "admin")
+        },
+    ),
+    # A wrong current password: refused for everyone, nothing changes.
+    "account_password": Route(
+        method="POST",
+        data=lambda w: {"wachtwoord-current_password": "fout", "wachtwoord-new_password": "nog-kouder-water"},
+        expect={role: Expect(400, refused=True) for role in ("member", "other_member", "admin")},
+    ),
+    "account_delete": Route(
+        method="POST",
+        data=lambda w: {"verwijderen-password": DEFAULT_PASSWORD},
+        expect={
+            "member": Expect(302, "/", then=lambda w: not User.objects.filter(pk=w.member.pk).exists()),
+            # Only ever the own account.
+            "other_member": Expect(
+                302,
+                "/",
+                then=lambda w: (
+                    User.objects.filter(pk=w.member.pk).exists()
+                    and not User.objects.filter(pk=w.other_member.pk).exists()
+                ),
+            ),
+            # The world's only admin: refused, with the reason on the page.
+            "admin": Expect(400, refused=True),
         },
     ),
     "adminpanel_invitation_create": Route(

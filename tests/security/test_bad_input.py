@@ -448,6 +448,7 @@ def test_bad_challenge_ids_in_forms_change_nothing(world: World, value):
         "/django-admin/accounts/user/99999999999999999999/change/",
         "/django-admin/accounts/user/abc/change/",
         "/django-admin/challenges/dip/1%00/change/",
+        "/challenge/plons/abc",
     ],
 )
 def test_ids_that_are_not_ids_are_a_clear_answer(world: World, path):
@@ -655,6 +656,13 @@ FORM_POSTS = [
     ("anonymous", "/auth", lambda w: {"form": "inloggen", "login": w.member.email, "password": DEFAULT_PASSWORD}),
     ("anonymous", "/auth/wachtwoord-vergeten", lambda w: {"email": w.member.email}),
     ("admin", "/django-admin/accounts/user/{other}/delete/", lambda w: {"post": "yes"}),
+    ("member", "/account/profiel", lambda w: {"profiel-full_name": "Nieuw", "profiel-email": "nieuw@example.nl"}),
+    (
+        "member",
+        "/account/wachtwoord",
+        lambda w: {"wachtwoord-current_password": DEFAULT_PASSWORD, "wachtwoord-new_password": "nog-kouder"},
+    ),
+    ("member", "/account/verwijderen", lambda w: {"verwijderen-password": DEFAULT_PASSWORD}),
 ]
 
 
@@ -682,6 +690,8 @@ JSON_POSTS = [
     ("admin", "/admin/api/uitnodigingen/bulk", {"text": "csrf@example.nl"}),
     ("admin", "/admin/api/uitnodigingen/{invitation}/verwijderen", {}),
     ("admin", "/admin/api/gebruikers/{other}/verwijderen", {}),
+    ("member", "/challenge/plons/{dip}", {}),
+    ("member", "/challenge/plons/{dip}/ongedaan", {}),
 ]
 
 
@@ -689,7 +699,7 @@ JSON_POSTS = [
 @pytest.mark.parametrize(("role", "path", "payload"), JSON_POSTS, ids=[p for _r, p, _ in JSON_POSTS])
 def test_a_json_endpoint_without_the_right_csrf_header_is_refused_in_dutch(world: World, token, role, path, payload):
     client, good = csrf_client(world, role)
-    url = path.format(invitation=world.invitation.pk, other=world.other_member.pk)
+    url = path.format(invitation=world.invitation.pk, other=world.other_member.pk, dip=world.member_plain_dip.pk)
     headers = {"HTTP_ACCEPT": "application/json"}
     if token == "wrong":
         headers["HTTP_X_CSRFTOKEN"] = "y" * 64

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from apps.accounts.access import member_required_action, member_required_json
 
+from ..conditions import ConditionsError, conditions_parse
 from ..photos import (
     MESSAGE_UPLOAD_INCOMPLETE,
     MESSAGE_UPLOAD_RATE,
@@ -83,18 +84,27 @@ def _register_dip_checked(request, *, refusal: str | None, detector: Interrupted
     if upload is not None and not photo_upload_allowed(user_id=request.user.pk):
         return JsonResponse({"error": MESSAGE_UPLOAD_RATE}, status=429)
     try:
+        conditions = conditions_parse(request.POST)
+    except ConditionsError as error:
+        return conditions_error_response(error)
+    try:
         photo = None
         if upload is not None:
             with photo_decode_slot():
                 photo = photo_process(upload)
         # A refused card still goes through dip_register: a resend of a stored dip gets its answer back.
-        outcome = dip_register(user=request.user, photo=photo, request_id=request_id)
+        outcome = dip_register(user=request.user, photo=photo, request_id=request_id, conditions=conditions)
     except PhotoBusyError as error:
         return JsonResponse({"error": str(error)}, status=503)
     except (PhotoError, ChallengeError) as error:
         return JsonResponse({"error": str(error)}, status=400 if isinstance(error, PhotoError) else 409)
 
     return JsonResponse(dip_registered_payload(outcome), status=200 if outcome.replayed else 201)
+
+
+def conditions_error_response(error: ConditionsError) -> JsonResponse:
+    """400 with the first message for a toast and each field's message for its input."""
+    return JsonResponse({"error": str(error), "fields": error.errors}, status=400)
 
 
 def _request_id(value: str | None) -> uuid.UUID | None:

@@ -1,7 +1,21 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { Suspense, lazy, useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { Button } from "../ui/button";
 import { PhotoPreview } from "./photo-preview";
+import { EMPTY_DETAILS, validateDetails, type DipDetailsValues } from "./dip-details";
 import { T } from "./texts";
+import type { ConditionErrors, ConditionLimits } from "./types";
+
+// The folded fields load right after the island (they start closed): the card's first load stays small.
+const DipDetails = lazy(() => import("./dip-details-fields").then((module) => ({ default: module.DipDetails })));
+
+/** What the folded "Details (optioneel)" part needs from the page's props. */
+export interface DipDetailsConfig {
+  limits: ConditionLimits;
+  suggestions: readonly string[];
+  safetyNote: string;
+  /** The server's message per wrong field after a refused dip. */
+  serverErrors: ConditionErrors;
+}
 
 export interface DipFormProps {
   busy: boolean;
@@ -10,15 +24,26 @@ export interface DipFormProps {
   /** The server's message for a file that is no photo (apps/challenges/photos.py). */
   notAnImageMessage?: string;
   /** Sends the dip; resolves to true when the server stored it (the form then resets). */
-  onRegister: (photo: File | null) => Promise<boolean>;
+  onRegister: (photo: File | null, details?: DipDetailsValues) => Promise<boolean>;
+  /** Without it the form is the one-tap photo form only. */
+  details?: DipDetailsConfig;
 }
 
-/** 'Voeg plons toe': an optional photo with a preview, and 'Plons registreren'. */
-export function DipForm({ busy, maxPhotoBytes, onRegister, notAnImageMessage = T.photoNotImage }: DipFormProps) {
+/** 'Voeg plons toe': an optional photo with a preview, optional details, and 'Plons registreren'. */
+export function DipForm({
+  busy,
+  maxPhotoBytes,
+  onRegister,
+  notAnImageMessage = T.photoNotImage,
+  details,
+}: DipFormProps) {
   const inputRef = useRef<HTMLInputElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [detailValues, setDetailValues] = useState<DipDetailsValues>(EMPTY_DETAILS);
+  const [detailErrors, setDetailErrors] = useState<ConditionErrors>({});
+  useEffect(() => setDetailErrors(details?.serverErrors ?? {}), [details?.serverErrors]);
   const inputId = useId();
   const helpId = useId();
   const errorId = useId();
@@ -46,9 +71,16 @@ export function DipForm({ busy, maxPhotoBytes, onRegister, notAnImageMessage = T
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (await onRegister(file)) {
+    if (details !== undefined) {
+      const found = validateDetails(detailValues, details.limits);
+      setDetailErrors(found);
+      if (Object.keys(found).length > 0) return;
+    }
+    if (await onRegister(file, details === undefined ? undefined : detailValues)) {
       clear();
       setError(null);
+      setDetailValues(EMPTY_DETAILS);
+      setDetailErrors({});
     }
   };
 
@@ -110,6 +142,25 @@ export function DipForm({ busy, maxPhotoBytes, onRegister, notAnImageMessage = T
           />
         )}
       </div>
+      {details !== undefined && (
+        <Suspense
+          fallback={
+            <details className="dd-details">
+              <summary className="dd-summary">{T.detailsSummary}</summary>
+            </details>
+          }
+        >
+        <DipDetails
+          values={detailValues}
+          onChange={setDetailValues}
+          errors={detailErrors}
+          limits={details.limits}
+          suggestions={details.suggestions}
+          safetyNote={details.safetyNote}
+          disabled={busy}
+        />
+        </Suspense>
+      )}
       <Button type="submit" className="btn-lg btn-block" busy={busy} busyLabel={T.uploading}>
         {T.register}
       </Button>

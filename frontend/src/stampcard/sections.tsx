@@ -1,4 +1,13 @@
-import { memo, useEffect, useId, useRef, useState, type CSSProperties, type Ref } from "react";
+import {
+  memo,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type CSSProperties,
+  type ReactNode,
+  type Ref,
+} from "react";
 import { T } from "./texts";
 import type { Badge, Dip } from "./types";
 
@@ -239,7 +248,13 @@ function Lightbox({ dip, onClose }: { dip: Dip; onClose: () => void }) {
   );
 }
 
-export function RecentDips({ dips }: { dips: readonly Dip[] }) {
+export interface RecentDipsProps {
+  dips: readonly Dip[];
+  /** Buttons after a dip (edit its details, undo the latest). */
+  renderActions?: (dip: Dip, index: number) => ReactNode;
+}
+
+export function RecentDips({ dips, renderActions }: RecentDipsProps) {
   const titleId = useId();
   return (
     <section className="card" aria-labelledby={titleId}>
@@ -250,12 +265,17 @@ export function RecentDips({ dips }: { dips: readonly Dip[] }) {
         <p className="empty-state">{T.recentEmpty}</p>
       ) : (
         <ol className="sc-recent">
-          {dips.map((dip) => (
+          {dips.map((dip, index) => (
             <li key={dip.id} className="sc-recent__item">
               <span className="sc-recent__drop" aria-hidden="true">
                 {dip.number}
               </span>
-              <span className="sc-recent__text">{T.dipLine(dip.number, dip.dipDateDisplay)}</span>
+              <span className="sc-recent__text">
+                {T.dipLine(dip.number, dip.dipDateDisplay)}
+                {dip.conditionsDisplay !== undefined && dip.conditionsDisplay !== "" && (
+                  <span className="dd-line">{dip.conditionsDisplay}</span>
+                )}
+              </span>
               {dip.thumbnailUrl !== null || dip.photoUrl !== null ? (
                 <>
                   <img
@@ -269,6 +289,7 @@ export function RecentDips({ dips }: { dips: readonly Dip[] }) {
                   <span className="visually-hidden">{` (${T.withPhoto})`}</span>
                 </>
               ) : null}
+              {renderActions?.(dip, index)}
             </li>
           ))}
         </ol>

@@ -4,10 +4,12 @@ import { newRequestId } from "../lib/request-id";
 import type { CelebrationKind } from "../lib/celebrate";
 import { Celebration, type CelebrationBadge } from "../ui/celebration";
 import { MessageLine, useMessage } from "../ui/message";
-import { DipForm, megabytes } from "./dip-form";
+import { DEFAULT_LIMITS, appendDetails, type DipDetailsValues } from "./dip-details";
+import { DipForm, megabytes, type DipDetailsConfig } from "./dip-form";
+import { DipActions } from "./dip-actions";
 import { BadgeList, CompletedCard, PhotoCollection, ProgressCard, RecentDips, StampGrid } from "./sections";
 import { T } from "./texts";
-import type { Badge, RegisterDipResponse, StampCardData } from "./types";
+import type { Badge, ConditionErrors, Dip, RegisterDipResponse, StampCardData } from "./types";
 import "./stampcard.css";
 
 export const RECENT_DIPS = 10;
@@ -45,6 +47,7 @@ export function StampCard({ initial }: StampCardProps) {
   const doneHeading = useRef<HTMLHeadingElement>(null);
   const justCompleted = useRef(false);
   const addTitleId = useId();
+  const [serverErrors, setServerErrors] = useState<ConditionErrors>({});
 
   const { challenge, dipCount, completedAt } = card;
   const completed = completedAt !== null;
@@ -62,7 +65,7 @@ export function StampCard({ initial }: StampCardProps) {
   }, [completed]);
 
   const register = useCallback(
-    async (photo: File | null): Promise<boolean> => {
+    async (photo: File | null, details?: DipDetailsValues): Promise<boolean> => {
       if (sending.current) return false;
       if (photo !== null && photo.size > initial.photoMaxBytes) {
         show(T.photoTooLarge(megabytes(initial.photoMaxBytes)), "error");
@@ -76,7 +79,9 @@ export function StampCard({ initial }: StampCardProps) {
       const form = new FormData();
       form.append("request_id", requestId.current);
       if (photo !== null) form.append("photo", photo, photo.name);
+      if (details !== undefined) appendDetails(form, details);
       const result = await postForm<RegisterDipResponse>(initial.endpoints.registerDip, form);
+      setServerErrors((result.ok ? null : (result.body as { fields?: ConditionErrors } | null)?.fields) ?? {});
       if (result.ok || result.status !== 0) requestId.current = null;
 
       if (!result.ok) {
@@ -130,6 +135,29 @@ export function StampCard({ initial }: StampCardProps) {
 
   const endCelebration = useCallback(() => setCelebration(null), []);
 
+  const detailsConfig: DipDetailsConfig = {
+    limits: card.conditionLimits ?? DEFAULT_LIMITS,
+    suggestions: card.spotSuggestions ?? [],
+    safetyNote: card.safetyNote ?? "",
+    serverErrors,
+  };
+  const dipSaved = useCallback((saved: Dip) => {
+    const replace = (list: readonly Dip[]) => list.map((d) => (d.id === saved.id ? saved : d));
+    setCard((current) => ({
+      ...current,
+      recentDips: replace(current.recentDips),
+      photos:
+        saved.photoUrl !== null && !current.photos.some((d) => d.id === saved.id)
+          ? [saved, ...current.photos].sort((a, b) => b.number - a.number)
+          : replace(current.photos),
+      spotSuggestions:
+        saved.spot !== undefined && saved.spot !== ""
+          ? [saved.spot, ...(current.spotSuggestions ?? []).filter((spot) => spot !== saved.spot)]
+          : current.spotSuggestions,
+    }));
+  }, []);
+  const dipUndone = useCallback((fresh: StampCardData) => setCard(fresh), []);
+
   return (
     <div className="sc-root">
       <div className="sc-col">
@@ -156,6 +184,7 @@ export function StampCard({ initial }: StampCardProps) {
               maxPhotoBytes={initial.photoMaxBytes}
               onRegister={register}
               notAnImageMessage={initial.photoNotImageMessage}
+              details={detailsConfig}
             />
           </section>
         )}
@@ -170,7 +199,20 @@ export function StampCard({ initial }: StampCardProps) {
       <div className="sc-col">
         {challenge.category === "waterdieren" && <BadgeList badges={card.badges} />}
         <PhotoCollection photos={card.photos} completed={completed} />
-        <RecentDips dips={card.recentDips} />
+        <RecentDips
+          dips={card.recentDips}
+          renderActions={(dip, index) => (
+            <DipActions
+              dip={dip}
+              latest={index === 0 && dip.number === dipCount}
+              card={card}
+              busy={busy}
+              onSaved={dipSaved}
+              onUndone={dipUndone}
+              say={show}
+            />
+          )}
+        />
       </div>
       {celebration !== null && (
         <Celebration

@@ -40,5 +40,8 @@ export const T = {
   recentEmpty: "Nog geen plonsen. Je eerste plons komt hier te staan.",
   dipLine: (n: number, date: string) => `Plons ${n} · ${date}`,
   withPhoto: "met foto",
+  detailsSummary: "Details (optioneel)",
+  editDetails: "Details aanpassen",
+  undo: "Ongedaan maken",
   networkError: "Geen verbinding met de server. Controleer je internet en probeer het opnieuw.",
 } as const;

@@ -13,7 +13,33 @@ export interface Dip {
   dipDateDisplay: string;
   photoUrl: string | null;
   thumbnailUrl: string | null;
+  /** The member's own log of the dip (all optional; see apps/challenges/conditions.py). */
+  waterTemperature?: number | null;
+  durationSeconds?: number | null;
+  durationDisplay?: string;
+  spot?: string;
+  note?: string;
+  /** "4,5 °C · 2:30 · Strand Scheveningen": the parts that were logged; "" when none. */
+  conditionsDisplay?: string;
+  /** ISO time until which the server takes the dip back, if it is still the card's latest. */
+  undoUntil?: string;
 }
+
+/** The limits of the details form: the server's own (it checks again). */
+export interface ConditionLimits {
+  temperatureMin: number;
+  temperatureMax: number;
+  durationMinSeconds: number;
+  durationMaxSeconds: number;
+  spotMaxLength: number;
+  noteMaxLength: number;
+  /** The server's Dutch message per field (conditions.py): one home for each. */
+  messages: ConditionErrors;
+}
+
+export type ConditionField = "water_temperature" | "duration_seconds" | "spot" | "note";
+/** Dutch message per wrong field, as the server's 400 answer `fields` gives them. */
+export type ConditionErrors = Partial<Record<ConditionField, string>>;
 
 export interface Badge {
   id: number;
@@ -43,11 +69,32 @@ export interface StampCardData {
   recentDips: Dip[];
   /** Every dip with a photo, newest first. */
   photos: Dip[];
-  endpoints: { registerDip: string };
+  endpoints: {
+    registerDip: string;
+    /** With 0 in place of the dip id (see dipUrl). */
+    updateDip?: string;
+    undoDip?: string;
+  };
+  /** The member's own earlier spots, latest first. */
+  spotSuggestions?: string[];
+  conditionLimits?: ConditionLimits;
+  safetyNote?: string;
   /** The server's upload limit (settings.PHOTO_MAX_BYTES); the server checks again. */
   photoMaxBytes: number;
   /** The server's message for a file that is no photo, shown before the upload. */
   photoNotImageMessage?: string;
+}
+
+/** 200 answer of `endpoints.updateDip`. */
+export interface UpdateDipResponse {
+  message: string;
+  dip: Dip;
+}
+
+/** 200 answer of `endpoints.undoDip`: the card as the server now has it. */
+export interface UndoDipResponse {
+  message: string;
+  card: StampCardData;
 }
 
 export interface ServerToast {

@@ -1,0 +1,136 @@
+"""The charts of Mijn statistieken: two from apps/charts, and the year calendar of dip days, drawn here
+the same accessible way (an `<svg role="img">` with a title and a description, and its numbers as a
+table that only screen readers see)."""
+
+import datetime
+from dataclasses import dataclass
+
+from apps.challenges.selectors import dutch_date
+from apps.charts.svg import Chart, Point, bar_chart, format_value, line_chart
+
+from .selectors import Statistics
+
+MONTH_SHORT = ["jan", "feb", "mrt", "apr", "mei", "jun", "jul", "aug", "sep", "okt", "nov", "dec"]
+CALENDAR_MONTHS = 12
+CELL = 11
+GAP = 2
+CALENDAR_LEFT = 36
+CALENDAR_TOP = 14
+
+
+@dataclass(frozen=True)
+class CalendarDay:
+    x: int
+    y: int
+    day: datetime.date
+    dipped: bool
+
+
+@dataclass(frozen=True)
+class Calendar:
+    title: str
+    description: str
+    days: list[CalendarDay]
+    month_labels: list[tuple[int, str]]  # (y, "jan"): a label per row
+    day_labels: list[tuple[int, str]]  # (x, "10"): a few days of the month over the columns
+    rows: list[tuple[str, int]]  # per month: ("november 2026", dip days)
+    width: int
+    height: int
+    dom_id: str = "chart-jaarkalender"
+
+
+@dataclass(frozen=True)
+class StatisticsCharts:
+    weeks: Chart
+    season: Chart
+    calendar: Calendar
+
+
+def month_name(first_of_month: datetime.date) -> str:
+    """ "november 2026"."""
+    return dutch_date(first_of_month).split(" ", 1)[1]
+
+
+def _week_caption(start: datetime.date) -> str:
+    return f"week {start.isocalendar().week} ({dutch_date(start)})"
+
+
+def statistics_charts(stats: Statistics) -> StatisticsCharts:
+    weeks = stats.recent_weeks
+    weeks_with_dips = sum(1 for week in weeks if week.dips)
+    weeks_chart = bar_chart(
+        title="Plonsen per week, laatste 26 weken",
+        description=(
+            f"Staafdiagram: in {weeks_with_dips} van de laatste {len(weeks)} weken plonsde je, "
+            f"samen {sum(week.dips for week in weeks)} keer."
+        ),
+        points=[
+            Point(label=str(week.start.isocalendar().week), value=week.dips, caption=_week_caption(week.start))
+            for week in weeks
+        ],
+        unit="plonsen",
+        dom_id="chart-plonsen-per-week",
+    )
+    season = stats.season_weeks
+    logged = [week.average for week in season if week.average is not None]
+    season_chart = line_chart(
+        title=f"Watertemperatuur dit seizoen (vanaf {dutch_date(stats.season_start)})",
+        description=(
+            f"Lijndiagram van de gemiddelde watertemperatuur per week: {len(logged)} weken met een gemeten "
+            f"temperatuur, van {format_value(float(min(logged)), decimals=1)} "
+            f"tot {format_value(float(max(logged)), decimals=1, unit='°C')}."
+            if logged
+            else "Lijndiagram van de gemiddelde watertemperatuur per week: nog geen temperaturen gemeten dit seizoen."
+        ),
+        points=[
+            Point(
+                label=str(week.start.isocalendar().week),
+                value=float(week.average) if week.average is not None else None,
+                caption=_week_caption(week.start),
+            )
+            for week in season
+        ],
+        unit="°C",
+        decimals=1,
+        dom_id="chart-seizoen-temperatuur",
+    )
+    return StatisticsCharts(weeks=weeks_chart, season=season_chart, calendar=year_calendar(stats))
+
+
+def year_calendar(stats: Statistics) -> Calendar:
+    """The last twelve months as a grid: a row per month, a column per day of the month, dip days filled.
+    Twelve rows of 31 fit a phone's width; a week-per-column calendar would be too small to read there."""
+    dipped = stats.dip_days
+    # This month and the eleven before it.
+    months_back = stats.today.year * 12 + stats.today.month - 1 - (CALENDAR_MONTHS - 1)
+    month = datetime.date(months_back // 12, months_back % 12 + 1, 1)
+    days, month_labels, rows = [], [], []
+    for row in range(CALENDAR_MONTHS):
+        y = CALENDAR_TOP + row * (CELL + GAP)
+        month_labels.append((y + CELL - 2, MONTH_SHORT[month.month - 1]))
+        day, count = month, 0
+        while day.month == month.month and day <= stats.today:
+            x = CALENDAR_LEFT + (day.day - 1) * (CELL + GAP)
+            days.append(CalendarDay(x=x, y=y, day=day, dipped=day in dipped))
+            count += day in dipped
+            day += datetime.timedelta(days=1)
+        rows.append((month_name(month), count))
+        month = _next_month(month)
+    total = sum(count for _name, count in rows)
+    return Calendar(
+        title="Jaarkalender van je plonsdagen",
+        description=(
+            f"Een rij per maand van de laatste {CALENDAR_MONTHS} maanden, een vakje per dag; "
+            f"gekleurde vakjes zijn dagen waarop je plonsde: {total} dagen."
+        ),
+        days=days,
+        month_labels=month_labels,
+        day_labels=[(CALENDAR_LEFT + (day - 1) * (CELL + GAP) + CELL // 2, str(day)) for day in (1, 10, 20, 31)],
+        rows=rows,
+        width=CALENDAR_LEFT + 31 * (CELL + GAP),
+        height=CALENDAR_TOP + CALENDAR_MONTHS * (CELL + GAP),
+    )
+
+
+def _next_month(first: datetime.date) -> datetime.date:
+    return (first + datetime.timedelta(days=32)).replace(day=1)

@@ -1,0 +1,225 @@
+""" "Download mijn gegevens": everything the app keeps about one member, as one streamed ZIP.
+
+Each kind of data is a section: a name, its columns and a function that reads the member's rows. The
+ZIP holds every section twice, as `<name>.json` and `<name>.csv` (cells neutralised like the newsletter
+CSV), and the member's photos under `fotos/`. A feature that keeps new personal data adds its section to
+SECTIONS; nothing else changes.
+
+Streamed: the archive is written into a small buffer that is handed out piece by piece, and photos are
+copied in chunks, so a member with a thousand photos never has them in memory at once.
+"""
+
+import csv
+import datetime
+import io
+import json
+import zipfile
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.utils import timezone
+from django.utils.text import slugify
+
+from apps.accounts.models import User
+from apps.adminpanel.csv_export import BOM, neutralise
+from apps.challenges.models import Dip, UserBadge, UserChallenge, photo_storage
+from apps.events.models import EventParticipant
+
+PHOTO_CHUNK_BYTES = 256 * 1024
+PHOTO_FOLDER = "fotos"
+
+
+@dataclass(frozen=True)
+class ExportSection:
+    name: str  # the file name: "plonsen" gives plonsen.json and plonsen.csv
+    columns: list[str]
+    rows: Callable[[User], Iterable[dict]]
+
+
+def _moment(value: datetime.datetime | None) -> str:
+    return timezone.localtime(value).isoformat() if value else ""
+
+
+def _profile(user: User) -> Iterable[dict]:
+    yield {
+        "naam": user.full_name,
+        "e-mailadres": user.email,
+        "nieuwsbrief": user.newsletter_consent,
+        "aangemeld_op": _moment(user.created_at),
+        "laatst_ingelogd": _moment(user.last_login),
+    }
+
+
+def _challenges(user: User) -> Iterable[dict]:
+    for card in UserChallenge.objects.filter(user=user).select_related("challenge").order_by("started_at", "pk"):
+        yield {
+            "id": card.pk,
+            "challenge": card.challenge.name,
+            "doel_plonsen": card.challenge.target_dips,
+            "actief": card.is_active,
+            "gestart_op": _moment(card.started_at),
+            "voltooid_op": _moment(card.completed_at),
+        }
+
+
+def photo_archive_name(dip) -> str:
+    challenge = slugify(dip.user_challenge.challenge.name)
+    return f"{PHOTO_FOLDER}/{dip.dip_date.isoformat()}_{challenge}_plons-{dip.number}_{dip.pk}.jpg"
+
+
+def _dips(user: User) -> Iterable[dict]:
+    dips = Dip.objects.filter(user=user).select_related("user_challenge__challenge").order_by("created_at", "pk")
+    for dip in dips.iterator(chunk_size=500):
+        yield {
+            "id": dip.pk,
+            "challenge_id": dip.user_challenge_id,
+            "challenge": dip.user_challenge.challenge.name,
+            "nummer": dip.number,
+            "datum": dip.dip_date.isoformat(),
+            "geregistreerd_op": _moment(dip.created_at),
+            "watertemperatuur_c": dip.water_temperature,
+            "tijd_in_water_seconden": dip.duration_seconds,
+            "plek": dip.spot,
+            "notitie": dip.note,
+            "foto": photo_archive_name(dip) if dip.photo else "",
+        }
+
+
+def _badges(user: User) -> Iterable[dict]:
+    awards = UserBadge.objects.filter(user=user).select_related("badge", "user_challenge__challenge")
+    for award in awards.order_by("earned_at", "pk"):
+        yield {
+            "badge": award.badge.name,
+            "mijlpaal_plonsen": award.badge.milestone_dips,
+            "challenge": award.user_challenge.challenge.name,
+            "verdiend_op": _moment(award.earned_at),
+        }
+
+
+def _event_signups(user: User) -> Iterable[dict]:
+    signups = EventParticipant.objects.filter(user=user).select_related("event").order_by("event__event_date", "pk")
+    for signup in signups:
+        yield {
+            "event": signup.event.title,
+            "datum": _moment(signup.event.event_date),
+            "locatie": signup.event.location,
+            "aangemeld_op": _moment(signup.created_at),
+        }
+
+
+SECTIONS: list[ExportSection] = [
+    ExportSection("profiel", ["naam", "e-mailadres", "nieuwsbrief", "aangemeld_op", "laatst_ingelogd"], _profile),
+    ExportSection(
+        "challenges", ["id", "challenge", "doel_plonsen", "actief", "gestart_op", "voltooid_op"], _challenges
+    ),
+    ExportSection(
+        "plonsen",
+        [
+            "id",
+            "challenge_id",
+            "challenge",
+            "nummer",
+            "datum",
+            "geregistreerd_op",
+            "watertemperatuur_c",
+            "tijd_in_water_seconden",
+            "plek",
+            "notitie",
+            "foto",
+        ],
+        _dips,
+    ),
+    ExportSection("badges", ["badge", "mijlpaal_plonsen", "challenge", "verdiend_op"], _badges),
+    ExportSection("event-aanmeldingen", ["event", "datum", "locatie", "aangemeld_op"], _event_signups),
+]
+
+
+def export_filename(today: datetime.date | None = None) -> str:
+    return f"mijn-gegevens-{(today or timezone.localdate()).isoformat()}.zip"
+
+
+def _json_value(value):
+    if isinstance(value, Decimal):
+        return float(value)
+    return value
+
+
+def _csv_cell(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "ja" if value else "nee"
+    if isinstance(value, Decimal):
+        return f"{value}".replace(".", ",")
+    return neutralise(str(value))
+
+
+def _section_files(section: ExportSection, rows: list[dict]) -> tuple[bytes, bytes]:
+    as_json = json.dumps([{k: _json_value(v) for k, v in row.items()} for row in rows], ensure_ascii=False, indent=2)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(section.columns)
+    for row in rows:
+        writer.writerow([_csv_cell(row.get(column)) for column in section.columns])
+    return as_json.encode(), (BOM + out.getvalue()).encode()
+
+
+class _Spool(io.RawIOBase):
+    """A write-only, unseekable file that keeps what was written until it is drained: zipfile then
+    writes each entry with a trailing data descriptor, which is what makes the archive streamable."""
+
+    def __init__(self):
+        super().__init__()
+        self._chunks: list[bytes] = []
+        self._position = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:
+        self._chunks.append(bytes(data))
+        self._position += len(data)
+        return len(data)
+
+    def tell(self) -> int:
+        return self._position
+
+    def drain(self) -> bytes:
+        data = b"".join(self._chunks)
+        self._chunks.clear()
+        return data
+
+
+def export_stream(user: User) -> Iterator[bytes]:
+    """The ZIP, piece by piece (for a StreamingHttpResponse)."""
+    spool = _Spool()
+    with zipfile.ZipFile(spool, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for section in SECTIONS:
+            as_json, as_csv = _section_files(section, list(section.rows(user)))
+            archive.writestr(f"{section.name}.json", as_json)
+            archive.writestr(f"{section.name}.csv", as_csv)
+            yield spool.drain()
+        storage = photo_storage()
+        dips = (
+            Dip.objects.filter(user=user)
+            .exclude(photo="")
+            .select_related("user_challenge__challenge")
+            .only("pk", "number", "dip_date", "created_at", "photo", "user_challenge__challenge__name")
+            .order_by("created_at", "pk")
+        )
+        for dip in dips.iterator(chunk_size=200):
+            try:
+                source = storage.open(dip.photo.name, "rb")
+            except FileNotFoundError:
+                continue  # a file lost from storage must not cost the member the rest of their export
+            # JPEGs are compressed already: stored as they are.
+            entry = zipfile.ZipInfo(
+                photo_archive_name(dip), date_time=timezone.localtime(dip.created_at).timetuple()[:6]
+            )
+            entry.compress_type = zipfile.ZIP_STORED
+            with source, archive.open(entry, "w") as target:
+                while chunk := source.read(PHOTO_CHUNK_BYTES):
+                    target.write(chunk)
+                    yield spool.drain()
+    yield spool.drain()

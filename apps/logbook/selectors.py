@@ -1,0 +1,193 @@
+"""Mijn statistieken: one member's whole history in five queries, whatever its length.
+
+The rhythm is counted in weeks, never in days: a daily streak pushes people into the water on days
+they should stay out. And nothing here ranks or rewards a longer time in the water.
+"""
+
+import datetime
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db.models import Count, Q, Sum
+from django.utils import timezone
+
+from apps.challenges.models import Dip, UserBadge, UserChallenge
+
+RECENT_WEEKS = 26
+SEASON_START_MONTH = 9  # a season runs from 1 September to 31 August
+
+
+def season_start(today: datetime.date) -> datetime.date:
+    year = today.year if today.month >= SEASON_START_MONTH else today.year - 1
+    return datetime.date(year, SEASON_START_MONTH, 1)
+
+
+def week_start(day: datetime.date) -> datetime.date:
+    """The Monday of the day's week."""
+    return day - datetime.timedelta(days=day.weekday())
+
+
+@dataclass(frozen=True)
+class DayLog:
+    day: datetime.date
+    dips: int
+    temperature_sum: Decimal  # over the dips with a temperature
+    temperature_count: int
+
+
+@dataclass(frozen=True)
+class ColdestDip:
+    water_temperature: Decimal
+    dip_date: datetime.date
+    spot: str
+
+
+@dataclass(frozen=True)
+class MonthTemperature:
+    month: datetime.date  # the 1st of the month
+    average: Decimal
+    dips: int
+
+
+@dataclass(frozen=True)
+class WeekCount:
+    start: datetime.date
+    dips: int
+
+
+@dataclass(frozen=True)
+class WeekTemperature:
+    start: datetime.date
+    average: Decimal | None
+
+
+@dataclass
+class Statistics:
+    today: datetime.date
+    season_start: datetime.date
+    total_dips: int
+    season_dips: int
+    total_seconds: int
+    badges_earned: int
+    challenges_completed: int
+    coldest: ColdestDip | None
+    days: list[DayLog] = field(default_factory=list)
+
+    @property
+    def is_empty(self) -> bool:
+        return self.total_dips == 0
+
+    @property
+    def dip_days(self) -> set[datetime.date]:
+        return {log.day for log in self.days}
+
+    @property
+    def month_temperatures(self) -> list[MonthTemperature]:
+        """The average water temperature per calendar month with a logged temperature, newest first."""
+        sums: dict[datetime.date, tuple[Decimal, int]] = {}
+        for log in self.days:
+            if log.temperature_count:
+                month = log.day.replace(day=1)
+                total, count = sums.get(month, (Decimal(0), 0))
+                sums[month] = (total + log.temperature_sum, count + log.temperature_count)
+        return [
+            MonthTemperature(month=month, average=_average(total, count), dips=count)
+            for month, (total, count) in sorted(sums.items(), reverse=True)
+        ]
+
+    @property
+    def weeks_with_dips(self) -> set[datetime.date]:
+        return {week_start(log.day) for log in self.days}
+
+    @property
+    def current_week_run(self) -> int:
+        """Weeks in a row with at least one dip, up to now. This week counts once it has a dip; until
+        then the run of the weeks before still stands (the week is not over)."""
+        weeks = self.weeks_with_dips
+        week = week_start(self.today)
+        if week not in weeks:
+            week -= datetime.timedelta(weeks=1)
+        run = 0
+        while week in weeks:
+            run += 1
+            week -= datetime.timedelta(weeks=1)
+        return run
+
+    @property
+    def best_week_run(self) -> int:
+        best = run = 0
+        previous = None
+        for week in sorted(self.weeks_with_dips):
+            run = run + 1 if previous is not None and week - previous == datetime.timedelta(weeks=1) else 1
+            best = max(best, run)
+            previous = week
+        return best
+
+    @property
+    def recent_weeks(self) -> list[WeekCount]:
+        """Dips per week over the last RECENT_WEEKS weeks, this week last."""
+        counts: dict[datetime.date, int] = {}
+        for log in self.days:
+            week = week_start(log.day)
+            counts[week] = counts.get(week, 0) + log.dips
+        this_week = week_start(self.today)
+        starts = [this_week - datetime.timedelta(weeks=n) for n in range(RECENT_WEEKS - 1, -1, -1)]
+        return [WeekCount(start=start, dips=counts.get(start, 0)) for start in starts]
+
+    @property
+    def season_weeks(self) -> list[WeekTemperature]:
+        """The average water temperature per week of this season so far (None: no temperature logged)."""
+        sums: dict[datetime.date, tuple[Decimal, int]] = {}
+        for log in self.days:
+            if log.day >= self.season_start and log.temperature_count:
+                week = week_start(log.day)
+                total, count = sums.get(week, (Decimal(0), 0))
+                sums[week] = (total + log.temperature_sum, count + log.temperature_count)
+        weeks = []
+        week = week_start(self.season_start)
+        while week <= self.today:
+            total, count = sums.get(week, (Decimal(0), 0))
+            weeks.append(WeekTemperature(start=week, average=_average(total, count) if count else None))
+            week += datetime.timedelta(weeks=1)
+        return weeks
+
+
+def _average(total: Decimal, count: int) -> Decimal:
+    return (total / count).quantize(Decimal("0.1"))
+
+
+def statistics_for(user, *, today: datetime.date | None = None) -> Statistics:
+    today = today or timezone.localdate()
+    start = season_start(today)
+    dips = Dip.objects.filter(user=user).order_by()
+    totals = dips.aggregate(
+        total=Count("pk"),
+        season=Count("pk", filter=Q(dip_date__gte=start)),
+        seconds=Sum("duration_seconds"),
+    )
+    coldest = (
+        dips.filter(water_temperature__isnull=False)
+        .order_by("water_temperature", "dip_date", "pk")
+        .values_list("water_temperature", "dip_date", "spot")
+        .first()
+    )
+    # One row per day with dips: at most one per calendar day, so bounded by the days, not the dips.
+    days = [
+        DayLog(
+            day=row["dip_date"], dips=row["n"], temperature_sum=row["t_sum"] or Decimal(0), temperature_count=row["t_n"]
+        )
+        for row in dips.values("dip_date")
+        .annotate(n=Count("pk"), t_sum=Sum("water_temperature"), t_n=Count("water_temperature"))
+        .order_by("dip_date")
+    ]
+    return Statistics(
+        today=today,
+        season_start=start,
+        total_dips=totals["total"],
+        season_dips=totals["season"],
+        total_seconds=totals["seconds"] or 0,
+        badges_earned=UserBadge.objects.filter(user=user).count(),
+        challenges_completed=UserChallenge.objects.filter(user=user, completed_at__isnull=False).count(),
+        coldest=ColdestDip(*coldest) if coldest else None,
+        days=days,
+    )

@@ -1,0 +1,174 @@
+import { useId } from "react";
+import type { DipDetailsValues } from "./dip-details";
+import { DT } from "./details-texts";
+import { T } from "./texts";
+import type { ConditionErrors, ConditionField, ConditionLimits } from "./types";
+import "./dip-details.css";
+
+export interface DipDetailsFieldsProps {
+  values: DipDetailsValues;
+  onChange: (values: DipDetailsValues) => void;
+  errors: ConditionErrors;
+  limits: ConditionLimits;
+  suggestions: readonly string[];
+  safetyNote: string;
+  disabled?: boolean;
+}
+
+/** The four optional fields of a dip. Used folded on the stamp card and open in the edit dialog. */
+export function DipDetailsFields({
+  values,
+  onChange,
+  errors,
+  limits,
+  suggestions,
+  safetyNote,
+  disabled = false,
+}: DipDetailsFieldsProps) {
+  const id = useId();
+  const set = (key: keyof DipDetailsValues) => (value: string) => onChange({ ...values, [key]: value });
+  const describe = (field: ConditionField, help?: string) =>
+    [errors[field] !== undefined ? `${id}-${field}-error` : null, help ?? null].filter(Boolean).join(" ") ||
+    undefined;
+  const error = (field: ConditionField) =>
+    errors[field] === undefined ? null : (
+      <p id={`${id}-${field}-error`} className="sc-error">
+        {errors[field]}
+      </p>
+    );
+  const noteLeft = limits.noteMaxLength - values.note.length;
+
+  return (
+    <div className="dd-fields">
+      <div className="sc-field">
+        <label htmlFor={`${id}-temperature`} className="sc-label">
+          {DT.temperatureLabel}
+        </label>
+        <input
+          id={`${id}-temperature`}
+          className="dd-input dd-input--short"
+          name="water_temperature"
+          type="text"
+          inputMode="decimal"
+          autoComplete="off"
+          placeholder="4,5"
+          value={values.temperature}
+          disabled={disabled}
+          aria-invalid={errors.water_temperature !== undefined || undefined}
+          aria-describedby={describe("water_temperature", `${id}-temperature-help`)}
+          onChange={(event) => set("temperature")(event.currentTarget.value)}
+        />
+        <p id={`${id}-temperature-help`} className="sc-help">
+          {DT.temperatureHelp}
+        </p>
+        {error("water_temperature")}
+      </div>
+
+      <fieldset
+        className="sc-field dd-duration"
+        aria-describedby={describe("duration_seconds", `${id}-safety`)}
+        aria-invalid={errors.duration_seconds !== undefined || undefined}
+      >
+        <legend className="sc-label">{DT.durationLabel}</legend>
+        <div className="dd-duration__inputs">
+          <label className="dd-duration__part">
+            <input
+              className="dd-input dd-input--tiny"
+              name="duration_minutes"
+              type="text"
+              inputMode="numeric"
+              autoComplete="off"
+              placeholder="2"
+              maxLength={2}
+              value={values.minutes}
+              disabled={disabled}
+              onChange={(event) => set("minutes")(event.currentTarget.value)}
+            />
+            <span>{DT.durationMinutes}</span>
+          </label>
+          <label className="dd-duration__part">
+            <input
+              className="dd-input dd-input--tiny"
+              name="duration_seconds_part"
+              type="text"
+              inputMode="numeric"
+              autoComplete="off"
+              placeholder="30"
+              maxLength={2}
+              value={values.seconds}
+              disabled={disabled}
+              onChange={(event) => set("seconds")(event.currentTarget.value)}
+            />
+            <span>{DT.durationSeconds}</span>
+          </label>
+        </div>
+        {error("duration_seconds")}
+        <p id={`${id}-safety`} className="dd-safety">
+          <span aria-hidden="true">⚠️ </span>
+          {safetyNote}
+        </p>
+      </fieldset>
+
+      <div className="sc-field">
+        <label htmlFor={`${id}-spot`} className="sc-label">
+          {DT.spotLabel}
+        </label>
+        <input
+          id={`${id}-spot`}
+          className="dd-input"
+          name="spot"
+          type="text"
+          autoComplete="off"
+          list={suggestions.length > 0 ? `${id}-spots` : undefined}
+          maxLength={limits.spotMaxLength}
+          value={values.spot}
+          disabled={disabled}
+          aria-invalid={errors.spot !== undefined || undefined}
+          aria-describedby={describe("spot")}
+          onChange={(event) => set("spot")(event.currentTarget.value)}
+        />
+        {suggestions.length > 0 && (
+          <datalist id={`${id}-spots`}>
+            {suggestions.map((spot) => (
+              <option key={spot} value={spot} />
+            ))}
+          </datalist>
+        )}
+        {error("spot")}
+      </div>
+
+      <div className="sc-field">
+        <label htmlFor={`${id}-note`} className="sc-label">
+          {DT.noteLabel}
+        </label>
+        <textarea
+          id={`${id}-note`}
+          className="dd-input dd-textarea"
+          name="note"
+          rows={3}
+          maxLength={limits.noteMaxLength}
+          value={values.note}
+          disabled={disabled}
+          aria-invalid={errors.note !== undefined || undefined}
+          aria-describedby={describe("note", `${id}-note-left`)}
+          onChange={(event) => set("note")(event.currentTarget.value)}
+        />
+        <p id={`${id}-note-left`} className="sc-help">
+          {DT.charactersLeft(Math.max(0, noteLeft))}
+        </p>
+        {error("note")}
+      </div>
+    </div>
+  );
+}
+
+/** The folded "Details (optioneel)" part under "Voeg plons toe"; opens by itself on an error. */
+export function DipDetails(props: DipDetailsFieldsProps) {
+  const hasError = Object.keys(props.errors).length > 0;
+  return (
+    <details className="dd-details" open={hasError || undefined}>
+      <summary className="dd-summary">{T.detailsSummary}</summary>
+      <DipDetailsFields {...props} />
+    </details>
+  );
+}

@@ -1,0 +1,122 @@
+"""Download mijn gegevens: one streamed ZIP with every section as JSON and CSV, and the photos."""
+
+import csv
+import io
+import json
+import zipfile
+from decimal import Decimal
+
+import pytest
+from django.core.files.base import ContentFile
+from django.http import StreamingHttpResponse
+
+from apps.challenges.models import photo_storage
+from apps.logbook.export import SECTIONS
+from tests.challenges.photo_samples import image_bytes
+from tests.factories import DipFactory, EventParticipantFactory, UserBadgeFactory, UserChallengeFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def download(client) -> zipfile.ZipFile:
+    response = client.get("/account/export")
+    assert response.status_code == 200
+    assert isinstance(response, StreamingHttpResponse)
+    assert response["Content-Type"] == "application/zip"
+    assert response["Content-Disposition"].startswith('attachment; filename="mijn-gegevens-')
+    return zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content)))
+
+
+def read_csv(archive, name):
+    text = archive.read(name).decode("utf-8-sig")
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+@pytest.fixture
+def history(member, other_member):
+    card = UserChallengeFactory(user=member)
+    photo = photo_storage().save(f"{member.pk}/export.jpg", ContentFile(image_bytes()))
+    DipFactory(
+        user_challenge=card,
+        number=1,
+        water_temperature=Decimal("4.5"),
+        duration_seconds=150,
+        spot='=HYPERLINK("x")',
+        note="Koud!",
+        photo=photo,
+    )
+    DipFactory(user_challenge=card, number=2)
+    UserBadgeFactory(user_challenge=card)
+    EventParticipantFactory(user=member)
+    DipFactory(user_challenge=UserChallengeFactory(user=other_member), number=1, spot="Van een ander")
+    return photo
+
+
+def test_every_section_is_there_as_json_and_csv_and_the_photos(member_client, history):
+    archive = download(member_client)
+    names = set(archive.namelist())
+    for section in SECTIONS:
+        assert {f"{section.name}.json", f"{section.name}.csv"} <= names
+    photos = [name for name in names if name.startswith("fotos/")]
+    assert len(photos) == 1 and archive.read(photos[0]) == photo_storage().open(history).read()
+    assert archive.testzip() is None
+
+
+def test_dips_carry_their_conditions_and_only_mine(member_client, member, history):
+    archive = download(member_client)
+    dips = json.loads(archive.read("plonsen.json"))
+    assert [d["nummer"] for d in dips] == [1, 2]
+    assert (dips[0]["watertemperatuur_c"], dips[0]["tijd_in_water_seconden"], dips[0]["notitie"]) == (4.5, 150, "Koud!")
+    assert dips[0]["foto"].startswith("fotos/") and dips[1]["foto"] == ""
+    assert "Van een ander" not in archive.read("plonsen.csv").decode("utf-8-sig")
+    profile = json.loads(archive.read("profiel.json"))
+    assert profile[0]["e-mailadres"] == member.email
+    assert len(json.loads(archive.read("badges.json"))) == 1
+    assert len(json.loads(archive.read("event-aanmeldingen.json"))) == 1
+    assert len(json.loads(archive.read("challenges.json"))) == 1
+
+
+def test_csv_cells_are_neutralised_like_the_newsletter_csv(member_client, history):
+    rows = read_csv(download(member_client), "plonsen.csv")
+    assert rows[0]["plek"] == '\'=HYPERLINK("x")'
+    assert rows[0]["watertemperatuur_c"] == "4,5"
+
+
+def test_a_photo_missing_from_storage_does_not_break_the_export(member_client, history):
+    photo_storage().delete(history)
+    archive = download(member_client)
+    assert not [name for name in archive.namelist() if name.startswith("fotos/")]
+    assert "plonsen.json" in archive.namelist()
+
+
+def test_an_empty_account_exports_too(member_client, member):
+    archive = download(member_client)
+    assert json.loads(archive.read("plonsen.json")) == []
+
+
+@pytest.mark.parametrize("size", [1, 60])
+def test_export_query_budget(member_client, member, size, django_assert_max_num_queries):
+    card = UserChallengeFactory(user=member)
+    for number in range(1, size + 1):
+        DipFactory(user_challenge=card, number=number, photo=f"{member.pk}/missing-{number}.jpg")
+    with django_assert_max_num_queries(12):
+        download(member_client)
+
+
+def test_anonymous_visitors_go_to_auth(client):
+    response = client.get("/account/export")
+    assert response.status_code == 302 and response["Location"] == "/auth?next=/account/export"
+
+
+def test_the_zip_is_handed_out_piece_by_piece(member_client, member, monkeypatch):
+    """Photos are copied in chunks, each chunk leaves at once: memory stays flat however many photos."""
+    monkeypatch.setattr("apps.logbook.export.PHOTO_CHUNK_BYTES", 64)
+    card = UserChallengeFactory(user=member)
+    for number in (1, 2):
+        photo = photo_storage().save(f"{member.pk}/stuk{number}.jpg", ContentFile(image_bytes()))
+        DipFactory(user_challenge=card, number=number, photo=photo)
+    pieces = [piece for piece in member_client.get("/account/export").streaming_content if piece]
+    photo_bytes = 2 * len(image_bytes())
+    assert len(pieces) > photo_bytes // 64
+    assert max(len(piece) for piece in pieces) < 4096
+    assert zipfile.ZipFile(io.BytesIO(b"".join(pieces))).testzip() is None
