@@ -22,8 +22,8 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from apps.accounts.models import User
-from apps.adminpanel.csv_export import BOM, neutralise
 from apps.challenges.models import Dip, UserBadge, UserChallenge, photo_storage
+from apps.core.spreadsheets import BOM, neutralise
 from apps.events.models import EventParticipant
 
 PHOTO_CHUNK_BYTES = 256 * 1024
