@@ -5,7 +5,7 @@ from pathlib import Path
 import dj_database_url
 
 from .env import env_bool, env_int, env_list, env_str
-from .storage import photo_storage_settings
+from .storage import badge_art_storage_settings, photo_storage_settings
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -130,6 +130,7 @@ _photos_storage = photo_storage_settings(MEDIA_ROOT)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "photos": _photos_storage,
+    "badge_art": badge_art_storage_settings(MEDIA_ROOT),
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 
