@@ -25,6 +25,7 @@ BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 RATIO_GOAL = 0.35
 RATIO_PAGES = ("/dashboard", "/challenge")
 P99_GOAL_MS = 100.0
+PHONE_LCP_GOALS_MS = {"/dashboard": 1500.0, "/challenge": 2000.0}
 WHO = {"none": "-", "member": "lid0001", "admin": "load admin"}
 
 
@@ -179,11 +180,44 @@ def build(results: Path, args) -> str:
         lines.append(f"- query count constant: **missed** on {', '.join(f'`{u}`' for u in growing)}.")
     else:
         lines.append("- no page's query count grows with the data: met (same count on the full and the tiny club).")
+    lines += phone_lines(raw / "phone.json")
     failed = [r["url"] for r in rows if r["errors"] or r["non200"] or r["status_after"] != 200]
     if failed:
         listing = ", ".join(f"`{u}`" for u in failed)
         lines.append(f"- **errors or non-200 answers** on {listing}: see bench/results/raw.")
     return "\n".join(lines) + "\n"
+
+
+def phone_lines(path: Path) -> list[str]:
+    """The phone table of bench/phone.py: the browser's own timings on a throttled line and CPU."""
+    if not path.exists():
+        return ["", "Phone: not measured in this run."]
+    phone = json.loads(path.read_text())
+    profile = phone["profile"]
+    lines = [
+        "",
+        f"Phone (`bench/phone.py`): headless Chromium at 390 × 844, {profile['latency_ms']} ms round trip, "
+        f"{profile['down_kbit_s']} kbit/s down, {profile['up_kbit_s']} kbit/s up, {profile['cpu_slowdown']}× CPU "
+        f"slowdown; medians of {profile['runs']} first visits (empty cache) and {profile['runs']} next visits "
+        "(the same browser profile, static files cached).",
+        "",
+        "| URL | visit | TTFB ms | FCP ms | LCP ms | requests | KB transferred |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for url, visits in phone["pages"].items():
+        for visit, label in (("cold", "first"), ("warm", "next")):
+            m = visits[visit]
+            lines.append(
+                f"| `{url}` | {label} | {m['ttfb_ms']:.0f} | {m['fcp_ms']:.0f} | {m['lcp_ms']:.0f} | "
+                f"{m['requests']:.0f} | {m['bytes'] / 1024:.1f} |"
+            )
+    lines.append("")
+    for url, goal in PHONE_LCP_GOALS_MS.items():
+        if url in phone["pages"]:
+            lcp = phone["pages"][url]["cold"]["lcp_ms"]
+            verdict = "met" if lcp <= goal else f"**missed** by {lcp - goal:.0f} ms"
+            lines.append(f"- `{url}` LCP ≤ {goal / 1000:.1f} s on a first visit: {lcp / 1000:.2f} s, {verdict}.")
+    return lines
 
 
 def main() -> None:

@@ -150,6 +150,11 @@ print(f"   {url:28} {row['requests'] / row['duration_us'] * 1e6:8.1f} req/s  p50
 EOF
 done < <($PY bench/pages.py)
 
+if [ -z "$ONLY" ] || [[ " $ONLY " == *" /dashboard "* ]] || [[ " $ONLY " == *" /challenge "* ]]; then
+  echo "== telefoon: Chromium op traag 4G (150 ms, 1,6 Mbit/s) met 4x tragere CPU"
+  $PY bench/phone.py --port "$PORT" --cookie "$MEMBER_COOKIE" --out "$RESULTS/raw/phone.json"
+fi
+
 stop_gunicorn
 $PY bench/report.py --results "$RESULTS" --workers "$WORKERS" --connections "$CONNECTIONS" --threads "$THREADS" \
   --duration "$DURATION" ${BENCH_NO_DOC:+--no-doc}

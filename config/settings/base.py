@@ -26,6 +26,7 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "django_vite",
+    "apps.charts",
     "apps.accounts",
     "apps.invitations",
     "apps.challenges",

@@ -1,0 +1,213 @@
+"""Charts drawn on the server as accessible inline SVG: no chart library and no JavaScript.
+
+A page builds a `Chart` with `bar_chart` or `line_chart` from numbers it already has and renders it with
+`{% load charts %}{% chart my_chart %}`. The SVG is a picture for sighted readers (`role="img"`, with a
+`<title>` and a `<desc>`); the same numbers follow as a table that only screen readers see.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from django.utils.text import slugify
+
+# The drawing's own coordinate space; CSS scales it to the width of its box.
+WIDTH = 400
+HEIGHT = 220
+PLOT_LEFT = 34
+PLOT_RIGHT = WIDTH - 8
+PLOT_TOP = 12
+PLOT_BOTTOM = HEIGHT - 26
+# Axis labels closer together than this would overlap, so only every n-th one is drawn.
+MIN_LABEL_SPACING = 34
+
+
+@dataclass(frozen=True)
+class Point:
+    label: str  # short, under the axis: "47", "jan"
+    value: float | None  # None: no data (a gap in a line, no bar)
+    caption: str = ""  # in full, in the table: "week 47 (16 november)"; the label when empty
+
+    @property
+    def table_label(self) -> str:
+        return self.caption or self.label
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One drawn bar or dot, in SVG coordinates."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    point: Point
+    text: str  # the value as the reader sees it: "4,5 °C"
+
+
+@dataclass(frozen=True)
+class AxisLabel:
+    x: float
+    y: float
+    text: str
+    line_y: float = 0  # y labels: where their grid line runs
+
+
+@dataclass(frozen=True)
+class Chart:
+    kind: Literal["bar", "line"]
+    title: str
+    description: str
+    points: list[Point]
+    unit: str
+    decimals: int
+    dom_id: str
+    marks: list[Mark] = field(default_factory=list)
+    x_labels: list[AxisLabel] = field(default_factory=list)
+    y_labels: list[AxisLabel] = field(default_factory=list)
+    line_segments: list[str] = field(default_factory=list)  # "x,y x,y ..." per unbroken run
+    baseline_y: float = PLOT_BOTTOM
+    width: int = WIDTH
+    height: int = HEIGHT
+    plot_left: int = PLOT_LEFT
+    plot_right: int = PLOT_RIGHT
+
+    @property
+    def is_empty(self) -> bool:
+        return all(point.value is None for point in self.points)
+
+    @property
+    def rows(self) -> list[tuple[str, str]]:
+        """The numbers for the screen-reader table: every point, a missing value as a dash."""
+        return [
+            (point.table_label, format_value(point.value, decimals=self.decimals, unit=self.unit))
+            for point in self.points
+        ]
+
+
+def format_value(value: float | None, *, decimals: int = 0, unit: str = "") -> str:
+    """Dutch notation: a decimal comma ("4,5 °C"); a missing value is a dash."""
+    if value is None:
+        return "–"
+    text = f"{value:.{decimals}f}".replace(".", ",")
+    return f"{text} {unit}".strip()
+
+
+def bar_chart(
+    *, title: str, description: str, points: list[Point], unit: str = "", decimals: int = 0, dom_id: str = ""
+) -> Chart:
+    low, high = _value_range(points)
+    scale = _scale(low, high)
+    slot = (PLOT_RIGHT - PLOT_LEFT) / max(len(points), 1)
+    bar_width = max(slot * 0.72, 1.0)
+    baseline = scale(0)
+    marks = []
+    for index, point in enumerate(points):
+        if point.value is None:
+            continue
+        top = scale(point.value)
+        x = PLOT_LEFT + index * slot + (slot - bar_width) / 2
+        y, height = (top, baseline - top) if top <= baseline else (baseline, top - baseline)
+        marks.append(
+            Mark(
+                x=round(x, 1),
+                y=round(y, 1),
+                width=round(bar_width, 1),
+                height=round(height, 1),
+                point=point,
+                text=format_value(point.value, decimals=decimals, unit=unit),
+            )
+        )
+    return Chart(
+        kind="bar",
+        title=title,
+        description=description,
+        points=points,
+        unit=unit,
+        decimals=decimals,
+        dom_id=dom_id or f"chart-{slugify(title)}",
+        marks=marks,
+        x_labels=_x_labels(points, slot),
+        y_labels=_y_labels(low, high, scale, decimals),
+        baseline_y=round(baseline, 1),
+    )
+
+
+def line_chart(
+    *, title: str, description: str, points: list[Point], unit: str = "", decimals: int = 0, dom_id: str = ""
+) -> Chart:
+    low, high = _value_range(points)
+    scale = _scale(low, high)
+    slot = (PLOT_RIGHT - PLOT_LEFT) / max(len(points), 1)
+    marks, segments, run = [], [], []
+    for index, point in enumerate(points):
+        if point.value is None:
+            # No data that week: the line breaks rather than pretending a value.
+            if run:
+                segments.append(" ".join(run))
+            run = []
+            continue
+        x = round(PLOT_LEFT + index * slot + slot / 2, 1)
+        y = round(scale(point.value), 1)
+        run.append(f"{x},{y}")
+        marks.append(
+            Mark(x=x, y=y, width=0, height=0, point=point, text=format_value(point.value, decimals=decimals, unit=unit))
+        )
+    if run:
+        segments.append(" ".join(run))
+    return Chart(
+        kind="line",
+        title=title,
+        description=description,
+        points=points,
+        unit=unit,
+        decimals=decimals,
+        dom_id=dom_id or f"chart-{slugify(title)}",
+        marks=marks,
+        x_labels=_x_labels(points, slot),
+        y_labels=_y_labels(low, high, scale, decimals),
+        line_segments=segments,
+        baseline_y=round(scale(low), 1),
+    )
+
+
+def _value_range(points: list[Point]) -> tuple[float, float]:
+    """From zero (or the lowest value when it is below zero) to the highest value, never a flat range."""
+    values = [point.value for point in points if point.value is not None]
+    low = min([0.0, *values])
+    high = max([0.0, *values])
+    if high == low:
+        high = low + 1
+    return low, high
+
+
+def _scale(low: float, high: float):
+    span = PLOT_BOTTOM - PLOT_TOP
+
+    def to_y(value: float) -> float:
+        return PLOT_BOTTOM - (value - low) / (high - low) * span
+
+    return to_y
+
+
+def _x_labels(points: list[Point], slot: float) -> list[AxisLabel]:
+    step = max(1, int(-(-MIN_LABEL_SPACING // slot))) if slot else 1
+    return [
+        AxisLabel(x=round(PLOT_LEFT + index * slot + slot / 2, 1), y=HEIGHT - 8, text=point.label)
+        for index, point in enumerate(points)
+        if index % step == 0
+    ]
+
+
+def _y_labels(low: float, high: float, scale, decimals: int) -> list[AxisLabel]:
+    values = sorted({low, 0.0, high} if low < 0 else {0.0, high / 2, high})
+    return [
+        AxisLabel(
+            x=PLOT_LEFT - 6,
+            y=round(scale(value) + 4, 1),
+            text=format_value(value, decimals=decimals),
+            line_y=round(scale(value), 1),
+        )
+        for value in values
+    ]
