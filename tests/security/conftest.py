@@ -11,7 +11,7 @@ from django.core.files.base import ContentFile
 from django.test import Client
 
 from apps.accounts.models import User, UserRole
-from apps.challenges.models import Badge, Challenge, Dip, UserBadge, UserChallenge, photo_storage
+from apps.challenges.models import Badge, Challenge, Dip, PostalAddress, UserBadge, UserChallenge, photo_storage
 from apps.events.models import Event, EventParticipant
 from apps.invitations.models import Invitation
 from tests.challenges.photo_samples import image_bytes
@@ -37,6 +37,7 @@ GUARDED_MODELS = [
     UserChallenge,
     Dip,
     UserBadge,
+    PostalAddress,
     Event,
     EventParticipant,
     Invitation,
