@@ -10,7 +10,14 @@ from django.utils.html import format_html
 from .badge_art import badge_art_process
 from .models import Badge, Challenge, Dip, UserBadge, UserChallenge
 from .photos import PhotoError
-from .services import BadgeSpec, ChallengeError, challenge_delete, challenge_rules_check, challenge_save
+from .services import (
+    MESSAGE_TARGET_TOO_LOW,
+    BadgeSpec,
+    ChallengeError,
+    challenge_delete,
+    challenge_rules_check,
+    challenge_save,
+)
 
 UPLOAD_HELP = "PNG, JPEG of WebP (geen SVG). Vervangt de huidige afbeelding."
 
@@ -42,7 +49,9 @@ def _preview(url: str):
 
 class ChallengeForm(forms.ModelForm):
     badge_image_upload = BadgeArtField(label="badge-afbeelding uploaden")
-    target_dips = forms.IntegerField(label="doel (plonsen)", min_value=1, max_value=1000)
+    target_dips = forms.IntegerField(
+        label="doel (plonsen)", min_value=1, max_value=1000, error_messages={"min_value": MESSAGE_TARGET_TOO_LOW}
+    )
 
     class Meta:
         model = Challenge
@@ -59,6 +68,9 @@ class BadgeForm(forms.ModelForm):
 
 class BadgeInlineFormSet(BaseInlineFormSet):
     """Checks the whole set against the (possibly changed) target: the service checks again under its lock."""
+
+    def validate_unique(self):
+        """Two badges at one milestone: said by challenge_rules_check below, in Dutch, with the number."""
 
     def clean(self):
         super().clean()
@@ -130,6 +142,8 @@ class ChallengeAdmin(admin.ModelAdmin):
     def save_related(self, request, form, formsets, change):
         specs = [badge_spec(f) for formset in formsets for f in formset.forms if f.cleaned_data and f.has_changed()]
         challenge_save(challenge=form.instance, badges=specs, image_png=form.cleaned_data.get("badge_image_upload"))
+        for formset in formsets:  # the admin's history message reads these; the service did the saving
+            formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
 
     def delete_model(self, request, obj):
         challenge_delete(challenge_id=obj.pk)
