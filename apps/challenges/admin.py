@@ -102,7 +102,7 @@ class BadgeInline(admin.TabularInline):
     model = Badge
     form = BadgeForm
     formset = BadgeInlineFormSet
-    extra = 0
+    extra = 1  # a new challenge starts with a row for its first badge
     fields = ["milestone_dips", "name", "description", "preview", "image_url", "image_upload"]
     readonly_fields = ["preview"]
 
