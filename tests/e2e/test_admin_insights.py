@@ -11,10 +11,11 @@ import pytest
 from PIL import Image
 
 from apps.challenges.models import Challenge, UserBadge
-from tests.e2e.conftest import sign_in
+from tests.e2e.conftest import ARTIFACTS, sign_in
 from tests.factories import AdminFactory, DipFactory, UserBadgeFactory, UserChallengeFactory, UserFactory
 
-SHOTS = Path(os.environ.get("I15_SHOTS", "/tmp/shots-i15"))
+# Named screenshots at phone and desktop width, beside the per-test ones.
+SHOTS = Path(os.environ.get("I15_SHOTS", str(ARTIFACTS / "issue-15")))
 DESKTOP = {"width": 1280, "height": 900}
 
 
