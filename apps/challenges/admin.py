@@ -44,7 +44,7 @@ class BadgeArtField(forms.FileField):
 def _preview(url: str):
     if not url:
         return "-"
-    return format_html('<img src="{}" alt="" width="64" height="64" style="object-fit:contain">', url)
+    return format_html('<img src="{}" alt="" width="64" height="64">', url)
 
 
 class ChallengeForm(forms.ModelForm):
