@@ -1,3 +1,5 @@
+import dataclasses
+
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
@@ -145,6 +147,13 @@ class ChallengeAdmin(admin.ModelAdmin):
         for formset in formsets:  # the admin's history message reads these; the service did the saving
             formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
 
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except ValidationError as error:  # the rules changed under the form (another admin saved first)
+            messages.error(request, " ".join(error.messages))
+            return redirect(request.get_full_path())
+
     def delete_model(self, request, obj):
         challenge_delete(challenge_id=obj.pk)
 
@@ -185,7 +194,7 @@ class BadgeAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         spec = badge_spec(form)
         challenge = Challenge.objects.get(pk=obj.challenge_id)
-        challenge_save(challenge=challenge, badges=[BadgeSpec(**{**spec.__dict__, "id": obj.pk})])
+        challenge_save(challenge=challenge, badges=[dataclasses.replace(spec, id=obj.pk)])
         obj.pk = Badge.objects.get(challenge=challenge, milestone_dips=spec.milestone_dips).pk
 
     def delete_model(self, request, obj):

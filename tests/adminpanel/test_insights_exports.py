@@ -290,3 +290,16 @@ def test_issue_15_pages_and_downloads_have_fixed_query_budgets(admin_client, siz
     with django_assert_max_num_queries(8):
         admin_client.post("/admin/fysieke-badges/markeren", {"award": ids, "physical_status": "verstuurd"})
     assert UserBadge.objects.filter(physical_status="verstuurd").count() == min(size, PHYSICAL_PAGE_SIZE)
+
+
+def test_the_physical_list_pages_without_gaps_or_repeats(admin_client):
+    make_club(PHYSICAL_PAGE_SIZE + 5)
+    first = admin_client.get("/admin?status=te_versturen").content.decode()
+    shown = set(re.findall(r'id="award-(\d+)"', first))
+    assert len(shown) == PHYSICAL_PAGE_SIZE
+    next_url = re.search(r'href="\?(status=te_versturen&amp;na=[^"#]+)#fysieke-badges"', first).group(1)
+    second = admin_client.get("/admin?" + next_url.replace("&amp;", "&")).content.decode()
+    rest = set(re.findall(r'id="award-(\d+)"', second))
+    assert len(rest) == 5 and not rest & shown
+    # A spoilt cursor is no error: the list starts at the top.
+    assert admin_client.get("/admin?na=%%%").status_code == 200

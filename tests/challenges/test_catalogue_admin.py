@@ -236,3 +236,34 @@ def test_the_django_admin_keeps_a_challenge_with_members(admin_client):
 
 def test_challenge_delete_message_is_dutch():
     assert MESSAGE_CHALLENGE_HAS_MEMBERS.startswith("Deze challenge heeft deelnemers")
+
+
+def test_a_badge_on_its_own_page_follows_the_same_rules(admin_client):
+    challenge = ChallengeFactory(target_dips=10)
+    BadgeFactory(challenge=challenge, milestone_dips=5)
+    data = {"challenge": challenge.pk, "milestone_dips": "12", "name": "Te ver", "description": "", "image_url": ""}
+    response = admin_client.post("/django-admin/challenges/badge/add/", data)
+    assert "De badge bij 12 plonsen ligt voorbij het doel van 10 plonsen." in response.content.decode()
+    response = admin_client.post("/django-admin/challenges/badge/add/", data | {"milestone_dips": "5"})
+    assert "Er zijn twee badges bij 5 plonsen: één badge per mijlpaal." in response.content.decode()
+    art = upload(png_with_alpha())
+    response = admin_client.post(
+        "/django-admin/challenges/badge/add/", data | {"milestone_dips": "10", "image_upload": art}
+    )
+    assert response.status_code == 302
+    made = Badge.objects.get(challenge=challenge, milestone_dips=10)
+    assert made.image_url.startswith("/badge-art/")
+
+
+def test_replaced_art_is_removed_after_the_save(django_capture_on_commit_callbacks):
+    challenge = challenge_save(
+        challenge=Challenge(name="Wissel", target_dips=1, category="special"),
+        image_png=badge_art_process(upload(png_with_alpha())),
+    )
+    first = challenge.badge_image_url
+    storage = badge_art_storage()
+    assert storage.exists(first.removeprefix("/badge-art/"))
+    with django_capture_on_commit_callbacks(execute=True):
+        challenge_save(challenge=challenge, image_png=badge_art_process(upload(image_bytes(fmt="PNG"))))
+    assert challenge.badge_image_url != first
+    assert not storage.exists(first.removeprefix("/badge-art/"))

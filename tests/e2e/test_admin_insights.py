@@ -129,6 +129,13 @@ def test_a_badge_marked_sent_is_seen_by_its_member(page, club):
     member_page.goto(page.base_url + "/challenge")
     member_page.get_by_text(expected).first.wait_for()
     shoot(member_page, "member-badge-sent")
+    wide = new_page_for(page, member, DESKTOP)
+    for path in ("/dashboard", "/account"):
+        wide.goto(page.base_url + path)
+        shoot(wide, path.strip("/"))
+    wide.context.close()
+    admin_page.set_viewport_size(DESKTOP)
+    shoot(admin_page, "admin-physical")
 
 
 def test_a_challenge_made_with_an_uploaded_badge_is_started_by_a_member(page, club, tmp_path):
