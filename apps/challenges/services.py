@@ -235,7 +235,6 @@ def challenge_save(*, challenge: Challenge, badges: list[BadgeSpec] = (), image_
     replaced: list[str] = []
     try:
         if image_png is not None:
-            replaced.append(challenge.badge_image_url)
             challenge.badge_image_url = badge_art_save(image_png)
             written.append(challenge.badge_image_url)
         art = {}
@@ -249,14 +248,23 @@ def challenge_save(*, challenge: Challenge, badges: list[BadgeSpec] = (), image_
         for url in written:
             badge_art_delete(url)
         raise
-    transaction.on_commit(lambda: [badge_art_delete(url) for url in replaced if url])
+    transaction.on_commit(lambda: _art_delete_unused(replaced))
     return challenge
+
+
+def _art_delete_unused(urls: list[str]) -> None:
+    """Remove replaced art that no challenge or badge shows any more (an admin may have copied a URL)."""
+    for url in set(filter(None, urls)):
+        if not (Challenge.objects.filter(badge_image_url=url).exists() or Badge.objects.filter(image_url=url).exists()):
+            badge_art_delete(url)
 
 
 def _challenge_save_locked(*, challenge: Challenge, badges, art: dict[int, str], replaced: list[str]) -> None:
     if challenge.pk is not None:
         # Serialises two admins editing one challenge, and the badge list with it.
-        Challenge.objects.select_for_update().only("pk").get(pk=challenge.pk)
+        stored = Challenge.objects.select_for_update().only("pk", "badge_image_url").get(pk=challenge.pk)
+        if stored.badge_image_url != challenge.badge_image_url:
+            replaced.append(stored.badge_image_url)
     existing = {badge.pk: badge for badge in Badge.objects.filter(challenge_id=challenge.pk)} if challenge.pk else {}
     final: dict[int | str, int] = {pk: badge.milestone_dips for pk, badge in existing.items()}
     for index, spec in enumerate(badges):
@@ -280,12 +288,10 @@ def _challenge_save_locked(*, challenge: Challenge, badges, art: dict[int, str],
         if spec.delete:
             continue
         badge = existing.get(spec.id) or Badge(challenge=challenge)
-        if index in art:
-            if badge.pk:
-                replaced.append(badge.image_url)
-            badge.image_url = art[index]
-        elif spec.image_url or not badge.pk:
-            badge.image_url = spec.image_url
+        image_url = art.get(index, spec.image_url)
+        if badge.pk and badge.image_url != image_url:
+            replaced.append(badge.image_url)
+        badge.image_url = image_url
         badge.name, badge.description, badge.milestone_dips = spec.name, spec.description, spec.milestone_dips
         try:
             with transaction.atomic():
@@ -307,8 +313,7 @@ def challenge_delete(*, challenge_id: int) -> None:
             *Badge.objects.filter(challenge=challenge).values_list("image_url", flat=True),
         ]
         challenge.delete()
-    for url in art:
-        badge_art_delete(url)
+        transaction.on_commit(lambda: _art_delete_unused(art))
 
 
 # --- physical badges ------------------------------------------------------------------------------
