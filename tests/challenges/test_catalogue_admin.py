@@ -267,3 +267,19 @@ def test_replaced_art_is_removed_after_the_save(django_capture_on_commit_callbac
         challenge_save(challenge=challenge, image_png=badge_art_process(upload(image_bytes(fmt="PNG"))))
     assert challenge.badge_image_url != first
     assert not storage.exists(first.removeprefix("/badge-art/"))
+
+
+def test_badge_art_storage_is_public_and_apart_from_the_photos(monkeypatch, tmp_path):
+    from config.settings.storage import badge_art_storage_settings, photo_storage_settings
+
+    local = badge_art_storage_settings(tmp_path)["OPTIONS"]
+    assert local == {"location": tmp_path / "badge_art", "base_url": "/badge-art/"}
+    monkeypatch.setenv("PHOTO_STORAGE", "s3")
+    public = badge_art_storage_settings(tmp_path)["OPTIONS"]
+    private = photo_storage_settings(tmp_path)["OPTIONS"]
+    assert (public["default_acl"], public["querystring_auth"], public["location"]) == (
+        "public-read",
+        False,
+        "badge-art",
+    )
+    assert (private["default_acl"], private["querystring_auth"]) == ("private", True)
