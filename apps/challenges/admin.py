@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from .badge_art import badge_art_process
-from .models import Badge, Challenge, Dip, UserBadge, UserChallenge
+from .models import Badge, Challenge, Dip, PostalAddress, UserBadge, UserChallenge
 from .photos import PhotoError
 from .services import (
     MESSAGE_TARGET_TOO_LOW,
@@ -19,6 +19,8 @@ from .services import (
     challenge_delete,
     challenge_rules_check,
     challenge_save,
+    postal_address_delete,
+    postal_address_save,
 )
 
 UPLOAD_HELP = "PNG, JPEG of WebP (geen SVG). Vervangt de huidige afbeelding."
@@ -265,3 +267,24 @@ class UserBadgeAdmin(admin.ModelAdmin):
     search_fields = ["user__email", "user__full_name", "badge__name"]
     list_select_related = ["user", "badge", "user_challenge__challenge"]
     autocomplete_fields = ["user"]
+
+
+@admin.register(PostalAddress)
+class PostalAddressAdmin(admin.ModelAdmin):
+    """Members' addresses for physical badges: seen by admins only; written through the member's service."""
+
+    list_display = ["user", "street", "postcode", "city", "country", "updated_at"]
+    search_fields = ["user__email", "user__full_name", "postcode", "city"]
+    list_select_related = ["user"]
+    autocomplete_fields = ["user"]
+    actions = None
+
+    def save_model(self, request, obj, form, change):
+        saved = postal_address_save(
+            user=obj.user,
+            **{key: form.cleaned_data.get(key) or "" for key in ("recipient", "street", "postcode", "city", "country")},
+        )
+        obj.pk = saved.pk if saved else obj.pk
+
+    def delete_model(self, request, obj):
+        postal_address_delete(user=obj.user)

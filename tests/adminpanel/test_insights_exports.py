@@ -303,3 +303,10 @@ def test_the_physical_list_pages_without_gaps_or_repeats(admin_client):
     assert len(rest) == 5 and not rest & shown
     # A spoilt cursor is no error: the list starts at the top.
     assert admin_client.get("/admin?na=%%%").status_code == 200
+
+
+def test_the_django_admin_writes_addresses_through_the_service(admin_client, member):
+    data = {"user": member.pk, "recipient": "", "street": " Dijk 2 ", "postcode": "8321 ab", "city": "Urk"}
+    response = admin_client.post("/django-admin/challenges/postaladdress/add/", data | {"country": "Nederland"})
+    assert response.status_code == 302
+    assert PostalAddress.objects.get(user=member).lines == ["Marit Zwemmer", "Dijk 2", "8321 AB Urk", "Nederland"]

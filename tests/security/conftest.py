@@ -23,6 +23,7 @@ from tests.factories import (
     EventFactory,
     EventParticipantFactory,
     InvitationFactory,
+    PostalAddressFactory,
     UserBadgeFactory,
     UserChallengeFactory,
     UserFactory,
@@ -147,6 +148,7 @@ def world(db) -> World:
     invitation = InvitationFactory(code="WELKOM22", email="nieuw@example.nl", invited_by=admin)
     group = Group.objects.create(name="Vrijwilligers")
     email_address = EmailAddress.objects.create(user=member, email=member.email, primary=True, verified=True)
+    PostalAddressFactory(user=other)  # someone else's address, which no request of the member may touch
     return World(
         member=member,
         other_member=other,
