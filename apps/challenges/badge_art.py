@@ -6,14 +6,17 @@ photo storage. SVG is refused outright: an SVG is a document that can carry scri
 
 import io
 import uuid
+import warnings
 
 from django.core.files.base import ContentFile
 from django.core.files.storage import storages
-from PIL import Image, UnidentifiedImageError
+from PIL import Image, ImageOps, UnidentifiedImageError
 
-from .photos import MESSAGE_TOO_MANY_PIXELS, PhotoError, image_decode, max_photo_bytes
+# The photo pipeline's checks, reused rather than copied (badge art keeps its alpha, so it cannot use
+# photo_process, which flattens to JPEG).
+from .photos import MESSAGE_NOT_AN_IMAGE, MESSAGE_TOO_MANY_PIXELS, PhotoError, _open_checked, max_photo_bytes
 
-ACCEPTED_BADGE_FORMATS = {"PNG", "JPEG", "WEBP"}
+ACCEPTED_BADGE_FORMATS = {"PNG", "JPEG", "MPO", "WEBP"}  # MPO: a JPEG from a phone camera
 BADGE_ART_SIDE = 512  # twice the largest size a badge is shown at, for sharp screens
 
 MESSAGE_SVG_REFUSED = "SVG-bestanden worden niet geaccepteerd. Kies een PNG-, JPEG- of WebP-afbeelding."
@@ -22,7 +25,10 @@ MESSAGE_BADGE_TOO_LARGE = "Deze afbeelding is te groot. Het maximum is {mb} MB."
 MESSAGE_BADGE_DAMAGED = "Deze afbeelding is beschadigd of onvolledig. Kies een andere afbeelding."
 MESSAGE_BADGE_TOO_MANY_PIXELS = "Deze afbeelding heeft te veel pixels. Kies een kleinere afbeelding."
 # The photo pipeline speaks of photos; an admin uploading art reads about images.
-_BADGE_MESSAGES = {MESSAGE_TOO_MANY_PIXELS: MESSAGE_BADGE_TOO_MANY_PIXELS}
+_BADGE_MESSAGES = {
+    MESSAGE_TOO_MANY_PIXELS: MESSAGE_BADGE_TOO_MANY_PIXELS,
+    MESSAGE_NOT_AN_IMAGE: MESSAGE_BADGE_FORMAT,
+}
 
 
 def badge_art_storage():
@@ -30,25 +36,38 @@ def badge_art_storage():
 
 
 def badge_art_process(upload) -> bytes:
-    """Check and re-encode an uploaded badge image; returns PNG bytes. Raises PhotoError (Dutch)."""
+    """Check and re-encode an uploaded badge image; returns PNG bytes. Raises PhotoError (Dutch).
+
+    The photo pipeline's own checks do the work (`_open_checked`: format, pixel limit before decoding,
+    the whole file verified, JPEG decoded at reduced scale); badge art differs only in what it keeps:
+    transparency, a small square-ish size and PNG.
+    """
     if upload.size is not None and upload.size > max_photo_bytes():
         raise PhotoError(MESSAGE_BADGE_TOO_LARGE.format(mb=max_photo_bytes() // (1024 * 1024)))
     upload.seek(0)
     head = upload.read(512)
     upload.seek(0)
+    if not head:
+        raise PhotoError(MESSAGE_BADGE_FORMAT)
     if _looks_like_svg(upload.name or "", head):
         raise PhotoError(MESSAGE_SVG_REFUSED)
-    try:
-        with Image.open(upload) as probe:  # reads the header only
-            detected = probe.format
-    except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as exc:
-        raise PhotoError(MESSAGE_BADGE_FORMAT) from exc
-    if detected not in ACCEPTED_BADGE_FORMATS:
-        raise PhotoError(MESSAGE_BADGE_FORMAT)
-    try:
-        image = image_decode(upload)
-    except PhotoError as error:
-        raise PhotoError(_BADGE_MESSAGES.get(str(error), MESSAGE_BADGE_DAMAGED)) from error
+    with warnings.catch_warnings():
+        # Pillow warns before it refuses; a warning is enough for us to refuse.
+        warnings.simplefilter("error", Image.DecompressionBombWarning)
+        try:
+            image = _open_checked(upload)
+            if image.format not in ACCEPTED_BADGE_FORMATS:
+                raise PhotoError(MESSAGE_BADGE_FORMAT)
+            image.load()
+            image = ImageOps.exif_transpose(image)
+        except PhotoError as error:
+            raise PhotoError(_BADGE_MESSAGES.get(str(error), str(error))) from error
+        except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+            raise PhotoError(MESSAGE_BADGE_TOO_MANY_PIXELS) from exc
+        except UnidentifiedImageError as exc:
+            raise PhotoError(MESSAGE_BADGE_FORMAT) from exc
+        except (OSError, SyntaxError, ValueError, EOFError) as exc:
+            raise PhotoError(MESSAGE_BADGE_DAMAGED) from exc
     # Keep transparency: badges sit on coloured cards.
     image = image.convert("RGBA")
     image.thumbnail((BADGE_ART_SIDE, BADGE_ART_SIDE), Image.Resampling.LANCZOS)

@@ -50,9 +50,8 @@ def too_large_message() -> str:
     return MESSAGE_TOO_LARGE.format(mb=max_photo_bytes() // (1024 * 1024))
 
 
-def image_decode(upload) -> Image.Image:
-    """Decode an upload completely, within the size and pixel limits, EXIF orientation applied (the
-    alpha channel kept). Shared by photos and badge art. Raises PhotoError with a Dutch message."""
+def photo_process(upload) -> ProcessedPhoto:
+    """Check and re-encode an uploaded file. Raises PhotoError with a Dutch message."""
     if upload.size is not None and upload.size > max_photo_bytes():
         raise PhotoError(too_large_message())
     if upload.size == 0:
@@ -64,8 +63,7 @@ def image_decode(upload) -> Image.Image:
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:
             image = _open_checked(upload)
-            image.load()
-            return ImageOps.exif_transpose(image)
+            image = _load_oriented(image)
         except PhotoError:
             raise
         except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
@@ -74,11 +72,6 @@ def image_decode(upload) -> Image.Image:
             raise PhotoError(MESSAGE_NOT_AN_IMAGE) from exc
         except (OSError, SyntaxError, ValueError, EOFError) as exc:
             raise PhotoError(MESSAGE_DAMAGED) from exc
-
-
-def photo_process(upload) -> ProcessedPhoto:
-    """Check and re-encode an uploaded file. Raises PhotoError with a Dutch message."""
-    image = _flatten(image_decode(upload))
 
     # Shrink in place, and make the thumbnail from the shrunk photo: no full-size copies are kept.
     image.thumbnail((MAX_SIDE, MAX_SIDE), Image.Resampling.LANCZOS)
@@ -105,7 +98,9 @@ def _open_checked(upload) -> Image.Image:
     return image
 
 
-def _flatten(oriented: Image.Image) -> Image.Image:
+def _load_oriented(image: Image.Image) -> Image.Image:
+    image.load()
+    oriented = ImageOps.exif_transpose(image)
     if oriented.mode not in ("RGB", "L"):
         background = Image.new("RGB", oriented.size, (255, 255, 255))
         rgba = oriented.convert("RGBA")

@@ -283,3 +283,15 @@ def test_badge_art_storage_is_public_and_apart_from_the_photos(monkeypatch, tmp_
         "badge-art",
     )
     assert (private["default_acl"], private["querystring_auth"]) == ("private", True)
+
+
+def test_badge_art_refuses_pixel_bombs_and_broken_files():
+    bomb = io.BytesIO()
+    Image.new("1", (9000, 9000)).save(bomb, format="PNG")  # tiny file, 81 million pixels
+    with pytest.raises(PhotoError, match="Deze afbeelding heeft te veel pixels"):
+        badge_art_process(upload(bomb.getvalue()))
+    whole = png_with_alpha()
+    with pytest.raises(PhotoError, match="Deze afbeelding is beschadigd of onvolledig"):
+        badge_art_process(upload(whole[: len(whole) // 2]))
+    with pytest.raises(PhotoError, match=MESSAGE_BADGE_FORMAT):
+        badge_art_process(upload(b""))
