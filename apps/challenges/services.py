@@ -174,17 +174,6 @@ def _photo_save(*, user: User, photo: ProcessedPhoto, now: datetime.datetime) ->
     return full, thumbnail
 
 
-def challenge_stop(*, user: User, user_challenge_id: int) -> None:
-    """Delete the member's challenge with its dips and badges; photo files go after the commit."""
-    with transaction.atomic():
-        card = UserChallenge.objects.select_for_update().filter(pk=user_challenge_id, user=user, is_active=True).first()
-        if card is None:
-            if UserChallenge.objects.filter(pk=user_challenge_id).exclude(user=user).exists():
-                raise ChallengePermissionError(MESSAGE_NO_PERMISSION)
-            raise ChallengeError(MESSAGE_NO_ACTIVE)
-        card.delete()
-
-
 # --- the catalogue: challenges and their milestone badges (the Django admin calls these) ------------
 
 MESSAGE_TARGET_TOO_LOW = "Het doel moet minstens 1 plons zijn."
@@ -378,3 +367,14 @@ def postal_address_save(
 
 def postal_address_delete(*, user: User) -> None:
     PostalAddress.objects.filter(user=user).delete()
+
+
+def challenge_stop(*, user: User, user_challenge_id: int) -> None:
+    """Delete the member's challenge with its dips and badges; photo files go after the commit."""
+    with transaction.atomic():
+        card = UserChallenge.objects.select_for_update().filter(pk=user_challenge_id, user=user, is_active=True).first()
+        if card is None:
+            if UserChallenge.objects.filter(pk=user_challenge_id).exclude(user=user).exists():
+                raise ChallengePermissionError(MESSAGE_NO_PERMISSION)
+            raise ChallengeError(MESSAGE_NO_ACTIVE)
+        card.delete()
