@@ -6,7 +6,7 @@ import factory
 from django.utils import timezone
 
 from apps.accounts.models import User, UserRole
-from apps.challenges.models import Badge, Challenge, Dip, UserBadge, UserChallenge
+from apps.challenges.models import Badge, Challenge, Dip, PostalAddress, UserBadge, UserChallenge
 from apps.events.models import Event, EventParticipant
 from apps.invitations.models import Invitation
 
@@ -105,6 +105,16 @@ class UserBadgeFactory(factory.django.DjangoModelFactory):
     user_challenge = factory.SubFactory(UserChallengeFactory)
     user = factory.LazyAttribute(lambda o: o.user_challenge.user)
     badge = factory.SubFactory(BadgeFactory, challenge=factory.SelfAttribute("..user_challenge.challenge"))
+
+
+class PostalAddressFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = PostalAddress
+
+    user = factory.SubFactory(UserFactory)
+    street = "Strandweg 1"
+    postcode = "2042 AB"
+    city = "Zandvoort"
 
 
 class EventFactory(factory.django.DjangoModelFactory):

@@ -174,6 +174,14 @@ class Dip(models.Model):
         return f"Plons {self.number} van {self.user}"
 
 
+class PhysicalStatus(models.TextChoices):
+    """Where the physical badge of an earned badge is: waiting, posted or handed over at an event."""
+
+    TO_SEND = "te_versturen", "Nog te versturen"
+    SENT = "verstuurd", "Verstuurd"
+    HANDED_OVER = "uitgereikt", "Uitgereikt"
+
+
 class UserBadge(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="badges", verbose_name="gebruiker"
@@ -183,6 +191,10 @@ class UserBadge(models.Model):
         UserChallenge, on_delete=models.CASCADE, related_name="badges", verbose_name="challenge"
     )
     earned_at = models.DateTimeField("verdiend op", default=timezone.now)
+    physical_status = models.CharField(
+        "fysieke badge", max_length=20, choices=PhysicalStatus.choices, default=PhysicalStatus.TO_SEND
+    )
+    physical_status_on = models.DateField("verstuurd/uitgereikt op", null=True, blank=True)
 
     class Meta:
         verbose_name = "verdiende badge"
@@ -190,11 +202,68 @@ class UserBadge(models.Model):
         ordering = ["-earned_at"]
         constraints = [
             models.UniqueConstraint(fields=["user_challenge", "badge"], name="badge_once_per_user_challenge"),
+            # Sent and handed over carry their date; waiting has none.
+            models.CheckConstraint(
+                condition=(Q(physical_status=PhysicalStatus.TO_SEND) & Q(physical_status_on__isnull=True))
+                | (
+                    Q(physical_status__in=[PhysicalStatus.SENT, PhysicalStatus.HANDED_OVER])
+                    & Q(physical_status_on__isnull=False)
+                ),
+                name="userbadge_physical_status_date",
+            ),
         ]
-        indexes = [models.Index(fields=["user", "-earned_at"], name="userbadge_user_recent_idx")]
+        indexes = [
+            models.Index(fields=["user", "-earned_at"], name="userbadge_user_recent_idx"),
+            models.Index(fields=["physical_status", "-earned_at"], name="userbadge_physical_idx"),
+        ]
 
     def __str__(self):
         return f"{self.badge.name} voor {self.user}"
+
+    @property
+    def physical_status_text(self) -> str:
+        """What the member reads on the badge card, e.g. "Fysieke badge verstuurd op 3 december 2026"."""
+        return physical_status_text(self.physical_status, self.physical_status_on)
+
+
+PHYSICAL_STATUS_TEXTS = {
+    PhysicalStatus.TO_SEND: "Fysieke badge: nog te versturen",
+    PhysicalStatus.SENT: "Fysieke badge verstuurd op {date}",
+    PhysicalStatus.HANDED_OVER: "Fysieke badge uitgereikt op {date}",
+}
+
+
+def physical_status_text(status: str, on) -> str:
+    from .selectors import dutch_date  # the selectors import the models: imported here, when first used
+
+    return PHYSICAL_STATUS_TEXTS[PhysicalStatus(status)].format(date=dutch_date(on))
+
+
+class PostalAddress(models.Model):
+    """Where a member's physical badges go. Optional, only for that purpose, seen only by admins."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="postal_address", verbose_name="gebruiker"
+    )
+    recipient = models.CharField("t.a.v.", max_length=150, blank=True)
+    street = models.CharField("straat en huisnummer", max_length=200)
+    postcode = models.CharField("postcode", max_length=20)
+    city = models.CharField("plaats", max_length=100)
+    country = models.CharField("land", max_length=60, default="Nederland")
+    updated_at = models.DateTimeField("bijgewerkt op", auto_now=True)
+
+    class Meta:
+        verbose_name = "postadres"
+        verbose_name_plural = "postadressen"
+
+    def __str__(self):
+        return f"{self.street}, {self.postcode} {self.city}"
+
+    @property
+    def lines(self) -> list[str]:
+        """The address as it goes on a label."""
+        first = self.recipient.strip() or self.user.full_name.strip()
+        return [line for line in (first, self.street, f"{self.postcode} {self.city}", self.country) if line.strip()]
 
 
 def _image_src(value: str) -> str:

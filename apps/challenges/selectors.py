@@ -172,6 +172,7 @@ def badge_payload(badge: Badge, award: UserBadge | None = None) -> dict:
         "imageUrl": badge.image_src,
         "earned": award is not None,
         "earnedAtDisplay": dutch_date(award.earned_at) if award else None,
+        "physicalStatusDisplay": award.physical_status_text if award else None,
     }
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import challenge, dashboard, dip_edit, photos
+from .views import address, badge_art, challenge, dashboard, dip_edit, photos
 
 urlpatterns = [
     path("dashboard", dashboard.dashboard, name="dashboard"),
@@ -12,4 +12,6 @@ urlpatterns = [
     path("challenge/stoppen", challenge.stop, name="challenge_stop"),
     path("foto/<int:dip_id>", photos.photo, name="dip_photo"),
     path("foto/<int:dip_id>/klein", photos.thumbnail, name="dip_thumbnail"),
+    path("badge-art/<str:name>", badge_art.badge_art, name="badge_art"),
+    path("account/postadres", address.postal_address, name="postal_address"),
 ]

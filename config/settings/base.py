@@ -6,7 +6,7 @@ import dj_database_url
 
 from .env import env_bool, env_int, env_list, env_str
 from .security import content_security_policy
-from .storage import photo_storage_settings
+from .storage import badge_art_storage_settings, photo_storage_settings
 
 # --- Core ---------------------------------------------------------------------------------------------------
 
@@ -153,6 +153,7 @@ _photos_storage = photo_storage_settings(MEDIA_ROOT)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "photos": _photos_storage,
+    "badge_art": badge_art_storage_settings(MEDIA_ROOT),
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 

@@ -11,7 +11,7 @@ from django.core.files.base import ContentFile
 from django.test import Client
 
 from apps.accounts.models import User, UserRole
-from apps.challenges.models import Badge, Challenge, Dip, UserBadge, UserChallenge, photo_storage
+from apps.challenges.models import Badge, Challenge, Dip, PostalAddress, UserBadge, UserChallenge, photo_storage
 from apps.events.models import CalendarFeed, Event, EventParticipant, EventWaitlistEntry
 from apps.invitations.models import Invitation
 from apps.notifications.models import InvitationOptOut, Mail, MailPreference
@@ -24,6 +24,7 @@ from tests.factories import (
     EventFactory,
     EventParticipantFactory,
     InvitationFactory,
+    PostalAddressFactory,
     UserBadgeFactory,
     UserChallengeFactory,
     UserFactory,
@@ -38,6 +39,7 @@ GUARDED_MODELS = [
     UserChallenge,
     Dip,
     UserBadge,
+    PostalAddress,
     Event,
     EventParticipant,
     Invitation,
@@ -154,6 +156,7 @@ def world(db) -> World:
     email_address = EmailAddress.objects.create(user=member, email=member.email, primary=True, verified=True)
     CalendarFeed.objects.create(user=member, token="marit-agenda-token-voor-de-matrix")
     EventWaitlistEntry.objects.create(event=EventFactory(title="Wachtlijstduik", max_participants=1), user=other)
+    PostalAddressFactory(user=other)  # someone else's address, which no request of the member may touch
     return World(
         member=member,
         other_member=other,

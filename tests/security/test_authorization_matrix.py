@@ -23,11 +23,12 @@ import pytest
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.contrib.messages import get_messages
+from django.core.files.base import ContentFile
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 
 from apps.accounts.access import MESSAGE_ADMIN_SESSION_EXPIRED, MESSAGE_NO_ADMIN, MESSAGE_SESSION_EXPIRED
 from apps.accounts.models import User, UserRole
-from apps.challenges.models import Dip, UserChallenge
+from apps.challenges.models import Dip, PostalAddress, UserBadge, UserChallenge
 from apps.events.models import CalendarFeed, EventParticipant
 from apps.events.services import MESSAGE_CALENDAR_RENEWED
 from apps.invitations.models import Invitation
@@ -106,6 +107,14 @@ ACCESS: dict[str, str] = {
     "adminpanel_invitation_resend": "admin_json",
     "adminpanel_users": "admin_json",
     "adminpanel_user_delete": "admin_json",
+    "adminpanel_newsletter_xlsx": "admin",
+    "adminpanel_users_xlsx": "admin",
+    "adminpanel_to_send_xlsx": "admin",
+    "adminpanel_to_send_csv": "admin",
+    "adminpanel_physical_mark": "admin",
+    "postal_address": "member_post",
+    # Badge art is public, like the catalogue's static art.
+    "badge_art": "public",
     # Our redirect in front of Django admin's login form (which has no rate limit): sign in on /auth.
     "django-admin/login/": "redirect",
     # ...so Django admin's own login pattern is never reached.
@@ -212,7 +221,18 @@ URL_ARGS: dict[str, Callable[[World], dict]] = {
     "mail_unsubscribe": lambda w: {"token": unsubscribe_token(scope=UnsubscribeScope.EVENT_MAILS, user_id=w.member.pk)},
     # Only the latest dip of a card can be undone.
     "dip_undo": lambda w: {"dip_id": w.member_plain_dip.pk},
+    "badge_art": lambda w: {"name": _stored_badge_art()},
 }
+
+
+def _stored_badge_art() -> str:
+    from apps.challenges.badge_art import badge_art_storage
+    from tests.challenges.photo_samples import image_bytes
+
+    storage, name = badge_art_storage(), "0123456789abcdef0123456789abcdef.png"
+    if not storage.exists(name):
+        storage.save(name, ContentFile(image_bytes(fmt="PNG")))
+    return name
 
 
 def _default_args(world: World) -> dict:
@@ -312,6 +332,19 @@ def _other_member_exists(exists: bool):
 
 def _admin_card_started(world: World):
     assert UserChallenge.objects.filter(user=world.admin, is_active=True, challenge=world.challenge).exists()
+
+
+def _badge_sent(world: World):
+    assert UserBadge.objects.get(pk=world.user_badge.pk).physical_status == "verstuurd"
+
+
+def _address_of(role: str):
+    def check(world: World):
+        assert PostalAddress.objects.get(user=world.user(role)).postcode == "1234 AB"
+        if role != "other_member":  # the other member's own address is not theirs to change
+            assert PostalAddress.objects.get(user=world.other_member).postcode == "2042 AB"
+
+    return check
 
 
 MESSAGE_NO_PERMISSION = "Je hebt geen toestemming om deze challenge te verwijderen."
@@ -482,6 +515,19 @@ ROUTES: dict[str, Route] = {
     "adminpanel_user_delete": Route(
         method="POST",
         expect={"admin": Expect(200, then=_other_member_exists(False))},
+    ),
+    "adminpanel_physical_mark": Route(
+        method="POST",
+        data=lambda w: {"award": [w.user_badge.pk], "physical_status": "verstuurd"},
+        expect={"admin": Expect(302, "/admin#fysieke-badges", then=_badge_sent)},
+    ),
+    "postal_address": Route(
+        method="POST",
+        data=lambda w: {"street": "Strandweg 1", "postcode": "1234 ab", "city": "Zandvoort"},
+        expect={
+            role: Expect(302, "/account#postadres", message="Je postadres is opgeslagen.", then=_address_of(role))
+            for role in ("member", "other_member", "admin")
+        },
     ),
 }
 

@@ -2,12 +2,15 @@ from django.contrib import messages
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from apps.accounts.access import admin_required
+from apps.challenges.models import PhysicalStatus
 
 from ..csv_export import MESSAGE_NO_SUBSCRIBERS, subscribers_csv, subscribers_filename
-from ..selectors import admin_stats, admin_stats_payload, subscriber_rows
+from ..insights import admin_insights
+from ..selectors import PhysicalFilter, admin_stats, admin_stats_payload, physical_badges, subscriber_rows
 
 
 @admin_required
@@ -29,7 +32,17 @@ def admin_page(request):
             "userDelete": reverse("adminpanel_user_delete", args=[0]).replace("/0/", "/{id}/"),
         },
     }
-    return render(request, "adminpanel/admin.html", {"stats": stats, "islands": islands})
+    physical_filter = PhysicalFilter.from_query(request.GET)
+    context = {
+        "stats": stats,
+        "islands": islands,
+        "insights": admin_insights(),
+        "physical": physical_badges(physical_filter),
+        "physical_filter": physical_filter,
+        "physical_statuses": PhysicalStatus.choices,
+        "today": timezone.localdate(),
+    }
+    return render(request, "adminpanel/admin.html", context)
 
 
 @admin_required

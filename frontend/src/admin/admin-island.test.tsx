@@ -5,7 +5,7 @@ import type { AdminData } from "./types";
 
 const data: AdminData = {
   currentUserId: 7,
-  stats: { users: 3, activeChallenges: 1, dips: 9, subscribers: 2 },
+  stats: { users: 3, activeChallenges: 1, dips: 9, subscribers: 2, dipsThisWeek: 2, newMembersThisMonth: 1 },
   endpoints: ENDPOINTS,
 };
 

@@ -7,7 +7,7 @@ import type { AdminData } from "./types";
 
 const data: AdminData = {
   currentUserId: 1,
-  stats: { users: 3, activeChallenges: 2, dips: 12, subscribers: 2 },
+  stats: { users: 3, activeChallenges: 2, dips: 12, subscribers: 2, dipsThisWeek: 4, newMembersThisMonth: 1 },
   endpoints: ENDPOINTS,
 };
 
@@ -45,7 +45,7 @@ describe("admin numbers", () => {
       "POST /admin/api/gebruikers/2/verwijderen": () =>
         json(200, {
           message: "Gebruiker verwijderd",
-          stats: { users: 2, activeChallenges: 0, dips: 5, subscribers: 1 },
+          stats: { users: 2, activeChallenges: 0, dips: 5, subscribers: 1, dipsThisWeek: 3, newMembersThisMonth: 0 },
         }),
     });
     const stat = page();

@@ -9,7 +9,7 @@ type UpdateStats = (stats: AdminStats) => void;
 
 const UpdateStatsContext = createContext<UpdateStats>(() => undefined);
 
-/** Sections call this with the numbers an action answered with (a deleted user changes all four). */
+/** Sections call this with the numbers an action answered with (a deleted user changes them all). */
 export function useUpdateStats(): UpdateStats {
   return useContext(UpdateStatsContext);
 }
@@ -37,6 +37,8 @@ export function StatsProvider({
       {portal("users", String(stats.users))}
       {portal("activeChallenges", String(stats.activeChallenges))}
       {portal("dips", String(stats.dips))}
+      {portal("dipsThisWeek", String(stats.dipsThisWeek))}
+      {portal("newMembersThisMonth", String(stats.newMembersThisMonth))}
       {portal(
         "subscribers",
         <>

@@ -21,6 +21,8 @@ export interface AdminStats {
   activeChallenges: number;
   dips: number;
   subscribers: number;
+  dipsThisWeek: number;
+  newMembersThisMonth: number;
 }
 
 export interface AdminData {

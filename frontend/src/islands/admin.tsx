@@ -36,6 +36,8 @@ const targets: AdminTargets = {
     users: stat("users"),
     activeChallenges: stat("activeChallenges"),
     dips: stat("dips"),
+    dipsThisWeek: stat("dipsThisWeek"),
+    newMembersThisMonth: stat("newMembersThisMonth"),
     subscribers: stat("subscribers"),
   },
 };

@@ -158,6 +158,9 @@ export function BadgeList({ badges }: { badges: readonly Badge[] }) {
                   : ""
                 : T.badgeLocked}
             </span>
+            {badge.physicalStatusDisplay ? (
+              <span className="sc-badge__state sc-badge__physical">{badge.physicalStatusDisplay}</span>
+            ) : null}
           </li>
         ))}
       </ul>

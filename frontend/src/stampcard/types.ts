@@ -50,6 +50,8 @@ export interface Badge {
   imageUrl: string;
   earned: boolean;
   earnedAtDisplay: string | null;
+  /** The physical badge's status, e.g. "Fysieke badge: nog te versturen"; absent on older payloads. */
+  physicalStatusDisplay?: string | null;
 }
 
 export interface StampCardData {

@@ -1,0 +1,119 @@
+"""The admin screen's charts: each from one aggregate query, whatever the club's size.
+
+The database counts per week or month; the empty weeks and months are filled in here, so a quiet week
+is a zero in the chart rather than a missing bar.
+"""
+
+import datetime
+from dataclasses import dataclass
+
+from django.db.models import Count
+from django.db.models.functions import TruncMonth, TruncWeek
+from django.utils import timezone
+
+from apps.accounts.models import User
+from apps.challenges.models import Dip, UserBadge
+from apps.challenges.selectors import _month_names, dutch_date
+from apps.charts.svg import Chart, Point, bar_chart, line_chart
+
+WEEKS = 26
+MONTHS = 12
+
+
+@dataclass(frozen=True)
+class Insights:
+    dips_per_week: Chart
+    active_members_per_week: Chart
+    new_members_per_month: Chart
+    badges_per_milestone: Chart
+
+    @property
+    def charts(self) -> list[Chart]:
+        return [self.dips_per_week, self.active_members_per_week, self.new_members_per_month, self.badges_per_milestone]
+
+
+def week_start(day: datetime.date) -> datetime.date:
+    return day - datetime.timedelta(days=day.weekday())
+
+
+def month_start(day: datetime.date, months_back: int = 0) -> datetime.date:
+    index = day.year * 12 + day.month - 1 - months_back
+    return datetime.date(index // 12, index % 12 + 1, 1)
+
+
+def admin_insights(*, today: datetime.date | None = None) -> Insights:
+    today = today or timezone.localdate()
+    weeks = [week_start(today) - datetime.timedelta(weeks=n) for n in range(WEEKS - 1, -1, -1)]
+    # Dips and active members per week in one pass over the last 26 weeks of dips.
+    per_week = {
+        _as_date(row["week"]): row
+        for row in Dip.objects.filter(dip_date__gte=weeks[0])
+        .annotate(week=TruncWeek("dip_date"))
+        .values("week")
+        .annotate(dips=Count("pk"), members=Count("user_id", distinct=True))
+        .order_by()
+    }
+    months = [month_start(today, n) for n in range(MONTHS - 1, -1, -1)]
+    since = timezone.make_aware(datetime.datetime.combine(months[0], datetime.time.min))
+    per_month = {
+        _as_date(row["month"]): row["n"]
+        for row in User.objects.filter(created_at__gte=since)
+        .annotate(month=TruncMonth("created_at"))
+        .values("month")
+        .annotate(n=Count("pk"))
+        .order_by()
+    }
+    per_milestone = list(
+        UserBadge.objects.values("badge__milestone_dips")
+        .annotate(n=Count("pk"))
+        .order_by("badge__milestone_dips")
+        .values_list("badge__milestone_dips", "n")
+    )
+    week_points = [(week, per_week.get(week, {})) for week in weeks]
+    return Insights(
+        dips_per_week=bar_chart(
+            title="Plonsen per week",
+            description=f"Het aantal geregistreerde plonsen in elk van de laatste {WEEKS} weken.",
+            points=[_week_point(week, row.get("dips", 0)) for week, row in week_points],
+            unit="plonsen",
+            dom_id="chart-dips-per-week",
+        ),
+        active_members_per_week=line_chart(
+            title="Actieve leden per week",
+            description=f"Leden met minstens één plons in die week, over de laatste {WEEKS} weken.",
+            points=[_week_point(week, row.get("members", 0)) for week, row in week_points],
+            unit="leden",
+            dom_id="chart-active-members",
+        ),
+        new_members_per_month=bar_chart(
+            title="Nieuwe leden per maand",
+            description=f"Het aantal nieuwe leden in elk van de laatste {MONTHS} maanden.",
+            points=[_month_point(month, per_month.get(month, 0)) for month in months],
+            unit="leden",
+            dom_id="chart-new-members",
+        ),
+        badges_per_milestone=bar_chart(
+            title="Verdiende badges per mijlpaal",
+            description="Hoeveel badges er bij elke mijlpaal (aantal plonsen) verdiend zijn, over alle challenges.",
+            points=[Point(str(milestone), n, f"{milestone} plonsen") for milestone, n in per_milestone],
+            unit="badges",
+            dom_id="chart-badges-per-milestone",
+        ),
+    )
+
+
+def _as_date(value) -> datetime.date:
+    """TruncWeek/TruncMonth give a date for a date column and an aware datetime for a datetime column."""
+    if isinstance(value, datetime.datetime):
+        return timezone.localtime(value).date() if timezone.is_aware(value) else value.date()
+    return value
+
+
+def _week_point(week: datetime.date, value: int) -> Point:
+    number = week.isocalendar().week
+    return Point(str(number), value, f"week {number} (vanaf {dutch_date(week)})")
+
+
+def _month_point(month: datetime.date, value: int) -> Point:
+    name = _month_names("nl")[month.month]
+    return Point(name[:3], value, f"{name} {month.year}")

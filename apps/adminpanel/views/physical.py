@@ -1,0 +1,50 @@
+"""Marking physical badges as sent or handed over, several at once, from the list on /admin."""
+
+import datetime
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from apps.accounts.access import admin_required
+from apps.challenges.models import PhysicalStatus
+from apps.challenges.services import ChallengeError, physical_badges_mark
+
+PHYSICAL_ANCHOR = "fysieke-badges"
+MESSAGE_MARKED = "{count} {badges} gemarkeerd als: {status}."
+MESSAGE_BAD_DATE = "Vul een geldige datum in."
+
+
+def physical_list_url(query) -> str:
+    """Back to the list with the filter it was sent from (only the filter's own keys travel along)."""
+    kept = {key: query[key] for key in ("status", "badge") if query.get(key)}
+    return reverse("adminpanel") + (f"?{urlencode(kept)}" if kept else "") + f"#{PHYSICAL_ANCHOR}"
+
+
+@admin_required
+@require_POST
+def physical_mark(request):
+    back = redirect(
+        physical_list_url(
+            {"status": request.POST.get("filter_status", ""), "badge": request.POST.get("filter_badge", "")}
+        )
+    )
+    try:
+        on = datetime.date.fromisoformat(request.POST["datum"]) if request.POST.get("datum") else None
+    except ValueError:
+        messages.error(request, MESSAGE_BAD_DATE)
+        return back
+    award_ids = [value for value in request.POST.getlist("award") if value.isdigit() and len(value) < 19]
+    status = request.POST.get("physical_status", "")
+    try:
+        count = physical_badges_mark(award_ids=[int(pk) for pk in award_ids], status=status, on=on)
+    except ChallengeError as error:
+        messages.error(request, str(error))
+        return back
+    label = PhysicalStatus(status).label.lower()
+    messages.success(
+        request, MESSAGE_MARKED.format(count=count, badges="badge" if count == 1 else "badges", status=label)
+    )
+    return back
