@@ -22,9 +22,10 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from apps.accounts.models import User
-from apps.challenges.models import Dip, UserBadge, UserChallenge, photo_storage
+from apps.challenges.models import Dip, PostalAddress, UserBadge, UserChallenge, photo_storage
 from apps.core.spreadsheets import BOM, neutralise
-from apps.events.models import EventParticipant
+from apps.events.models import CalendarFeed, EventParticipant, EventWaitlistEntry
+from apps.notifications.models import Mail, MailPreference
 
 PHOTO_CHUNK_BYTES = 256 * 1024
 PHOTO_FOLDER = "fotos"
@@ -94,6 +95,8 @@ def _badges(user: User) -> Iterable[dict]:
             "mijlpaal_plonsen": award.badge.milestone_dips,
             "challenge": award.user_challenge.challenge.name,
             "verdiend_op": _moment(award.earned_at),
+            "fysieke_badge": award.get_physical_status_display(),
+            "fysieke_badge_datum": award.physical_status_on.isoformat() if award.physical_status_on else "",
         }
 
 
@@ -105,6 +108,47 @@ def _event_signups(user: User) -> Iterable[dict]:
             "datum": _moment(signup.event.event_date),
             "locatie": signup.event.location,
             "aangemeld_op": _moment(signup.created_at),
+        }
+
+
+def _postal_address(user: User) -> Iterable[dict]:
+    for address in PostalAddress.objects.filter(user=user):
+        yield {
+            "t.a.v.": address.recipient,
+            "straat": address.street,
+            "postcode": address.postcode,
+            "plaats": address.city,
+            "land": address.country,
+            "bijgewerkt_op": _moment(address.updated_at),
+        }
+
+
+def _waitlist(user: User) -> Iterable[dict]:
+    entries = EventWaitlistEntry.objects.filter(user=user).select_related("event").order_by("created_at", "pk")
+    for entry in entries:
+        yield {"event": entry.event.title, "datum": _moment(entry.event.event_date), "sinds": _moment(entry.created_at)}
+
+
+def _calendar_and_mail(user: User) -> Iterable[dict]:
+    # The calendar link's token is a credential, not data about the member: only whether there is one.
+    feed = CalendarFeed.objects.filter(user=user).first()
+    preference = MailPreference.objects.filter(user=user).first()
+    yield {
+        "agenda_abonnement": feed is not None,
+        "agenda_abonnement_sinds": _moment(feed.created_at) if feed else "",
+        "mail_over_mijn_events": preference.event_mails if preference else True,
+        "herinnering_na_14_dagen": preference.dip_nudge if preference else False,
+    }
+
+
+def _mails(user: User) -> Iterable[dict]:
+    for mail in Mail.objects.filter(user=user).select_related("event").order_by("created_at", "pk"):
+        yield {
+            "soort": mail.get_kind_display(),
+            "event": mail.event.title if mail.event else "",
+            "status": mail.get_status_display(),
+            "aangemaakt_op": _moment(mail.created_at),
+            "verstuurd_op": _moment(mail.sent_at),
         }
 
 
@@ -130,8 +174,20 @@ SECTIONS: list[ExportSection] = [
         ],
         _dips,
     ),
-    ExportSection("badges", ["badge", "mijlpaal_plonsen", "challenge", "verdiend_op"], _badges),
+    ExportSection(
+        "badges",
+        ["badge", "mijlpaal_plonsen", "challenge", "verdiend_op", "fysieke_badge", "fysieke_badge_datum"],
+        _badges,
+    ),
+    ExportSection("postadres", ["t.a.v.", "straat", "postcode", "plaats", "land", "bijgewerkt_op"], _postal_address),
     ExportSection("event-aanmeldingen", ["event", "datum", "locatie", "aangemeld_op"], _event_signups),
+    ExportSection("wachtlijsten", ["event", "datum", "sinds"], _waitlist),
+    ExportSection(
+        "agenda-en-e-mail",
+        ["agenda_abonnement", "agenda_abonnement_sinds", "mail_over_mijn_events", "herinnering_na_14_dagen"],
+        _calendar_and_mail,
+    ),
+    ExportSection("e-mails", ["soort", "event", "status", "aangemaakt_op", "verstuurd_op"], _mails),
 ]
 
 

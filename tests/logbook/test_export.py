@@ -120,3 +120,44 @@ def test_the_zip_is_handed_out_piece_by_piece(member_client, member, monkeypatch
     assert len(pieces) > photo_bytes // 64
     assert max(len(piece) for piece in pieces) < 4096
     assert zipfile.ZipFile(io.BytesIO(b"".join(pieces))).testzip() is None
+
+
+def test_club_life_and_physical_badge_data_are_in_the_export_but_not_the_calendar_secret(member_client, member):
+    import datetime
+
+    from apps.challenges.models import PhysicalStatus
+    from apps.events.models import CalendarFeed, EventWaitlistEntry
+    from apps.notifications.models import Mail, MailPreference
+    from tests.factories import EventFactory, PostalAddressFactory
+
+    card = UserChallengeFactory(user=member)
+    UserBadgeFactory(
+        user_challenge=card, physical_status=PhysicalStatus.SENT, physical_status_on=datetime.date(2026, 12, 3)
+    )
+    PostalAddressFactory(user=member, street="Boulevard 1", postcode="2586 AA", city="Den Haag")
+    waiting_for = EventFactory(title="Nieuwjaarsduik", max_participants=1)
+    EventWaitlistEntry.objects.create(event=waiting_for, user=member)
+    CalendarFeed.objects.create(user=member, token="geheime-agenda-token-van-marit")
+    MailPreference.objects.create(user=member, event_mails=False, dip_nudge=True)
+    Mail.objects.create(
+        kind=Mail.Kind.WAITLIST_PROMOTION,
+        to_email=member.email,
+        user=member,
+        event=waiting_for,
+        status=Mail.Status.SENT,
+    )
+
+    archive = download(member_client)
+
+    badges = json.loads(archive.read("badges.json"))
+    assert badges[0]["fysieke_badge"] == "Verstuurd" and badges[0]["fysieke_badge_datum"] == "2026-12-03"
+    address = json.loads(archive.read("postadres.json"))
+    assert address[0]["straat"] == "Boulevard 1" and address[0]["plaats"] == "Den Haag"
+    assert json.loads(archive.read("wachtlijsten.json"))[0]["event"] == "Nieuwjaarsduik"
+    settings_row = json.loads(archive.read("agenda-en-e-mail.json"))[0]
+    assert settings_row["agenda_abonnement"] is True
+    assert settings_row["mail_over_mijn_events"] is False and settings_row["herinnering_na_14_dagen"] is True
+    mails = json.loads(archive.read("e-mails.json"))
+    assert mails[0]["soort"] == "Van de wachtlijst gehaald" and mails[0]["status"] == "Verstuurd"
+    everything = b"".join(archive.read(name) for name in archive.namelist() if not name.startswith("fotos/"))
+    assert b"geheime-agenda-token-van-marit" not in everything
