@@ -3,6 +3,7 @@
 import datetime
 import io
 from dataclasses import dataclass
+from decimal import Decimal
 
 from django.db import transaction
 from django.utils import timezone
@@ -10,10 +11,12 @@ from PIL import Image, ImageDraw
 
 from apps.accounts.models import User
 from apps.accounts.services import admin_grant
-from apps.challenges.models import Challenge
+from apps.challenges.conditions import DipConditions
+from apps.challenges.models import Challenge, PhysicalStatus, UserBadge
 from apps.challenges.photos import ProcessedPhoto
-from apps.challenges.services import challenge_start, dip_register
+from apps.challenges.services import challenge_start, dip_register, physical_badges_mark, postal_address_save
 from apps.events.models import Event
+from apps.events.services import event_join, event_sign_up
 from apps.invitations.links import invitation_url
 from apps.invitations.models import Invitation
 from apps.invitations.services import invitation_create
@@ -41,7 +44,11 @@ DEMO_EVENTS = [
         12,
     ),
     ("Ochtenddip", 5, "07:30", "Amstel, bij de roeivereniging", "Kort en koud voor het werk.", None),
+    # Full, with the demo member second on the waitlist: /events shows the waitlist at work.
+    ("Zonsopgangduik", 3, "06:45", "IJhaven, bij de drijvende steiger", "Klein groepje, warme thee na.", 2),
 ]
+DEMO_SPOTS = ["Strand Scheveningen", "Sloterplas", "IJhaven"]
+WAITLIST_EVENT = "Zonsopgangduik"
 
 
 @dataclass(frozen=True)
@@ -92,7 +99,23 @@ def _member() -> None:
     start = timezone.now() - datetime.timedelta(days=DEMO_DIPS * 2)
     for number in range(1, DEMO_DIPS + 1):
         photo = _demo_photo(number) if number % 4 == 0 else None
-        dip_register(user=member, photo=photo, now=start + datetime.timedelta(days=number * 2))
+        # A logbook that looks lived in: the water cools down over the weeks, most dips have details.
+        conditions = (
+            DipConditions(
+                water_temperature=Decimal(14) - Decimal(number) / 2,
+                duration_seconds=60 + number * 10,
+                spot=DEMO_SPOTS[number % len(DEMO_SPOTS)],
+            )
+            if number % 3
+            else None
+        )
+        dip_register(user=member, photo=photo, conditions=conditions, now=start + datetime.timedelta(days=number * 2))
+    postal_address_save(
+        user=member, recipient="", street="Boulevard 12", postcode="2586 AA", city="Den Haag", country="Nederland"
+    )
+    first_badge = UserBadge.objects.filter(user=member).order_by("badge__milestone_dips").first()
+    if first_badge is not None:
+        physical_badges_mark(award_ids=[first_badge.pk], status=PhysicalStatus.SENT)
 
 
 def _events() -> None:
@@ -100,7 +123,7 @@ def _events() -> None:
     for title, days, time, location, description, maximum in DEMO_EVENTS:
         hour, minute = map(int, time.split(":"))
         when = (now + datetime.timedelta(days=days)).replace(hour=hour, minute=minute, second=0, microsecond=0)
-        Event.objects.get_or_create(
+        event, created = Event.objects.get_or_create(
             title=title,
             defaults={
                 "event_date": when,
@@ -109,6 +132,22 @@ def _events() -> None:
                 "max_participants": maximum,
             },
         )
+        if created and title == WAITLIST_EVENT:
+            _fill_with_waitlist(event)
+
+
+def _fill_with_waitlist(event: Event) -> None:
+    """Two others take the places, a third waits, and the demo member waits behind them (place 2)."""
+    others = [
+        User.objects.get_or_create(email=f"{name}@koudwater.example", defaults={"full_name": name.title()})[0]
+        for name in ("ijsbeer", "zeehond", "walrus")
+    ]
+    for other in others[:2]:
+        event_join(user=other, event_id=event.pk)
+    event_sign_up(user=others[2], event_id=event.pk)
+    member = User.objects.filter(email=DEMO_MEMBER_EMAIL).first()
+    if member is not None:
+        event_sign_up(user=member, event_id=event.pk)
 
 
 def _demo_photo(seed: int) -> ProcessedPhoto:

@@ -28,10 +28,16 @@ def test_seed_demo_makes_a_living_demo_and_is_idempotent(capsys):
         "Kikker",
         "Waterslak",
     ]
-    assert Event.objects.count() == 3
+    assert Event.objects.count() == 4
+    # The logbook, the physical badges and the waitlist have something to show.
+    assert card.dips.filter(water_temperature__isnull=False, spot__gt="").count() == 8
+    assert member.postal_address.city == "Den Haag"
+    assert UserBadge.objects.filter(user=member, physical_status="verstuurd").count() == 1
+    waitlist = Event.objects.get(title="Zonsopgangduik").waitlist.order_by("id")
+    assert [entry.user.email for entry in waitlist] == ["walrus@koudwater.example", member.email]
     code = re.search(r"/auth\?invite=([A-Z0-9]{8})", out).group(1)
     assert invitation_validate(code=code, email="iemand@example.nl").is_valid
 
     again = run(capsys)
-    assert User.objects.count() == 2 and Event.objects.count() == 3 and card.dips.count() == 12
+    assert User.objects.count() == 5 and Event.objects.count() == 4 and card.dips.count() == 12
     assert code in again
