@@ -1,6 +1,7 @@
 """Security headers that Django 5.2 does not set by itself."""
 
 from django.conf import settings
+from django.utils.crypto import salted_hmac
 
 
 def _content_security_policy() -> str:
@@ -41,4 +42,25 @@ class SecurityHeadersMiddleware:
         response = self.get_response(request)
         response.setdefault("Content-Security-Policy", self.policy)
         response.setdefault("Permissions-Policy", "camera=(self), geolocation=(), microphone=(), payment=()")
+        return response
+
+
+MEMBER_HEADER = "X-Koud-Member"
+
+
+class MemberPageMarkMiddleware:
+    """Marks every page of a signed-in member with an opaque id of that member.
+
+    The service worker keeps a page for offline use only under this mark, and drops every kept page
+    when the mark changes or is missing (signed out): one member's page never reaches another.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated and response.get("Content-Type", "").startswith("text/html"):
+            response[MEMBER_HEADER] = salted_hmac("koud.service-worker.member", str(user.pk)).hexdigest()[:32]
         return response

@@ -11,6 +11,8 @@ admin.site.index_title = "Gegevens beheren"
 urlpatterns = [
     path("", views.landing, name="landing"),
     path("healthz", views.healthz, name="healthz"),
+    path("sw.js", views.service_worker, name="service_worker"),
+    path("offline", views.offline, name="offline"),
     path("", include("apps.accounts.urls")),
     path("", include("apps.challenges.urls")),
     path("", include("apps.events.urls")),

@@ -7,6 +7,7 @@ from django.test import override_settings
 from apps.accounts.models import User
 from apps.invitations.models import Invitation
 from tests.factories import DEFAULT_PASSWORD, InvitationFactory, UserFactory
+from tests.pwa import without_sw_registration
 
 pytestmark = pytest.mark.django_db
 
@@ -83,7 +84,7 @@ def test_an_invitation_link_opens_registreren_with_the_code_filled_in(client):
 
 def test_the_page_needs_no_javascript_and_no_inline_styles(client):
     for url in ["/auth", "/auth?tab=registreren", "/auth/wachtwoord-vergeten"]:
-        html = html_of(client.get(url))
+        html = without_sw_registration(html_of(client.get(url)))
         assert "<script" not in html and "style=" not in html and "<style" not in html
 
 

@@ -55,6 +55,9 @@ DJANGO_ADMIN_PREFIX = "django-admin/"
 ACCESS: dict[str, str] = {
     "landing": "public",
     "healthz": "public",
+    # The service worker and its offline page: the same for everyone, nothing personal.
+    "service_worker": "public",
+    "offline": "public",
     "auth": "guest",
     "logout": "post_any",
     "account_logout": "post_any",
