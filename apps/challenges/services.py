@@ -22,6 +22,10 @@ MESSAGE_MAXIMUM = "Maximum van {target} plonsen bereikt!"
 MESSAGE_DAILY_LIMIT = "Je hebt vandaag al een plons geregistreerd. Morgen mag je weer!"
 MESSAGE_NO_ACTIVE = "Je hebt geen actieve challenge."
 MESSAGE_NO_PERMISSION = "Je hebt geen toestemming om deze challenge te verwijderen."
+MESSAGE_OTHER_CARD = "Deze plons hoort bij een challenge die niet meer actief is. Hij is niet geteld."
+
+# A dip tapped without signal counts on the moment of the tap when it arrives within this time.
+TAP_TIME_MAX_AGE = datetime.timedelta(hours=72)
 
 
 class ChallengeError(Exception):
@@ -71,6 +75,8 @@ def dip_register(
     user: User,
     photo: ProcessedPhoto | None = None,
     request_id: uuid.UUID | None = None,
+    tapped_at: datetime.datetime | None = None,
+    user_challenge_id: int | None = None,
     now: datetime.datetime | None = None,
 ) -> DipOutcome:
     """Register a dip on the member's active card, award a milestone badge, complete at the target.
@@ -78,17 +84,35 @@ def dip_register(
     The photo is already checked and re-encoded (that is slow, so it happens before the lock). Its files
     are written first and removed again when the dip is refused, so nothing is left half-way.
     A `request_id` seen before on this card answers with that earlier dip instead of adding one.
+    A dip sent later from the phone (tapped without signal) brings `tapped_at`, the moment of the tap,
+    and `user_challenge_id`, the card it was tapped on: see `dip_moment`, and another card refuses it.
     """
     now = now or timezone.now()
     names = _photo_save(user=user, photo=photo, now=now) if photo else ("", "")
     try:
-        outcome = _dip_register_locked(user=user, photo_names=names, request_id=request_id, now=now)
+        outcome = _dip_register_locked(
+            user=user,
+            photo_names=names,
+            request_id=request_id,
+            user_challenge_id=user_challenge_id,
+            now=dip_moment(tapped_at=tapped_at, now=now),
+        )
     except BaseException:
         _photo_delete(names)
         raise
     if outcome.replayed:
         _photo_delete(names)
     return outcome
+
+
+def dip_moment(*, tapped_at: datetime.datetime | None, now: datetime.datetime) -> datetime.datetime:
+    """When a dip counts: the moment of the tap when it is in the past and at most 72 hours old, else now.
+
+    The phone's clock is trusted only that far: a tap "from the future" or from long ago gets the server's time.
+    """
+    if tapped_at is not None and now - TAP_TIME_MAX_AGE <= tapped_at <= now:
+        return tapped_at
+    return now
 
 
 def _photo_delete(names: tuple[str, str]) -> None:
@@ -98,7 +122,12 @@ def _photo_delete(names: tuple[str, str]) -> None:
 
 
 def _dip_register_locked(
-    *, user: User, photo_names: tuple[str, str], request_id: uuid.UUID | None, now: datetime.datetime
+    *,
+    user: User,
+    photo_names: tuple[str, str],
+    request_id: uuid.UUID | None,
+    user_challenge_id: int | None,
+    now: datetime.datetime,
 ) -> DipOutcome:
     with transaction.atomic():
         card = (
@@ -108,7 +137,9 @@ def _dip_register_locked(
             .first()
         )
         if card is None:
-            raise ChallengeError(MESSAGE_NO_ACTIVE)
+            raise ChallengeError(MESSAGE_NO_ACTIVE if user_challenge_id is None else MESSAGE_OTHER_CARD)
+        if user_challenge_id is not None and card.pk != user_challenge_id:
+            raise ChallengeError(MESSAGE_OTHER_CARD)
         earlier = card.dips.filter(request_id=request_id).first() if request_id else None
         if earlier is not None:
             return _replay(card, earlier)
