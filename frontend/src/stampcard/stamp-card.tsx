@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useId, useRef, useState } from "react";
-import { GENERIC_ERROR_MESSAGE, postForm, redirectToLogin } from "../lib/api";
+import { GENERIC_ERROR_MESSAGE, getCsrfToken, postForm, redirectToLogin } from "../lib/api";
 import { newRequestId } from "../lib/request-id";
 import type { CelebrationKind } from "../lib/celebrate";
 import { Celebration } from "../ui/celebration";
 import { ToastRegion, useToasts } from "../ui/toast";
 import { DipForm, MAX_PHOTO_BYTES } from "./dip-form";
+import { WaitingTaps, canQueueTaps, useOfflineTaps } from "./offline-taps";
 import { BadgeList, CompletedCard, PhotoCollection, ProgressCard, RecentDips, StampGrid } from "./sections";
 import { T } from "./texts";
 import type { RegisterDipResponse, StampCardData } from "./types";
@@ -47,6 +48,60 @@ export function StampCard({ initial }: StampCardProps) {
     }
   }, [completed]);
 
+  // The server's answer to a dip, sent now or later from the queue: the card shows what it says.
+  const applyDip = useCallback(
+    (data: RegisterDipResponse) => {
+      const { dip, badge } = data;
+      justCompleted.current = data.completedAt !== null;
+      setCard((current) => ({
+        ...current,
+        dipCount: data.dipCount,
+        completedAt: data.completedAt,
+        completedAtDisplay: data.completedAtDisplay,
+        recentDips: [dip, ...current.recentDips.filter((d) => d.id !== dip.id)].slice(0, RECENT_DIPS),
+        photos: dip.photoUrl !== null ? [dip, ...current.photos.filter((d) => d.id !== dip.id)] : current.photos,
+        badges:
+          badge === null
+            ? current.badges
+            : current.badges.map((b) => (b.id === badge.id ? { ...b, ...badge, earned: true } : b)),
+      }));
+      const messages = data.toasts.length > 0 ? data.toasts : [{ text: data.message, durationMs: 3000 }];
+      for (const toast of messages) showToast(toast.text, { kind: "success", durationMs: toast.durationMs });
+      const kind = data.celebration;
+      if (kind !== null) setCelebration((current) => ({ kind, key: (current?.key ?? 0) + 1 }));
+    },
+    [showToast],
+  );
+
+  const offline = useOfflineTaps({
+    userChallengeId: initial.userChallengeId,
+    onDip: (body) => applyDip(body as RegisterDipResponse),
+  });
+
+  /** Keeps the tap on the phone; it is sent (same request id, tap time) when the connection is back. */
+  const queue = useCallback(
+    async (id: string, photo: File | null): Promise<boolean> => {
+      try {
+        await offline.queueTap({
+          requestId: id,
+          tappedAt: new Date().toISOString(),
+          userChallengeId: initial.userChallengeId,
+          endpoint: initial.endpoints.registerDip,
+          csrfToken: getCsrfToken(),
+          photo,
+          photoName: photo?.name ?? null,
+          details: {},
+        });
+      } catch {
+        showToast(T.networkError, { kind: "error" });
+        return false;
+      }
+      showToast(T.queued, { kind: "info" });
+      return true;
+    },
+    [offline.queueTap, initial.userChallengeId, initial.endpoints.registerDip, showToast],
+  );
+
   const register = useCallback(
     async (photo: File | null): Promise<boolean> => {
       if (sending.current) return false;
@@ -59,11 +114,29 @@ export function StampCard({ initial }: StampCardProps) {
       // One id per dip the member means to add: a retry after a lost answer reuses it, and the
       // server then answers with the dip it already stored instead of adding a second one.
       requestId.current ??= newRequestId();
+      if (navigator.onLine === false && canQueueTaps()) {
+        const id = requestId.current;
+        requestId.current = null;
+        const queued = await queue(id, photo);
+        sending.current = false;
+        setBusy(false);
+        return queued;
+      }
       const form = new FormData();
       form.append("request_id", requestId.current);
       if (photo !== null) form.append("photo", photo, photo.name);
       const result = await postForm<RegisterDipResponse>(initial.endpoints.registerDip, form);
       if (result.ok || result.status !== 0) requestId.current = null;
+      if (!result.ok && result.status === 0 && canQueueTaps()) {
+        // The request failed on the network: the tap waits on the phone with its request id, so
+        // should the server have stored it after all, the resend is answered with that same dip.
+        const id = requestId.current ?? newRequestId();
+        requestId.current = null;
+        const queued = await queue(id, photo);
+        sending.current = false;
+        setBusy(false);
+        return queued;
+      }
 
       if (!result.ok) {
         const loginUrl = result.loginUrl ?? (result.status === 401 ? DEFAULT_LOGIN_URL : null);
@@ -85,29 +158,10 @@ export function StampCard({ initial }: StampCardProps) {
       }
       sending.current = false;
       setBusy(false);
-
-      const data = result.data;
-      const { dip, badge } = data;
-      justCompleted.current = data.completedAt !== null;
-      setCard((current) => ({
-        ...current,
-        dipCount: data.dipCount,
-        completedAt: data.completedAt,
-        completedAtDisplay: data.completedAtDisplay,
-        recentDips: [dip, ...current.recentDips.filter((d) => d.id !== dip.id)].slice(0, RECENT_DIPS),
-        photos: dip.photoUrl !== null ? [dip, ...current.photos.filter((d) => d.id !== dip.id)] : current.photos,
-        badges:
-          badge === null
-            ? current.badges
-            : current.badges.map((b) => (b.id === badge.id ? { ...b, ...badge, earned: true } : b)),
-      }));
-      const messages = data.toasts.length > 0 ? data.toasts : [{ text: data.message, durationMs: 3000 }];
-      for (const toast of messages) showToast(toast.text, { kind: "success", durationMs: toast.durationMs });
-      const kind = data.celebration;
-      if (kind !== null) setCelebration((current) => ({ kind, key: (current?.key ?? 0) + 1 }));
+      applyDip(result.data);
       return true;
     },
-    [initial.endpoints.registerDip, showToast],
+    [initial.endpoints.registerDip, showToast, applyDip, queue],
   );
 
   const endCelebration = useCallback(() => setCelebration(null), []);
@@ -126,6 +180,7 @@ export function StampCard({ initial }: StampCardProps) {
             <DipForm busy={busy} onRegister={register} />
           </section>
         )}
+        <WaitingTaps pending={offline.pending} refused={offline.refused} />
         <StampGrid
           targetDips={challenge.targetDips}
           dipCount={dipCount}
