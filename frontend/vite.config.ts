@@ -84,8 +84,6 @@ const pwa = VitePWA({
     // The islands' hashed JS and CSS; pages are cached at run time by the worker itself.
     globPatterns: ["**/*.{js,css}"],
     globIgnores: ["sw.js"],
-    // The worker lives at /sw.js, the build under /static/.
-    modifyURLPrefix: { "": "/static/" },
     rollupFormat: "es",
   },
   devOptions: { enabled: false },

@@ -19,7 +19,11 @@ declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: str
 const OFFLINE_CACHE = "koud-offline-page";
 const STATIC_CACHE = "koud-static";
 
-precacheAndRoute(self.__WB_MANIFEST);
+// The build's paths are relative to dist/, which Django serves under /static/; the worker lives at /.
+const STATIC_URL = "/static/";
+precacheAndRoute(
+  self.__WB_MANIFEST.map((entry) => (entry.url.startsWith("/") ? entry : { ...entry, url: STATIC_URL + entry.url })),
+);
 cleanupOutdatedCaches();
 
 registerRoute(
