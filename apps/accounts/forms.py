@@ -1,6 +1,7 @@
 """Forms for /auth and allauth's password reset. They check input; the rules live in the services."""
 
 from allauth.account.forms import LoginForm, ResetPasswordForm, ResetPasswordKeyForm
+from allauth.mfa.webauthn.forms import AddWebAuthnForm
 from django import forms
 
 from apps.invitations.services import MESSAGE_CODE_REQUIRED
@@ -93,3 +94,16 @@ class PasswordResetKeyForm(DescribedErrorsMixin, ResetPasswordKeyForm):
         _plain(self.fields["password1"], label="Nieuw wachtwoord", autocomplete="new-password")
         self.fields["password1"].help_text = f"Minimaal {PASSWORD_MIN_LENGTH} tekens"
         _plain(self.fields["password2"], label="Nieuw wachtwoord (nogmaals)", autocomplete="new-password")
+
+
+class PasskeyAddForm(AddWebAuthnForm):
+    """allauth's form to add a security key, as a passkey by default: one that can sign in on its own."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["name"].label = "Naam van de passkey"
+        self.fields["name"].help_text = "Bijvoorbeeld de telefoon of laptop waarop je hem bewaart."
+        if "passwordless" in self.fields:
+            self.fields["passwordless"].initial = True
+            self.fields["passwordless"].label = "Inloggen met alleen deze passkey (vingerafdruk, gezicht of pincode)"
+            self.fields["passwordless"].help_text = ""

@@ -6,13 +6,14 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
+from allauth.mfa.totp.internal.auth import TOTP
 from django.core.management import CommandError, call_command
 from django.test import override_settings
 from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.invitations.models import Invitation
-from tests.factories import InvitationFactory, UserFactory
+from tests.factories import TOTP_SECRET, InvitationFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -120,6 +121,9 @@ def test_createsuperuser_without_prompts_makes_an_admin_who_logs_in_by_email(mon
     assert user.is_admin and user.is_staff
     response = client.post("/auth", {"form": "inloggen", "login": "beheer@koud.nl", "password": "beheer-123"})
     assert response["Location"] == "/dashboard"
+    # The admin role needs a second factor before the admin pages open.
+    assert client.get("/django-admin/")["Location"] == "/account#tweede-factor"
+    TOTP.activate(user, TOTP_SECRET)
     assert client.get("/django-admin/").status_code == 200
 
 
