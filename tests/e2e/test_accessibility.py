@@ -40,6 +40,7 @@ PAGES: dict[str, tuple[str, str]] = {
     "mfa_deactivate_totp": ("/account/beveiliging/app/uitzetten", "admin"),
     "mfa_generate_recovery_codes": ("/account/beveiliging/herstelcodes/nieuw", "admin"),
     "adminpanel": ("/admin", "admin"),
+    "admin:index": ("/django-admin/", "admin"),
 }
 # Pages that are no page of their own: files, redirects, POST-only forms, JSON, or a page tested elsewhere.
 NOT_A_PAGE = {
