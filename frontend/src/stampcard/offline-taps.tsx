@@ -49,7 +49,8 @@ export function useOfflineTaps({ userChallengeId, onDip }: Options): OfflineTaps
         ]);
       }
     };
-    await flushQueue({ userChallengeId, csrfToken: getCsrfToken(), onResult });
+    // Every waiting tap, also those of a card stopped since: the server refuses those, and the card says so.
+    await flushQueue({ csrfToken: getCsrfToken(), onResult });
     await reload();
   }, [userChallengeId, reload]);
 

@@ -14,15 +14,18 @@ import { StaleWhileRevalidate } from "workbox-strategies";
 import { SYNC_TAG, flushQueue } from "../lib/offline-queue";
 import { MEMBER_HEADER, OFFLINE_URL, PAGE_CACHE_PREFIX, SIGN_OUT_PATH, clearPageCaches } from "../pwa/shared";
 
-declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
+declare const self: ServiceWorkerGlobalScope;
 
 const OFFLINE_CACHE = "koud-offline-page";
 const STATIC_CACHE = "koud-static";
 
 // The build's paths are relative to dist/, which Django serves under /static/; the worker lives at /.
 const STATIC_URL = "/static/";
+const underStatic = (url: string) => (url.startsWith("/") ? url : STATIC_URL + url);
 precacheAndRoute(
-  self.__WB_MANIFEST.map((entry) => (entry.url.startsWith("/") ? entry : { ...entry, url: STATIC_URL + entry.url })),
+  self.__WB_MANIFEST.map((entry) =>
+    typeof entry === "string" ? underStatic(entry) : { ...entry, url: underStatic(entry.url) },
+  ),
 );
 cleanupOutdatedCaches();
 
