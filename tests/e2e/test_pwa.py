@@ -107,3 +107,28 @@ def test_signing_out_leaves_no_page_of_the_member_on_the_phone(page):
     page.goto(page.base_url + "/dashboard")
     page.get_by_role("heading", name="Geen verbinding…").wait_for()
     assert "Marit Geheim" not in page.content()
+
+
+def test_another_members_page_replaces_everything_kept_of_the_first(page):
+    first = UserFactory(full_name="Eerste Zwemmer")
+    second = UserFactory(full_name="Tweede Zwemmer")
+    kept = "caches.keys().then(keys => keys.filter(k => k.startsWith('koud-pages-')))"
+    sign_in(page, first)
+    page.goto(page.base_url + "/dashboard")
+    controlled_by_the_service_worker(page)
+    page.goto(page.base_url + "/account")
+    [first_cache] = page.evaluate(kept)
+
+    # Someone else signs in on the same phone (a new session cookie, no sign-out in between).
+    page.context.clear_cookies()
+    sign_in(page, second)
+    page.goto(page.base_url + "/dashboard")
+    [second_cache] = page.evaluate(kept)
+    assert second_cache != first_cache
+
+    page.context.set_offline(True)
+    page.goto(page.base_url + "/account")  # kept for the first member only: gone
+    page.get_by_role("heading", name="Geen verbinding…").wait_for()
+    page.goto(page.base_url + "/dashboard")
+    page.get_by_text("Tweede Zwemmer").first.wait_for()
+    assert "Eerste Zwemmer" not in page.content()
