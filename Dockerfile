@@ -9,6 +9,8 @@ WORKDIR /build/frontend
 COPY frontend/package.json frontend/package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY frontend/ ./
+# The web app manifest takes its colours from the design tokens (frontend/vite.config.ts).
+COPY static/css/app.css ../static/css/app.css
 RUN npm run build
 
 FROM python:3.11-slim-bookworm AS app

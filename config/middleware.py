@@ -1,14 +1,17 @@
-"""Security headers that neither Django 5.2 nor django-csp set, and a clear answer to a lost race."""
+"""Security headers that neither Django 5.2 nor django-csp set, a clear answer to a lost race, and the
+member mark the service worker keeps pages under."""
 
 import logging
 
 from django.db import IntegrityError
+from django.utils.crypto import salted_hmac
 
 from config.views import conflict
 
 logger = logging.getLogger("koud.errors")
 
 PERMISSIONS_POLICY = "camera=(self), geolocation=(), microphone=(), payment=()"
+MEMBER_HEADER = "X-Koud-Member"
 
 
 class PermissionsPolicyMiddleware:
@@ -36,3 +39,21 @@ class IntegrityErrorMiddleware:
             return None
         logger.warning("IntegrityError on %s %s", request.method, request.path, exc_info=exception)
         return conflict(request)
+
+
+class MemberPageMarkMiddleware:
+    """Marks every page of a signed-in member with an opaque id of that member.
+
+    The service worker keeps a page for offline use only under this mark, and drops every kept page
+    when the mark changes or is missing (signed out): one member's page never reaches another.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated and response.get("Content-Type", "").startswith("text/html"):
+            response[MEMBER_HEADER] = salted_hmac("koud.service-worker.member", str(user.pk)).hexdigest()[:32]
+        return response

@@ -12,6 +12,8 @@ urlpatterns = [
     path("", views.landing, name="landing"),
     path("healthz", views.healthz, name="healthz"),
     path("favicon.ico", views.favicon, name="favicon"),
+    path("sw.js", views.service_worker, name="service_worker"),
+    path("offline", views.offline, name="offline"),
     path("", include("apps.accounts.urls")),
     path("", include("apps.challenges.urls")),
     path("", include("apps.events.urls")),

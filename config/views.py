@@ -1,7 +1,9 @@
 import logging
 
+from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import staticfiles_storage
 from django.db import connection
-from django.http import HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.views.decorators.cache import cache_control, never_cache
@@ -36,6 +38,37 @@ def healthz(request):
 def favicon(request):
     """Browsers and feed readers ask for /favicon.ico whatever the page says: the static icon (hashed in production)."""
     return redirect(static("favicon.ico"))
+
+
+SERVICE_WORKER_FILE = "sw.js"
+
+
+@require_safe
+def service_worker(request):
+    """The service worker built by Vite (frontend/dist/sw.js), served from the root so its scope is "/".
+
+    The browser checks it for updates on every visit, so it is never cached for long.
+    """
+    path = finders.find(SERVICE_WORKER_FILE)
+    try:
+        if path:
+            with open(path, "rb") as file:
+                body = file.read()
+        else:
+            with staticfiles_storage.open(SERVICE_WORKER_FILE) as file:
+                body = file.read()
+    except OSError as error:
+        raise Http404("Geen service worker gebouwd") from error
+    response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    response["Service-Worker-Allowed"] = "/"
+    return response
+
+
+@require_safe
+def offline(request):
+    """The page the service worker shows without signal when it has no copy of the page asked for."""
+    return render(request, "offline.html")
 
 
 def page_not_found(request, exception=None):

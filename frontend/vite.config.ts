@@ -1,8 +1,9 @@
 /// <reference types="vitest/config" />
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { VitePWA } from "vite-plugin-pwa";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 const islandsDir = fileURLToPath(new URL("./src/islands/", import.meta.url));
@@ -24,12 +25,76 @@ function islandEntries(): Record<string, string> {
   return entries;
 }
 
+/** Every page registers the service worker through this entry (see templates/base.html). */
+const PWA_ENTRY = fileURLToPath(new URL("./src/pwa/register.ts", import.meta.url));
+
+/** A colour of the design system (static/css/app.css), so the manifest has no second home for it. */
+function designToken(name: string): string {
+  const css = readFileSync(fileURLToPath(new URL("../static/css/app.css", import.meta.url)), "utf8");
+  const match = new RegExp(`--${name}:\\s*(#[0-9a-fA-F]{3,8})\\s*;`).exec(css);
+  if (match?.[1] === undefined) throw new Error(`Design token --${name} not found in static/css/app.css`);
+  return match[1];
+}
+
+/*
+ * The web app manifest and the service worker (src/sw/sw.ts, Workbox). Both land in dist/ and so
+ * under /static/; Django serves the worker itself at /sw.js (config/views.py) so that its scope is "/".
+ */
+const pwa = VitePWA({
+  strategies: "injectManifest",
+  srcDir: "src/sw",
+  filename: "sw.ts",
+  injectRegister: false,
+  scope: "/",
+  manifestFilename: "manifest.webmanifest",
+  manifest: {
+    id: "/",
+    name: "Koud water challenge",
+    short_name: "Koud water",
+    description: "Registreer je plonsen in koud water, houd je stempelkaart bij en verdien badges.",
+    lang: "nl",
+    dir: "ltr",
+    start_url: "/dashboard",
+    scope: "/",
+    display: "standalone",
+    orientation: "portrait",
+    theme_color: designToken("c-deep"),
+    background_color: designToken("c-frost"),
+    icons: [
+      { src: "/static/icons/icon-192.png", sizes: "192x192", type: "image/png", purpose: "any" },
+      { src: "/static/icons/icon-512.png", sizes: "512x512", type: "image/png", purpose: "any" },
+      { src: "/static/icons/icon-maskable-512.png", sizes: "512x512", type: "image/png", purpose: "maskable" },
+    ],
+    shortcuts: [
+      {
+        name: "Plons registreren",
+        short_name: "Plons",
+        url: "/challenge",
+        icons: [{ src: "/static/icons/icon-192.png", sizes: "192x192", type: "image/png" }],
+      },
+      {
+        name: "Mijn statistieken",
+        short_name: "Statistieken",
+        url: "/statistieken",
+        icons: [{ src: "/static/icons/icon-192.png", sizes: "192x192", type: "image/png" }],
+      },
+    ],
+  },
+  injectManifest: {
+    // The islands' hashed JS and CSS; pages are cached at run time by the worker itself.
+    globPatterns: ["**/*.{js,css}"],
+    globIgnores: ["sw.js"],
+    rollupFormat: "es",
+  },
+  devOptions: { enabled: false },
+});
+
 export default defineConfig({
   root,
   // Django serves the build under STATIC_URL; django-vite also asks the dev server for
   // /static/<path>, so the same base is used in both modes.
   base: "/static/",
-  plugins: [react()],
+  plugins: [react(), pwa],
   // Nothing is copied from a public folder: Django's own static/ holds the site assets.
   publicDir: false,
   server: {
@@ -45,7 +110,7 @@ export default defineConfig({
     target: "es2022",
     sourcemap: false,
     rolldownOptions: {
-      input: islandEntries(),
+      input: { ...islandEntries(), pwa: PWA_ENTRY },
     },
   },
   test: {

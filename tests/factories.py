@@ -1,8 +1,10 @@
 """factory-boy factories for every model."""
 
 import datetime
+import time
 
 import factory
+from allauth.mfa.totp.internal.auth import TOTP, format_hotp_value, hotp_value
 from django.utils import timezone
 
 from apps.accounts.models import User, UserRole
@@ -30,10 +32,26 @@ class UserFactory(factory.django.DjangoModelFactory):
 
 
 class AdminFactory(UserFactory):
+    """An admin with the second factor the role requires (an authenticator app); `second_factor=False`: without."""
+
     @factory.post_generation
     def admin_role(obj, create, extracted, **kwargs):
         if create:
             UserRole.objects.create(user=obj, role=UserRole.Role.ADMIN)
+
+    @factory.post_generation
+    def second_factor(obj, create, extracted, **kwargs):
+        if create and extracted is not False:
+            TOTP.activate(obj, TOTP_SECRET)
+
+
+# The authenticator app secret of every factory admin; `totp_code()` is what the app would show now.
+TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
+
+
+def totp_code() -> str:
+    counter = int(time.time()) // 30
+    return format_hotp_value(hotp_value(TOTP_SECRET, counter))
 
 
 class UserRoleFactory(factory.django.DjangoModelFactory):

@@ -6,6 +6,8 @@ import pytest
 from django.apps import apps
 from django.urls import reverse
 
+from tests.pwa import without_sw_registration
+
 pytestmark = pytest.mark.django_db
 
 LANDING_SECTIONS = [
@@ -42,7 +44,7 @@ def test_landing_page_shows_all_six_badges_and_the_24_hour_rule(client):
 
 
 def test_landing_page_has_no_inline_script_and_no_react(client):
-    html = client.get("/").content.decode()
+    html = without_sw_registration(client.get("/").content.decode())
     assert "<script" not in html
 
 

@@ -45,6 +45,8 @@ PREFIX = re.compile(r"([_a-zA-Z][_a-zA-Z0-9-]*-)(?:\$\{|\{)")
 PROPERTY_SET = re.compile(r"(--[_a-zA-Z][_a-zA-Z0-9-]*)\s*:")
 PROPERTY_READ = re.compile(r"var\(\s*(--[_a-zA-Z][_a-zA-Z0-9-]*)\s*(,)?")
 PROPERTY_IN_SCRIPT = re.compile(r"[\"'`](--[_a-zA-Z][_a-zA-Z0-9-]*)[\"'`]")
+# base.html writes the page's own body class from this block, outside any quotes in the page's template.
+BODY_CLASS_BLOCK = re.compile(r"{%\s*block body_class\s*%}(.*?){%\s*endblock", re.S)
 QUOTED = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`", re.S)
 
 
@@ -106,6 +108,8 @@ def used_words() -> tuple[set[str], set[str]]:
     strings: list[str] = []
     for path in files(TEMPLATES) + files(SCRIPTS):
         strings.extend(match.group()[1:-1] for match in QUOTED.finditer(path.read_text()))
+    for path in files(TEMPLATES):
+        strings.extend(BODY_CLASS_BLOCK.findall(path.read_text()))
     for path in files(PYTHON):
         strings.extend(strings_in_python(path.read_text()))
     words, prefixes = set(), set()

@@ -1,6 +1,7 @@
 """Forms for /auth and allauth's password reset. They check input; the rules live in the services."""
 
 from allauth.account.forms import LoginForm, ResetPasswordForm, ResetPasswordKeyForm
+from allauth.mfa.webauthn.forms import AddWebAuthnForm
 from django import forms
 
 from apps.invitations.services import MESSAGE_CODE_REQUIRED, invitation_code_normalize
@@ -148,3 +149,16 @@ def add_service_errors(form: forms.Form, error) -> None:
     """Put a service's ValidationError (a dict per field) next to the form's fields."""
     for field, messages in error.message_dict.items():
         form.add_error(field if field in form.fields else None, messages)
+
+
+class PasskeyAddForm(AddWebAuthnForm):
+    """allauth's form to add a security key, as a passkey by default: one that can sign in on its own."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["name"].label = "Naam van de passkey"
+        self.fields["name"].help_text = "Bijvoorbeeld de telefoon of laptop waarop je hem bewaart."
+        if "passwordless" in self.fields:
+            self.fields["passwordless"].initial = True
+            self.fields["passwordless"].label = "Inloggen met alleen deze passkey (vingerafdruk, gezicht of pincode)"
+            self.fields["passwordless"].help_text = ""

@@ -44,6 +44,10 @@ MESSAGE_UNDO_TOO_LATE = (
     f"Deze plons kan niet meer ongedaan worden gemaakt. Dat kan alleen bij je laatste plons, "
     f"tot {UNDO_WINDOW_MINUTES} minuten na het registreren."
 )
+MESSAGE_OTHER_CARD = "Deze plons hoort bij een challenge die niet meer actief is. Hij is niet geteld."
+
+# A dip tapped without signal counts on the moment of the tap when it arrives within this time.
+TAP_TIME_MAX_AGE = datetime.timedelta(hours=72)
 
 
 class ChallengeError(Exception):
@@ -102,6 +106,8 @@ def dip_register(
     photo: ProcessedPhoto | None = None,
     request_id: uuid.UUID | None = None,
     conditions: DipConditions | None = None,
+    tapped_at: datetime.datetime | None = None,
+    user_challenge_id: int | None = None,
     now: datetime.datetime | None = None,
 ) -> DipOutcome:
     """Register a dip on the member's active card, award a milestone badge, complete at the target.
@@ -111,6 +117,8 @@ def dip_register(
     A `request_id` seen before on this card answers with that earlier dip instead of adding one.
     `conditions` (water temperature, time, spot, note) are optional; wrong ones raise ConditionsError
     before anything is written.
+    A dip sent later from the phone (tapped without signal) brings `tapped_at`, the moment of the tap,
+    and `user_challenge_id`, the card it was tapped on: see `dip_moment`, and another card refuses it.
     """
     now = now or timezone.now()
     conditions = conditions or DipConditions()
@@ -118,7 +126,12 @@ def dip_register(
     names = _photo_save(user=user, photo=photo, now=now) if photo else ("", "")
     try:
         outcome = _dip_register_locked(
-            user=user, photo_names=names, request_id=request_id, conditions=conditions, now=now
+            user=user,
+            photo_names=names,
+            request_id=request_id,
+            conditions=conditions,
+            user_challenge_id=user_challenge_id,
+            now=dip_moment(tapped_at=tapped_at, now=now),
         )
     except BaseException:
         _photo_delete(names)
@@ -126,6 +139,16 @@ def dip_register(
     if outcome.replayed:
         _photo_delete(names)
     return outcome
+
+
+def dip_moment(*, tapped_at: datetime.datetime | None, now: datetime.datetime) -> datetime.datetime:
+    """When a dip counts: the moment of the tap when it is in the past and at most 72 hours old, else now.
+
+    The phone's clock is trusted only that far: a tap "from the future" or from long ago gets the server's time.
+    """
+    if tapped_at is not None and now - TAP_TIME_MAX_AGE <= tapped_at <= now:
+        return tapped_at
+    return now
 
 
 def _photo_delete(names: tuple[str, str]) -> None:
@@ -140,6 +163,7 @@ def _dip_register_locked(
     photo_names: tuple[str, str],
     request_id: uuid.UUID | None,
     conditions: DipConditions,
+    user_challenge_id: int | None,
     now: datetime.datetime,
 ) -> DipOutcome:
     with transaction.atomic():
@@ -150,7 +174,9 @@ def _dip_register_locked(
             .first()
         )
         if card is None:
-            raise ChallengeError(MESSAGE_NO_ACTIVE)
+            raise ChallengeError(MESSAGE_NO_ACTIVE if user_challenge_id is None else MESSAGE_OTHER_CARD)
+        if user_challenge_id is not None and card.pk != user_challenge_id:
+            raise ChallengeError(MESSAGE_OTHER_CARD)
         earlier = card.dips.filter(request_id=request_id).first() if request_id else None
         if earlier is not None:
             return _replay(card, earlier)

@@ -30,6 +30,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "allauth",
     "allauth.account",
+    "allauth.mfa",
     "django_vite",
     "apps.charts",
     "apps.accounts",
@@ -56,9 +57,11 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "config.middleware.MemberPageMarkMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "apps.accounts.second_factor.AdminSecondFactorMiddleware",
     "config.middleware.IntegrityErrorMiddleware",
 ]
 
@@ -129,6 +132,19 @@ ACCOUNT_FORMS = {
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "Koud water challenge: "
 # Invitation-only: a reset request for an unknown address sends nothing (the page says the same either way).
 ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False
+# Passkeys (WebAuthn) to sign in, and a second factor (passkey or authenticator app with recovery codes),
+# through allauth's MFA module; admins must have one (apps/accounts/second_factor.py).
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
+MFA_PASSKEY_LOGIN_ENABLED = True
+MFA_TOTP_ISSUER = "Koud water challenge"
+MFA_FORMS = {"add_webauthn": "apps.accounts.forms.PasskeyAddForm"}
+# No e-mail verification in an invitation-only club: every address may add a factor.
+MFA_ALLOW_UNVERIFIED_EMAIL = True
+# Adding or removing a factor happens on /account in the member's own session; allauth's separate
+# re-authentication pages are not part of this app.
+MFA_REAUTHENTICATION_REQUIRED = False
+# WebAuthn needs https; only the local server and the browser tests (http://localhost) may do without.
+MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = env_bool("MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN", DEBUG)
 # Rate limits count per client IP; behind a load balancer, say how many proxies set X-Forwarded-For.
 ALLAUTH_TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 

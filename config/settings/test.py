@@ -19,3 +19,6 @@ if STORAGES["badge_art"]["BACKEND"].endswith("FileSystemStorage"):
 # Serve static files straight from the finders: no collectstatic before tests.
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
+
+# The browser tests' live server speaks http://localhost; WebAuthn there needs this.
+MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = True

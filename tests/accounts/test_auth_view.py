@@ -7,6 +7,7 @@ from django.test import override_settings
 from apps.accounts.models import User
 from apps.invitations.models import Invitation
 from tests.factories import DEFAULT_PASSWORD, InvitationFactory, UserFactory
+from tests.pwa import without_sw_registration
 
 pytestmark = pytest.mark.django_db
 
@@ -82,9 +83,22 @@ def test_an_invitation_link_opens_registreren_with_the_code_filled_in(client):
 
 
 def test_the_page_needs_no_javascript_and_no_inline_styles(client):
-    for url in ["/auth", "/auth?tab=registreren", "/auth/wachtwoord-vergeten"]:
-        html = html_of(client.get(url))
+    for url in ["/auth?tab=registreren", "/auth/wachtwoord-vergeten"]:
+        html = without_sw_registration(html_of(client.get(url)))
         assert "<script" not in html and "style=" not in html and "<style" not in html
+    # Signing in with a passkey needs allauth's script: static files, and its settings as JSON data.
+    html = without_sw_registration(html_of(client.get("/auth")))
+    assert "style=" not in html and "<style" not in html
+    tags = re.findall(r"<script([^>]*)>", html)
+    assert len(tags) == 4
+    assert all(' src="/static/' in tag or 'type="application/json"' in tag for tag in tags)
+
+
+def test_the_sign_in_tab_offers_a_passkey(client):
+    html = html_of(client.get("/auth?next=/challenge"))
+    assert 'action="/auth/passkey"' in html and "Inloggen met een passkey" in html
+    form = html[html.index('id="mfa_login"') :]
+    assert '<input type="hidden" name="next" value="/challenge">' in form[: form.index("</form>")]
 
 
 def test_a_signed_in_member_opening_auth_goes_to_the_dashboard(member_client):

@@ -1,10 +1,11 @@
 from io import StringIO
 
 import pytest
+from allauth.mfa.totp.internal.auth import TOTP
 from django.core.management import CommandError, call_command
 
 from apps.accounts.models import User
-from tests.factories import UserFactory
+from tests.factories import TOTP_SECRET, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -44,6 +45,9 @@ def test_createsuperuser_without_prompts_makes_an_admin_who_logs_in_by_email(mon
     assert user.is_admin and user.is_staff
     response = client.post("/auth", {"form": "inloggen", "login": "beheer@koud.nl", "password": "beheer-123"})
     assert response["Location"] == "/dashboard"
+    # The admin role needs a second factor before the admin pages open.
+    assert client.get("/django-admin/")["Location"] == "/account#tweede-factor"
+    TOTP.activate(user, TOTP_SECRET)
     assert client.get("/django-admin/").status_code == 200
 
 

@@ -345,7 +345,9 @@ def test_dips_register_only_on_my_own_card(client, member, other_member, waterdi
     mine = card_with(member, waterdieren, 0)
     theirs = card_with(other_member, waterdieren, 0)
     client.force_login(member)
-    client.post("/challenge/plons", {"user_challenge_id": theirs.pk})
+    # Naming another member's card is refused (a queued tap names the card it was tapped on).
+    assert client.post("/challenge/plons", {"user_challenge_id": theirs.pk}).status_code == 409
+    assert client.post("/challenge/plons").status_code == 201
     assert mine.dips.count() == 1 and theirs.dips.count() == 0
 
 

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from apps.accounts.models import User
 from apps.invitations.models import Invitation
 from tests.e2e.conftest import PHONE, screenshot
-from tests.factories import DEFAULT_PASSWORD, AdminFactory, InvitationFactory, UserFactory
+from tests.factories import DEFAULT_PASSWORD, AdminFactory, InvitationFactory, UserFactory, totp_code
 
 
 @pytest.fixture(autouse=True)
@@ -27,7 +27,7 @@ def current_tab(page):
 def sign_in_by_form(page, email, password):
     page.get_by_label("E-mailadres").fill(email)
     page.get_by_label("Wachtwoord", exact=True).fill(password)
-    page.get_by_role("button", name="Inloggen").click()
+    page.get_by_role("button", name="Inloggen", exact=True).click()
 
 
 def test_register_from_an_invitation_link_then_sign_in_and_out(page, transactional_db):
@@ -54,7 +54,7 @@ def test_register_from_an_invitation_link_then_sign_in_and_out(page, transaction
     assert Invitation.objects.get(code="IJSK0UD1").used_by == user
 
     page.get_by_label("Wachtwoord", exact=True).fill("brrr-koud")
-    page.get_by_role("button", name="Inloggen").click()
+    page.get_by_role("button", name="Inloggen", exact=True).click()
     expect(page).to_have_url(page.base_url + "/dashboard")
     expect(page.get_by_role("heading", name="Welkom, Ijsbeer Ingrid!")).to_be_visible()
 
@@ -118,6 +118,9 @@ def test_anonymous_visitors_go_to_auth_and_come_back_after_sign_in(page, transac
         expect(page).to_have_url(page.base_url + "/auth?next=" + path)
 
     sign_in_by_form(page, "anna@example.nl", DEFAULT_PASSWORD)
+    # An admin has a second factor: the code of the authenticator app, then on to where she was going.
+    page.get_by_label("Code").fill(totp_code())
+    page.get_by_role("button", name="Aanmelden").click()
     expect(page).to_have_url(page.base_url + "/admin")
 
 
@@ -144,7 +147,7 @@ def test_the_tabs_and_forms_work_without_javascript(browser, live_server, transa
         page.get_by_role("button", name="Registreren").click()
         expect(page.get_by_text("Account aangemaakt! Je kunt nu inloggen.")).to_be_visible()
         page.get_by_label("Wachtwoord", exact=True).fill("brrr-koud")
-        page.get_by_role("button", name="Inloggen").click()
+        page.get_by_role("button", name="Inloggen", exact=True).click()
         expect(page).to_have_url(live_server.url + "/dashboard")
     finally:
         context.close()

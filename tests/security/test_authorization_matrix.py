@@ -57,11 +57,16 @@ DJANGO_ADMIN_PREFIX = "django-admin/"
 # admin_json      admin JSON endpoints: anonymous 401 JSON, members 403 JSON, nothing changed
 # django_admin    Django's admin site: anonymous and members to its login (which is /auth); the admin role only
 # shadowed        a pattern an earlier one answers for (its URL never reaches it)
+# allauth_member  allauth's MFA pages of the signed-in member: anonymous to /auth/login/?next=… (which is /auth)
+# allauth_stage   a step of a sign-in: without one, visitors to /auth/login/ and signed-in users to /dashboard
 
 ACCESS: dict[str, str] = {
     "landing": "public",
     "healthz": "public",
     "favicon": "redirect",
+    # The service worker and its offline page: the same for everyone, nothing personal.
+    "service_worker": "public",
+    "offline": "public",
     "auth": "guest",
     "logout": "post_any",
     "account_logout": "post_any",
@@ -115,6 +120,20 @@ ACCESS: dict[str, str] = {
     "postal_address": "member_post",
     # Badge art is public, like the catalogue's static art.
     "badge_art": "public",
+    # Passkeys and the second factor: allauth's MFA views, each on the signed-in member's own factors only.
+    "mfa_index": "allauth_member",
+    "mfa_activate_totp": "allauth_member",
+    "mfa_deactivate_totp": "allauth_member",
+    "mfa_view_recovery_codes": "allauth_member",
+    "mfa_generate_recovery_codes": "allauth_member",
+    "mfa_download_recovery_codes": "allauth_member",
+    "mfa_list_webauthn": "allauth_member",
+    "mfa_add_webauthn": "allauth_member",
+    "mfa_edit_webauthn": "allauth_member",
+    "mfa_remove_webauthn": "allauth_member",
+    # The second step of a sign-in, and the passkey sign-in: only within a sign-in, else back to /auth.
+    "mfa_authenticate": "allauth_stage",
+    "mfa_login_webauthn": "allauth_stage",
     # Our redirect in front of Django admin's login form (which has no rate limit): sign in on /auth.
     "django-admin/login/": "redirect",
     # ...so Django admin's own login pattern is never reached.
@@ -242,6 +261,9 @@ def _default_args(world: World) -> dict:
         "invitation_id": world.invitation.pk,
         "user_id": world.other_member.pk,
         "content_type_id": 1,
+        # No passkey in the world (one needs a real browser's credential): tests/e2e/test_passkeys.py
+        # checks that a member's passkey is out of other members' reach.
+        "pk": 999_999,
         "object_id": 1,
     }
 
@@ -350,7 +372,24 @@ def _address_of(role: str):
 MESSAGE_NO_PERMISSION = "Je hebt geen toestemming om deze challenge te verwijderen."
 MESSAGE_ONE_ACTIVE = "Je hebt al een actieve challenge. Rond die eerst af of stop ermee."
 
+NO_SUCH_FACTOR = Expect(404)
+
 ROUTES: dict[str, Route] = {
+    # The admin has an authenticator app (the role needs a factor), the members have none.
+    "mfa_activate_totp": Route(expect={"admin": Expect(302, "/account/beveiliging/app/uitzetten")}),
+    "mfa_deactivate_totp": Route(expect={"member": NO_SUCH_FACTOR, "other_member": NO_SUCH_FACTOR}),
+    "mfa_view_recovery_codes": Route(
+        expect={"member": NO_SUCH_FACTOR, "other_member": NO_SUCH_FACTOR, "admin": NO_SUCH_FACTOR}
+    ),
+    "mfa_download_recovery_codes": Route(
+        expect={"member": NO_SUCH_FACTOR, "other_member": NO_SUCH_FACTOR, "admin": NO_SUCH_FACTOR}
+    ),
+    "mfa_edit_webauthn": Route(
+        expect={"member": NO_SUCH_FACTOR, "other_member": NO_SUCH_FACTOR, "admin": NO_SUCH_FACTOR}
+    ),
+    "mfa_remove_webauthn": Route(
+        expect={"member": NO_SUCH_FACTOR, "other_member": NO_SUCH_FACTOR, "admin": NO_SUCH_FACTOR}
+    ),
     "logout": Route(method="POST"),
     "account_logout": Route(method="POST"),
     "challenge": Route(expect={"admin": Expect(302, "/dashboard")}),  # the admin has no active challenge
@@ -577,6 +616,11 @@ def expected(pattern: Pattern, role: str, url: str, route: Route) -> Expect:
             "favicon": "/static/favicon.ico",
         }.get(pattern.key, "/auth")
         return Expect(302, target)
+    if decision == "allauth_member":
+        # Where to exactly: test_allauth_pages_send_visitors_to_sign_in_and_back.
+        return Expect(302) if anonymous else Expect(200)
+    if decision == "allauth_stage":
+        return Expect(302, "/auth/login/") if anonymous else Expect(302, "/dashboard")
     if decision == "post_any":
         return Expect(302, settings.LOGOUT_REDIRECT_URL)
     if decision in ("member", "member_post"):
@@ -610,7 +654,7 @@ POST_DECISIONS = {"post_any", "member_post", "member_json"}
 
 def refused(expect: Expect, decision: str, role: str) -> bool:
     """Whether this answer is a refusal (after which nothing may have changed)."""
-    if role == "anonymous" and decision not in ("public", "guest", "redirect", "post_any"):
+    if role == "anonymous" and decision not in ("public", "guest", "redirect", "post_any", "allauth_stage"):
         return True
     return expect.refused or expect.status in (401, 403, 404, 405)
 
@@ -661,6 +705,14 @@ def test_matrix(world, pattern, role):
 
 
 # --- follow-ups the matrix cannot say in one request ------------------------------------------------
+
+
+@pytest.mark.parametrize("pattern", [p for p in PATTERNS if decision_for(p) == "allauth_member"], ids=str)
+def test_allauth_pages_send_visitors_to_sign_in_and_back(world, pattern):
+    """allauth's views go through its /auth/login/ (to /auth, keeping `next`); Django's straight to /auth."""
+    url = url_for(pattern, world)
+    location = world.client("anonymous").get(url)["Location"]
+    assert location in (_login(url), "/auth/login/?next=" + quote(url, safe=""))
 
 
 @pytest.mark.parametrize("role", ["anonymous", "member", "other_member"])

@@ -1,3 +1,4 @@
+import datetime
 import uuid
 
 from django.conf import settings
@@ -76,6 +77,8 @@ def register_dip(request):
 def _register_dip_checked(request, *, refusal: str | None, detector: InterruptedUploadDetector):
     try:
         request_id = _request_id(request.POST.get("request_id"))
+        tapped_at = _tapped_at(request.POST.get("tapped_at"))
+        user_challenge_id = _optional_id(request.POST.get("user_challenge_id"))
     except ValueError:
         return JsonResponse({"error": MESSAGE_BAD_REQUEST}, status=400)
     if detector.interrupted:
@@ -93,7 +96,14 @@ def _register_dip_checked(request, *, refusal: str | None, detector: Interrupted
             with photo_decode_slot():
                 photo = photo_process(upload)
         # A refused card still goes through dip_register: a resend of a stored dip gets its answer back.
-        outcome = dip_register(user=request.user, photo=photo, request_id=request_id, conditions=conditions)
+        outcome = dip_register(
+            user=request.user,
+            photo=photo,
+            request_id=request_id,
+            conditions=conditions,
+            tapped_at=tapped_at,
+            user_challenge_id=user_challenge_id,
+        )
     except PhotoBusyError as error:
         return JsonResponse({"error": str(error)}, status=503)
     except (PhotoError, ChallengeError) as error:
@@ -111,6 +121,25 @@ def _request_id(value: str | None) -> uuid.UUID | None:
     if not value:
         return None
     return uuid.UUID(value)
+
+
+def _tapped_at(value: str | None) -> datetime.datetime | None:
+    """The moment a dip was tapped on the phone (ISO 8601 with its offset); the service decides if it counts."""
+    if not value:
+        return None
+    moment = datetime.datetime.fromisoformat(value.replace("Z", "+00:00"))
+    if moment.tzinfo is None:
+        raise ValueError("a tap time needs its offset")
+    return moment
+
+
+def _optional_id(value: str | None) -> int | None:
+    if not value:
+        return None
+    number = int(value)
+    if number <= 0:
+        raise ValueError("not an id")
+    return number
 
 
 @member_required_action("/challenge")

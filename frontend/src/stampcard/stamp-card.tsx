@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useRef, useState } from "react";
-import { GENERIC_ERROR_MESSAGE, postForm, redirectToLogin } from "../lib/api";
+import { GENERIC_ERROR_MESSAGE, getCsrfToken, postForm, redirectToLogin } from "../lib/api";
 import { newRequestId } from "../lib/request-id";
 import type { CelebrationKind } from "../lib/celebrate";
 import { Celebration, type CelebrationBadge } from "../ui/celebration";
@@ -7,6 +7,7 @@ import { MessageLine, useMessage } from "../ui/message";
 import { DEFAULT_LIMITS, appendDetails, type DipDetailsValues } from "./dip-details";
 import { DipForm, megabytes, type DipDetailsConfig } from "./dip-form";
 import { DipActions } from "./dip-actions";
+import { WaitingTaps, canQueueTaps, useOfflineTaps } from "./offline-taps";
 import { BadgeList, CompletedCard, PhotoCollection, ProgressCard, RecentDips, StampGrid } from "./sections";
 import { T } from "./texts";
 import type { Badge, ConditionErrors, Dip, RegisterDipResponse, StampCardData } from "./types";
@@ -64,6 +65,64 @@ export function StampCard({ initial }: StampCardProps) {
     }
   }, [completed]);
 
+  // The server's answer to a dip, sent now or later from the queue: the card shows what it says.
+  const applyDip = useCallback(
+    (data: RegisterDipResponse) => {
+      const { dip, badge } = data;
+      justCompleted.current = data.completedAt !== null;
+      setCard((current) => ({
+        ...current,
+        dipCount: data.dipCount,
+        completedAt: data.completedAt,
+        completedAtDisplay: data.completedAtDisplay,
+        recentDips: [dip, ...current.recentDips.filter((d) => d.id !== dip.id)].slice(0, RECENT_DIPS),
+        photos: dip.photoUrl !== null ? [dip, ...current.photos.filter((d) => d.id !== dip.id)] : current.photos,
+        badges:
+          badge === null
+            ? current.badges
+            : current.badges.map((b) => (b.id === badge.id ? { ...b, ...badge, earned: true } : b)),
+      }));
+      // One message, not a stack: the server lists them in rising importance ('Plons toegevoegd!', the
+      // badge, the completion), so the last one says it all, for its own duration.
+      const last = data.toasts[data.toasts.length - 1] ?? { text: data.message, durationMs: 3000 };
+      show(last.text, "success", last.durationMs);
+      const kind = data.celebration;
+      if (kind !== null) setCelebration((current) => ({ kind, badge, key: (current?.key ?? 0) + 1 }));
+    },
+    [show],
+  );
+
+  const offline = useOfflineTaps({
+    userChallengeId: initial.userChallengeId,
+    onDip: (body) => applyDip(body as RegisterDipResponse),
+  });
+
+  /** Keeps the tap on the phone; it is sent (same request id, tap time) when the connection is back. */
+  const queue = useCallback(
+    async (id: string, photo: File | null, details?: DipDetailsValues): Promise<boolean> => {
+      const fields = new FormData();
+      if (details !== undefined) appendDetails(fields, details);
+      try {
+        await offline.queueTap({
+          requestId: id,
+          tappedAt: new Date().toISOString(),
+          userChallengeId: initial.userChallengeId,
+          endpoint: initial.endpoints.registerDip,
+          csrfToken: getCsrfToken(),
+          photo,
+          photoName: photo?.name ?? null,
+          details: Object.fromEntries([...fields.entries()].map(([name, value]) => [name, String(value)])),
+        });
+      } catch {
+        show(T.networkError, "error");
+        return false;
+      }
+      show(T.queued, "info");
+      return true;
+    },
+    [offline.queueTap, initial.userChallengeId, initial.endpoints.registerDip, show],
+  );
+
   const register = useCallback(
     async (photo: File | null, details?: DipDetailsValues): Promise<boolean> => {
       if (sending.current) return false;
@@ -76,6 +135,14 @@ export function StampCard({ initial }: StampCardProps) {
       // One id per dip the member means to add: a retry after a lost answer reuses it, and the
       // server then answers with the dip it already stored instead of adding a second one.
       requestId.current ??= newRequestId();
+      if (navigator.onLine === false && canQueueTaps()) {
+        const id = requestId.current;
+        requestId.current = null;
+        const queued = await queue(id, photo, details);
+        sending.current = false;
+        setBusy(false);
+        return queued;
+      }
       const form = new FormData();
       form.append("request_id", requestId.current);
       if (photo !== null) form.append("photo", photo, photo.name);
@@ -83,6 +150,16 @@ export function StampCard({ initial }: StampCardProps) {
       const result = await postForm<RegisterDipResponse>(initial.endpoints.registerDip, form);
       setServerErrors((result.ok ? null : (result.body as { fields?: ConditionErrors } | null)?.fields) ?? {});
       if (result.ok || result.status !== 0) requestId.current = null;
+      if (!result.ok && result.status === 0 && canQueueTaps()) {
+        // The request failed on the network: the tap waits on the phone with its request id, so
+        // should the server have stored it after all, the resend is answered with that same dip.
+        const id = requestId.current ?? newRequestId();
+        requestId.current = null;
+        const queued = await queue(id, photo, details);
+        sending.current = false;
+        setBusy(false);
+        return queued;
+      }
 
       if (!result.ok) {
         const loginUrl = result.loginUrl ?? (result.status === 401 ? DEFAULT_LOGIN_URL : null);
@@ -104,33 +181,10 @@ export function StampCard({ initial }: StampCardProps) {
       }
       sending.current = false;
       setBusy(false);
-
-      const data = result.data;
-      const { dip, badge } = data;
-      justCompleted.current = data.completedAt !== null;
-      setCard((current) => ({
-        ...current,
-        dipCount: data.dipCount,
-        completedAt: data.completedAt,
-        completedAtDisplay: data.completedAtDisplay,
-        recentDips: [dip, ...current.recentDips.filter((d) => d.id !== dip.id)].slice(0, RECENT_DIPS),
-        photos: dip.photoUrl !== null ? [dip, ...current.photos.filter((d) => d.id !== dip.id)] : current.photos,
-        badges:
-          badge === null
-            ? current.badges
-            : current.badges.map((b) => (b.id === badge.id ? { ...b, ...badge, earned: true } : b)),
-      }));
-      // One message, not a stack: the server lists them in rising importance ('Plons toegevoegd!', the
-      // badge, the completion), so the last one says it all, for its own duration.
-      const last = data.toasts[data.toasts.length - 1] ?? { text: data.message, durationMs: 3000 };
-      show(last.text, "success", last.durationMs);
-      const kind = data.celebration;
-      if (kind !== null) {
-        setCelebration((current) => ({ kind, badge, key: (current?.key ?? 0) + 1 }));
-      }
+      applyDip(result.data);
       return true;
     },
-    [initial.endpoints.registerDip, show],
+    [initial.endpoints.registerDip, initial.photoMaxBytes, show, applyDip, queue],
   );
 
   const endCelebration = useCallback(() => setCelebration(null), []);
@@ -189,6 +243,7 @@ export function StampCard({ initial }: StampCardProps) {
           </section>
         )}
         <MessageLine message={message} className="sc-message" />
+        <WaitingTaps pending={offline.pending} refused={offline.refused} />
         <StampGrid
           targetDips={challenge.targetDips}
           dipCount={dipCount}

@@ -44,4 +44,11 @@ export const T = {
   editDetails: "Details aanpassen",
   undo: "Ongedaan maken",
   networkError: "Geen verbinding met de server. Controleer je internet en probeer het opnieuw.",
+  queued: "Geen verbinding: je plons wacht op je telefoon en wordt verstuurd zodra je weer online bent.",
+  queuedGenericError: "Deze plons kon niet worden geregistreerd.",
+  waitingTitle: "Nog te versturen",
+  waitingHelp: "Deze plonsen tellen op de dag dat je ze registreerde, zodra je weer verbinding hebt.",
+  waitingLine: (when: string) => `Plons van ${when}`,
+  waiting: "Wacht op verbinding",
+  refusedLine: (when: string, message: string) => `Plons van ${when} is niet geteld: ${message}`,
 } as const;

@@ -1,0 +1,78 @@
+import "fake-indexeddb/auto";
+import { IDBFactory } from "fake-indexeddb";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { enqueueTap, flushQueue, queuedTaps, tapForm, type QueuedTap } from "./offline-queue";
+
+function tap(n: number, overrides: Partial<QueuedTap> = {}): QueuedTap {
+  return {
+    requestId: `00000000-0000-4000-8000-00000000000${n}`,
+    tappedAt: `2026-11-21T09:0${n}:00.000Z`,
+    userChallengeId: 7,
+    endpoint: "/challenge/plons",
+    csrfToken: "token",
+    photo: null,
+    photoName: null,
+    details: {},
+    ...overrides,
+  };
+}
+
+function answer(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+}
+
+describe("offline queue", () => {
+  beforeEach(() => {
+    vi.stubGlobal("indexedDB", new IDBFactory());
+  });
+
+  it("keeps taps in tap order, once per request id, per card", async () => {
+    await enqueueTap(tap(1));
+    await enqueueTap(tap(2, { userChallengeId: 8 }));
+    await enqueueTap(tap(3));
+    await enqueueTap(tap(1));
+    expect((await queuedTaps()).map((t) => t.requestId.slice(-1))).toEqual(["1", "2", "3"]);
+    expect((await queuedTaps(7)).map((t) => t.requestId.slice(-1))).toEqual(["1", "3"]);
+  });
+
+  it("sends the request id, tap time, card, details and photo", async () => {
+    const photo = new Blob(["jpeg"], { type: "image/jpeg" });
+    const form = tapForm(tap(4, { photo, photoName: "plons.jpg", details: { water_temperature: "6" } }));
+    expect(form.get("request_id")).toBe(tap(4).requestId);
+    expect(form.get("tapped_at")).toBe("2026-11-21T09:04:00.000Z");
+    expect(form.get("user_challenge_id")).toBe("7");
+    expect(form.get("water_temperature")).toBe("6");
+    expect((form.get("photo") as File).name).toBe("plons.jpg");
+  });
+
+  it("sends in order and lets every answer of the server end a tap's wait", async () => {
+    await enqueueTap(tap(1));
+    await enqueueTap(tap(2));
+    const sent: string[] = [];
+    const fetchMock = vi.fn(async (_url: string, init: RequestInit) => {
+      const id = (init.body as FormData).get("request_id") as string;
+      sent.push(id.slice(-1));
+      expect((init.headers as Record<string, string>)["X-CSRFToken"]).toBe("fresh");
+      return id.endsWith("1") ? answer(201, { dip: {} }) : answer(409, { error: "Deze challenge is voltooid." });
+    });
+    vi.stubGlobal("fetch", fetchMock);
+    const results: number[] = [];
+    await flushQueue({ csrfToken: "fresh", onResult: (r) => results.push(r.status) });
+    expect(sent).toEqual(["1", "2"]);
+    expect(results).toEqual([201, 409]);
+    expect(await queuedTaps()).toEqual([]);
+  });
+
+  it("stops at the first tap that finds no connection; the rest keeps waiting", async () => {
+    await enqueueTap(tap(1));
+    await enqueueTap(tap(2));
+    const fetchMock = vi.fn(async () => {
+      throw new TypeError("Failed to fetch");
+    });
+    vi.stubGlobal("fetch", fetchMock);
+    const results = await flushQueue();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(results.map((r) => r.status)).toEqual([0]);
+    expect((await queuedTaps()).length).toBe(2);
+  });
+});

@@ -1,0 +1,159 @@
+/**
+ * Dips tapped without signal wait here (IndexedDB) until the connection is back. Used by the stamp
+ * card and by the service worker's Background Sync, so it touches nothing but IndexedDB and fetch.
+ *
+ * A queued tap keeps its request id: the server stores one dip per id, so sending the same tap twice
+ * (the page and the worker at once, or a lost answer) never adds two dips. The server stays the judge:
+ * every answer it gives, yes or no, ends the tap's wait.
+ */
+
+const DB_NAME = "koud-offline";
+const DB_VERSION = 1;
+const STORE = "taps";
+/** The Background Sync tag the stamp card asks for and the service worker answers. */
+export const SYNC_TAG = "koud-dips";
+
+export interface QueuedTap {
+  /** The dip's request id (UUID), sent as `request_id`. */
+  requestId: string;
+  /** ISO 8601 moment of the tap (with offset), sent as `tapped_at`. */
+  tappedAt: string;
+  /** The card it was tapped on: the server refuses it for any other card. */
+  userChallengeId: number;
+  endpoint: string;
+  /** The page's CSRF token: a worker cannot read cookies. */
+  csrfToken: string | null;
+  photo: Blob | null;
+  photoName: string | null;
+  /** Extra form fields of the dip (its details), sent as they are. */
+  details: Record<string, string>;
+}
+
+interface StoredTap extends QueuedTap {
+  /** Auto-increment key: the order of the taps. */
+  seq?: number;
+}
+
+/** What the server answered for a sent tap; `status` 0 = no connection (the tap keeps waiting). */
+export interface SendResult {
+  tap: QueuedTap;
+  status: number;
+  body: unknown;
+}
+
+function openDb(): Promise<IDBDatabase> {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(DB_NAME, DB_VERSION);
+    request.onupgradeneeded = () => {
+      const store = request.result.createObjectStore(STORE, { keyPath: "seq", autoIncrement: true });
+      store.createIndex("requestId", "requestId", { unique: true });
+    };
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error ?? new Error("IndexedDB"));
+  });
+}
+
+async function withStore<T>(
+  mode: IDBTransactionMode,
+  work: (store: IDBObjectStore) => IDBRequest<T>,
+): Promise<T> {
+  const db = await openDb();
+  try {
+    return await new Promise<T>((resolve, reject) => {
+      const tx = db.transaction(STORE, mode);
+      const request = work(tx.objectStore(STORE));
+      tx.oncomplete = () => resolve(request.result);
+      tx.onerror = () => reject(tx.error ?? new Error("IndexedDB"));
+      tx.onabort = () => reject(tx.error ?? new Error("IndexedDB"));
+    });
+  } finally {
+    db.close();
+  }
+}
+
+/** Stores a tap at the end of the queue (a second store of the same request id is ignored). */
+export async function enqueueTap(tap: QueuedTap): Promise<void> {
+  const existing = await withStore("readonly", (store) => store.index("requestId").getKey(tap.requestId));
+  if (existing !== undefined) return;
+  await withStore("readwrite", (store) => store.add({ ...tap }));
+}
+
+/** The waiting taps in tap order; only those of one card when `userChallengeId` is given. */
+export async function queuedTaps(userChallengeId?: number): Promise<QueuedTap[]> {
+  const all = (await withStore("readonly", (store) => store.getAll())) as StoredTap[];
+  return all
+    .filter((tap) => userChallengeId === undefined || tap.userChallengeId === userChallengeId)
+    .map(({ seq: _seq, ...tap }) => tap);
+}
+
+async function removeTap(requestId: string): Promise<void> {
+  const key = await withStore("readonly", (store) => store.index("requestId").getKey(requestId));
+  if (key !== undefined) await withStore("readwrite", (store) => store.delete(key));
+}
+
+/** The multipart body the dip endpoint expects. */
+export function tapForm(tap: QueuedTap): FormData {
+  const form = new FormData();
+  form.append("request_id", tap.requestId);
+  form.append("tapped_at", tap.tappedAt);
+  form.append("user_challenge_id", String(tap.userChallengeId));
+  for (const [name, value] of Object.entries(tap.details)) form.append(name, value);
+  if (tap.photo !== null) form.append("photo", tap.photo, tap.photoName ?? "foto.jpg");
+  return form;
+}
+
+async function sendTap(tap: QueuedTap, csrfToken: string | null): Promise<SendResult> {
+  const headers: Record<string, string> = { Accept: "application/json", "X-Requested-With": "XMLHttpRequest" };
+  const token = csrfToken ?? tap.csrfToken;
+  if (token !== null) headers["X-CSRFToken"] = token;
+  let response: Response;
+  try {
+    response = await fetch(tap.endpoint, { method: "POST", body: tapForm(tap), headers, credentials: "same-origin" });
+  } catch {
+    return { tap, status: 0, body: null };
+  }
+  let body: unknown = null;
+  try {
+    body = (await response.json()) as unknown;
+  } catch {
+    body = null;
+  }
+  return { tap, status: response.status, body };
+}
+
+/** Only one flush at a time per page or worker, so taps go out one by one, in order. */
+let flushing: Promise<SendResult[]> | null = null;
+
+/**
+ * Sends the waiting taps in order. A tap leaves the queue on any answer of the server (a dip, or a
+ * refusal such as a completed card); on no connection the flush stops and the rest keeps waiting.
+ * A 401/403 (signed out) stops it too: the tap waits for the member to sign in again.
+ */
+export function flushQueue(
+  options: {
+    userChallengeId?: number;
+    /** The page's current token (a newer one than the tap's after signing in again). */
+    csrfToken?: string | null;
+    onResult?: (result: SendResult) => void;
+  } = {},
+): Promise<SendResult[]> {
+  flushing ??= (async () => {
+    const results: SendResult[] = [];
+    try {
+      for (const tap of await queuedTaps(options.userChallengeId)) {
+        const result = await sendTap(tap, options.csrfToken ?? null);
+        if (result.status === 0 || result.status === 401 || result.status === 403) {
+          results.push(result);
+          break;
+        }
+        await removeTap(tap.requestId);
+        results.push(result);
+        options.onResult?.(result);
+      }
+    } finally {
+      flushing = null;
+    }
+    return results;
+  })();
+  return flushing;
+}

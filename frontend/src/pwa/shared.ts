@@ -1,0 +1,16 @@
+/** What the page and the service worker agree on. */
+
+/** Set by the server on every page of a signed-in member (config/middleware.py): an opaque id. */
+export const MEMBER_HEADER = "X-Koud-Member";
+export const OFFLINE_URL = "/offline";
+/** The sign-out form's action (apps/accounts/urls.py, name "logout"). */
+export const SIGN_OUT_PATH = "/uitloggen";
+export const PAGE_CACHE_PREFIX = "koud-pages-";
+
+/** Deletes every kept page (all members), except the cache named `keep`. Works in pages and workers. */
+export async function clearPageCaches(keep?: string): Promise<void> {
+  const names = await caches.keys();
+  await Promise.all(
+    names.filter((name) => name.startsWith(PAGE_CACHE_PREFIX) && name !== keep).map((name) => caches.delete(name)),
+  );
+}

@@ -1,0 +1,99 @@
+import "fake-indexeddb/auto";
+import { IDBFactory } from "fake-indexeddb";
+import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { queuedTaps } from "../lib/offline-queue";
+import { StampCard } from "./stamp-card";
+import type { RegisterDipResponse, StampCardData } from "./types";
+
+const CARD: StampCardData = {
+  userChallengeId: 7,
+  challenge: { name: "Starter", description: "5 plonsen", category: "normal", targetDips: 5 },
+  dipCount: 0,
+  completedAt: null,
+  completedAtDisplay: null,
+  milestones: [],
+  badges: [],
+  recentDips: [],
+  photos: [],
+  endpoints: { registerDip: "/challenge/plons" },
+  photoMaxBytes: 15 * 1024 * 1024,
+};
+
+function created(number: number): RegisterDipResponse {
+  return {
+    message: "Plons toegevoegd!",
+    dip: { id: number, number, dipDate: "2026-11-21", dipDateDisplay: "21 november 2026", photoUrl: null, thumbnailUrl: null },
+    dipCount: number,
+    completed: false,
+    completedAt: null,
+    completedAtDisplay: null,
+    badge: null,
+    celebration: null,
+    toasts: [],
+  };
+}
+
+function setOnline(value: boolean) {
+  vi.spyOn(navigator, "onLine", "get").mockReturnValue(value);
+}
+
+describe("a dip tapped without signal", () => {
+  beforeEach(() => {
+    vi.stubGlobal("indexedDB", new IDBFactory());
+  });
+
+  it("waits on the phone, shows 'Wacht op verbinding', and is sent when the connection is back", async () => {
+    setOnline(false);
+    const fetchMock = vi.fn(async () => new Response(JSON.stringify(created(1)), { status: 201 }));
+    vi.stubGlobal("fetch", fetchMock);
+    render(<StampCard initial={CARD} />);
+
+    fireEvent.click(screen.getByRole("button", { name: "Plons registreren" }));
+    expect(await screen.findByText("Wacht op verbinding")).toBeTruthy();
+    expect(screen.getByText(/Geen verbinding: je plons wacht op je telefoon/)).toBeTruthy();
+    expect(fetchMock).not.toHaveBeenCalled();
+    const [waiting] = await queuedTaps(7);
+    expect(waiting?.userChallengeId).toBe(7);
+    expect(Date.now() - Date.parse(waiting?.tappedAt ?? "")).toBeLessThan(60_000);
+
+    setOnline(true);
+    await act(async () => {
+      window.dispatchEvent(new Event("online"));
+    });
+    await waitFor(() => expect(screen.queryByText("Wacht op verbinding")).toBeNull());
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    const body = (fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1].body as FormData;
+    expect(body.get("request_id")).toBe(waiting?.requestId);
+    expect(body.get("tapped_at")).toBe(waiting?.tappedAt);
+    expect(screen.getByText("Plons 1 · 21 november 2026")).toBeTruthy();
+    expect(await queuedTaps()).toEqual([]);
+  });
+
+  it("says on the card when the server refuses a late tap", async () => {
+    setOnline(false);
+    vi.stubGlobal("fetch", vi.fn(async () => new Response(JSON.stringify({ error: "Deze challenge is voltooid. Je kunt geen nieuwe plonsen meer toevoegen." }), { status: 409 })));
+    render(<StampCard initial={CARD} />);
+    fireEvent.click(screen.getByRole("button", { name: "Plons registreren" }));
+    expect(await screen.findByText("Wacht op verbinding")).toBeTruthy();
+    setOnline(true);
+    await act(async () => {
+      window.dispatchEvent(new Event("online"));
+    });
+    expect(await screen.findByText(/is niet geteld: Deze challenge is voltooid/)).toBeTruthy();
+    expect(screen.queryByText("Wacht op verbinding")).toBeNull();
+  });
+
+  it("a send that fails on the network waits too, with the same request id", async () => {
+    setOnline(true);
+    const fetchMock = vi.fn(async () => {
+      throw new TypeError("Failed to fetch");
+    });
+    vi.stubGlobal("fetch", fetchMock);
+    render(<StampCard initial={CARD} />);
+    fireEvent.click(screen.getByRole("button", { name: "Plons registreren" }));
+    expect(await screen.findByText("Wacht op verbinding")).toBeTruthy();
+    const sentId = ((fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1].body as FormData).get("request_id");
+    expect((await queuedTaps(7))[0]?.requestId).toBe(sentId);
+  });
+});

@@ -1,0 +1,140 @@
+import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { getCsrfToken } from "../lib/api";
+import { SYNC_TAG, enqueueTap, flushQueue, queuedTaps, type QueuedTap, type SendResult } from "../lib/offline-queue";
+import { T } from "./texts";
+
+/** A tap the server refused when it finally arrived (e.g. the card was completed meanwhile). */
+export interface RefusedTap {
+  requestId: string;
+  tappedAt: string;
+  message: string;
+}
+
+export interface OfflineTaps {
+  pending: readonly QueuedTap[];
+  refused: readonly RefusedTap[];
+  /** Keeps the tap on the phone and asks for it to be sent as soon as there is a connection. */
+  queueTap: (tap: QueuedTap) => Promise<void>;
+}
+
+interface Options {
+  userChallengeId: number;
+  /** Called for each stored tap the server answered with a dip (201, or 200 for a replay). */
+  onDip: (body: unknown) => void;
+}
+
+/**
+ * The stamp card's taps that wait for a connection (src/lib/offline-queue.ts). They are sent in
+ * order when the page opens, when the browser says it is online again, or by the service worker's
+ * Background Sync (which then tells the page to reload its card).
+ */
+export function useOfflineTaps({ userChallengeId, onDip }: Options): OfflineTaps {
+  const [pending, setPending] = useState<readonly QueuedTap[]>([]);
+  const [refused, setRefused] = useState<readonly RefusedTap[]>([]);
+  const onDipRef = useRef(onDip);
+  onDipRef.current = onDip;
+
+  const reload = useCallback(async () => {
+    setPending(await queuedTaps(userChallengeId));
+  }, [userChallengeId]);
+
+  const flush = useCallback(async () => {
+    const onResult = ({ tap, status, body }: SendResult) => {
+      if (status === 200 || status === 201) {
+        onDipRef.current(body);
+      } else {
+        setRefused((current) => [
+          ...current,
+          { requestId: tap.requestId, tappedAt: tap.tappedAt, message: errorOf(body) },
+        ]);
+      }
+    };
+    // Every waiting tap, also those of a card stopped since: the server refuses those, and the card says so.
+    await flushQueue({ csrfToken: getCsrfToken(), onResult });
+    await reload();
+  }, [userChallengeId, reload]);
+
+  useEffect(() => {
+    if (!hasIndexedDb()) return;
+    void flush();
+    const online = () => void flush();
+    const fromWorker = (event: MessageEvent) => {
+      if ((event.data as { type?: unknown } | null)?.type === "taps-sent") window.location.reload();
+    };
+    window.addEventListener("online", online);
+    navigator.serviceWorker?.addEventListener("message", fromWorker);
+    return () => {
+      window.removeEventListener("online", online);
+      navigator.serviceWorker?.removeEventListener("message", fromWorker);
+    };
+  }, [flush]);
+
+  const queueTap = useCallback(
+    async (tap: QueuedTap) => {
+      await enqueueTap(tap);
+      await reload();
+      await askForBackgroundSync();
+    },
+    [reload],
+  );
+
+  return { pending, refused, queueTap };
+}
+
+function hasIndexedDb(): boolean {
+  return typeof indexedDB !== "undefined";
+}
+
+/** Whether a tap can wait on this phone (IndexedDB); without it a failed send stays an error. */
+export const canQueueTaps = hasIndexedDb;
+
+async function askForBackgroundSync(): Promise<void> {
+  try {
+    const registration = await navigator.serviceWorker?.getRegistration();
+    const sync = (registration as (ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } }) | undefined)?.sync;
+    await sync?.register(SYNC_TAG);
+  } catch {
+    // No Background Sync here: the `online` event and the next visit send the taps.
+  }
+}
+
+function errorOf(body: unknown): string {
+  const error = typeof body === "object" && body !== null ? (body as { error?: unknown }).error : undefined;
+  return typeof error === "string" && error !== "" ? error : T.queuedGenericError;
+}
+
+const TIME = new Intl.DateTimeFormat("nl-NL", { weekday: "long", hour: "2-digit", minute: "2-digit" });
+
+export function tapTimeDisplay(iso: string): string {
+  return TIME.format(new Date(iso));
+}
+
+/** The card's list of taps that wait for a connection, and of late taps the server refused. */
+export function WaitingTaps({ pending, refused }: { pending: readonly QueuedTap[]; refused: readonly RefusedTap[] }) {
+  const titleId = useId();
+  if (pending.length === 0 && refused.length === 0) return null;
+  return (
+    <section className="sc-card sc-waiting" aria-labelledby={titleId}>
+      <h2 id={titleId} className="sc-title">
+        {T.waitingTitle}
+      </h2>
+      {pending.length > 0 && <p className="sc-help">{T.waitingHelp}</p>}
+      <ul className="sc-waiting__list" aria-live="polite">
+        {pending.map((tap) => (
+          <li key={tap.requestId} className="sc-waiting__item">
+            <span className="sc-waiting__text">
+              {T.waitingLine(tapTimeDisplay(tap.tappedAt))}
+              {tap.photo !== null ? ` · ${T.withPhoto}` : ""}
+            </span>
+            <span className="sc-waiting__status">{T.waiting}</span>
+          </li>
+        ))}
+        {refused.map((tap) => (
+          <li key={tap.requestId} className="sc-waiting__item sc-waiting__item--refused" role="alert">
+            <span className="sc-waiting__text">{T.refusedLine(tapTimeDisplay(tap.tappedAt), tap.message)}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,118 @@
+/// <reference lib="webworker" />
+/*
+ * The service worker, served at /sw.js with scope "/".
+ * - The islands' JS and CSS are precached (Workbox); other static files are cached as they are used.
+ * - Pages: network first. A page is kept only when the server marked it as the signed-in member's own
+ *   (X-Koud-Member); a page of another member, or any page while signed out, empties the page cache,
+ *   so one member's page is never shown to another. Without network and without a kept copy, the
+ *   Dutch offline page.
+ * - Background Sync sends the dips tapped without signal (src/lib/offline-queue.ts).
+ */
+import { cleanupOutdatedCaches, precacheAndRoute } from "workbox-precaching";
+import { registerRoute } from "workbox-routing";
+import { StaleWhileRevalidate } from "workbox-strategies";
+import { SYNC_TAG, flushQueue } from "../lib/offline-queue";
+import { MEMBER_HEADER, OFFLINE_URL, PAGE_CACHE_PREFIX, SIGN_OUT_PATH, clearPageCaches } from "../pwa/shared";
+
+declare const self: ServiceWorkerGlobalScope;
+
+const OFFLINE_CACHE = "koud-offline-page";
+const STATIC_CACHE = "koud-static";
+
+// The build's paths are relative to dist/, which Django serves under /static/; the worker lives at /.
+const STATIC_URL = "/static/";
+const underStatic = (url: string) => (url.startsWith("/") ? url : STATIC_URL + url);
+precacheAndRoute(
+  self.__WB_MANIFEST.map((entry) =>
+    typeof entry === "string" ? underStatic(entry) : { ...entry, url: underStatic(entry.url) },
+  ),
+);
+cleanupOutdatedCaches();
+
+registerRoute(
+  ({ url, request }) => url.origin === self.location.origin && url.pathname.startsWith("/static/") && request.method === "GET",
+  new StaleWhileRevalidate({ cacheName: STATIC_CACHE }),
+);
+
+self.addEventListener("install", (event) => {
+  // Fetched without cookies: the offline page is the same for everyone and holds nothing personal.
+  event.waitUntil(
+    caches.open(OFFLINE_CACHE).then((cache) => cache.add(new Request(OFFLINE_URL, { credentials: "omit" }))),
+  );
+  void self.skipWaiting();
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(self.clients.claim());
+});
+
+self.addEventListener("message", (event) => {
+  const data: unknown = event.data;
+  if (typeof data === "object" && data !== null && (data as { type?: unknown }).type === "signed-out") {
+    event.waitUntil(clearPageCaches());
+  }
+});
+
+self.addEventListener("fetch", (event) => {
+  const { request } = event;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.method === "POST" && url.pathname === SIGN_OUT_PATH) {
+    event.respondWith(clearPageCaches().then(() => fetch(request)));
+    return;
+  }
+  if (request.mode === "navigate" && request.method === "GET") {
+    event.respondWith(networkFirstPage(request));
+  }
+});
+
+self.addEventListener("sync", (event) => {
+  const sync = event as ExtendableEvent & { tag?: string };
+  if (sync.tag === SYNC_TAG) sync.waitUntil(sendQueuedTaps());
+});
+
+async function sendQueuedTaps(): Promise<void> {
+  const results = await flushQueue();
+  // A tap that found no connection keeps waiting: fail the sync so that the browser tries again.
+  if (results.some((result) => result.status === 0)) throw new Error("Nog geen verbinding");
+  for (const client of await self.clients.matchAll({ type: "window" })) client.postMessage({ type: "taps-sent" });
+}
+
+async function networkFirstPage(request: Request): Promise<Response> {
+  let response: Response;
+  try {
+    response = await fetch(request);
+  } catch {
+    return (await keptPage(request)) ?? (await offlinePage());
+  }
+  await keepPage(request, response);
+  return response;
+}
+
+async function keepPage(request: Request, response: Response): Promise<void> {
+  const member = response.headers.get(MEMBER_HEADER);
+  if (member === null || member === "") {
+    // Signed out (or a page that belongs to nobody): nothing kept may outlive the session.
+    await clearPageCaches();
+    return;
+  }
+  const cacheName = `${PAGE_CACHE_PREFIX}${member}`;
+  await clearPageCaches(cacheName);
+  const cacheable =
+    response.ok && response.type === "basic" && !(response.headers.get("Cache-Control") ?? "").includes("no-store");
+  if (cacheable) await (await caches.open(cacheName)).put(request, response.clone());
+}
+
+async function keptPage(request: Request): Promise<Response | undefined> {
+  for (const name of await caches.keys()) {
+    if (!name.startsWith(PAGE_CACHE_PREFIX)) continue;
+    const match = await (await caches.open(name)).match(request, { ignoreVary: true, ignoreSearch: false });
+    if (match !== undefined) return match;
+  }
+  return undefined;
+}
+
+async function offlinePage(): Promise<Response> {
+  const cached = await caches.match(OFFLINE_URL, { cacheName: OFFLINE_CACHE, ignoreVary: true });
+  return cached ?? new Response("Geen verbinding.", { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+}

@@ -1,0 +1,64 @@
+"""The installable app: manifest, service worker at the root, offline page, the member mark on pages."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from config.middleware import MEMBER_HEADER
+from tests.factories import UserFactory
+
+DIST = Path(__file__).resolve().parents[2] / "frontend" / "dist"
+pytestmark = pytest.mark.django_db
+
+
+def test_the_service_worker_is_served_from_the_root_with_scope_slash(client):
+    response = client.get("/sw.js")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/javascript")
+    assert response["Service-Worker-Allowed"] == "/"
+    assert response["Cache-Control"] == "no-cache"
+    body = response.content.decode()
+    assert body == (DIST / "sw.js").read_text()
+    # Workbox's precache list names the build's files; the worker puts them under /static/.
+    assert '"assets/stampcard-' in body and "/static/" in body
+
+
+def test_the_manifest_is_dutch_standalone_and_linked_from_every_page(client, member):
+    manifest = json.loads((DIST / "manifest.webmanifest").read_text())
+    assert manifest["name"] == "Koud water challenge"
+    assert manifest["lang"] == "nl"
+    assert manifest["display"] == "standalone"
+    assert manifest["start_url"] == "/dashboard" and manifest["scope"] == "/"
+    assert (manifest["theme_color"], manifest["background_color"]) == ("#072a47", "#f4f9fc")
+    sizes = {(icon["sizes"], icon["purpose"]) for icon in manifest["icons"]}
+    assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= sizes
+    assert [s["name"] for s in manifest["shortcuts"]] == ["Plons registreren", "Mijn statistieken"]
+    for icon in manifest["icons"]:
+        assert client.get(icon["src"]).status_code == 200
+    client.force_login(member)
+    for path in ["/", "/dashboard", "/account", "/offline"]:
+        html = client.get(path).content.decode()
+        assert '<link rel="manifest" href="/static/manifest.webmanifest">' in html, path
+        assert '<meta name="apple-mobile-web-app-capable" content="yes">' in html, path
+        assert 'rel="apple-touch-icon"' in html, path
+
+
+def test_the_offline_page_is_dutch_and_the_same_for_everyone(client):
+    response = client.get("/offline")
+    assert response.status_code == 200
+    assert "Geen verbinding…" in response.content.decode()
+    assert MEMBER_HEADER not in response
+
+
+def test_a_members_pages_carry_an_opaque_mark_of_that_member_only(client):
+    first, second = UserFactory(), UserFactory()
+    assert MEMBER_HEADER not in client.get("/")
+    client.force_login(first)
+    mark = client.get("/dashboard")[MEMBER_HEADER]
+    assert mark == client.get("/account")[MEMBER_HEADER]
+    assert len(mark) == 32 and mark != str(first.pk) and first.email not in mark
+    client.force_login(second)
+    assert client.get("/dashboard")[MEMBER_HEADER] != mark
+    client.logout()
+    assert MEMBER_HEADER not in client.get("/")

@@ -1,0 +1,134 @@
+"""The app at the water's edge, in real Chromium: installable, a service worker at "/", dips without signal."""
+
+import datetime
+
+from django.utils import timezone
+
+from apps.challenges.models import Challenge, UserChallenge
+from tests.challenges.photo_samples import image_bytes
+from tests.e2e.conftest import ARTIFACTS, CHROMIUM, PHONE, screenshot, sign_in
+from tests.factories import UserFactory
+
+WAITING = "Wacht op verbinding"
+
+
+def controlled_by_the_service_worker(page) -> None:
+    """Waits until the worker is active, then loads the page again through it (the first visit was not)."""
+    ready = (
+        "Promise.race([navigator.serviceWorker.ready.then(() => true), new Promise(r => setTimeout(r, 10000, false))])"
+    )
+    assert page.evaluate(ready), "the service worker did not become active"
+    # Once more through the worker, so that it keeps this page.
+    page.reload()
+    assert page.evaluate("navigator.serviceWorker.controller.scriptURL") == page.base_url + "/sw.js"
+
+
+def test_chromium_reports_the_app_installable(browser, live_server, tmp_path):
+    # Chromium never offers installation in an incognito context: this one has a real profile.
+    context = browser.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"),
+        executable_path=CHROMIUM,
+        args=["--no-sandbox", "--disable-gpu"],
+        viewport=PHONE,
+        locale="nl-NL",
+    )
+    try:
+        page = context.pages[0] if context.pages else context.new_page()
+        page.base_url = live_server.url
+        sign_in(page, UserFactory())
+        page.goto(page.base_url + "/dashboard")
+        controlled_by_the_service_worker(page)
+        cdp = context.new_cdp_session(page)
+        assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+        manifest = cdp.send("Page.getAppManifest")
+        assert manifest["errors"] == [] and manifest["url"] == page.base_url + "/static/manifest.webmanifest"
+        # What the installed app shows: the page alone (no browser bar) at phone width.
+        screenshot(page, "installed-app-dashboard")
+    finally:
+        context.close()
+
+
+def test_two_dips_tapped_offline_arrive_once_each_with_photo_and_tap_time(page, tmp_path):
+    member = UserFactory()
+    card = UserChallenge.objects.create(
+        user=member, challenge=Challenge.objects.get(target_dips=5), challenge_type="normal"
+    )
+    sign_in(page, member)
+    page.goto(page.base_url + "/challenge")
+    controlled_by_the_service_worker(page)
+    page.get_by_role("heading", name="Voeg plons toe").wait_for()
+
+    # Tapped on the beach an hour and a half ago, without signal.
+    first_tap = (timezone.now() - datetime.timedelta(hours=1, minutes=30)).replace(microsecond=0)
+    second_tap = first_tap + datetime.timedelta(minutes=2)
+    page.context.set_offline(True)
+    page.clock.set_fixed_time(first_tap)
+    page.get_by_role("button", name="Plons registreren").click()
+    page.get_by_text(WAITING).first.wait_for()
+
+    photo = tmp_path / "strand.jpg"
+    photo.write_bytes(image_bytes("JPEG", size=(640, 480)))
+    page.clock.set_fixed_time(second_tap)
+    page.get_by_label("Foto (optioneel)").set_input_files(str(photo))
+    page.get_by_role("button", name="Plons registreren").click()
+    page.get_by_text(WAITING).nth(1).wait_for()
+    assert card.dips.count() == 0
+
+    # Still without signal, the page opens again from the phone, with both taps still waiting.
+    page.reload()
+    page.get_by_text(WAITING).nth(1).wait_for()
+    assert page.get_by_text(WAITING).count() == 2
+    page.screenshot(path=str(ARTIFACTS / "offline-card.png"), full_page=True)
+
+    page.context.set_offline(False)
+    page.get_by_text("Nog 3 plonsen te gaan!").wait_for()
+    page.get_by_text(WAITING).first.wait_for(state="detached")
+
+    dips = list(card.dips.order_by("number"))
+    assert len(dips) == 2
+    assert [dip.created_at for dip in dips] == [first_tap, second_tap]
+    assert [bool(dip.photo) for dip in dips] == [False, True]
+    assert dips[1].photo.name.startswith(f"{member.pk}/")
+
+
+def test_signing_out_leaves_no_page_of_the_member_on_the_phone(page):
+    member = UserFactory(full_name="Marit Geheim")
+    sign_in(page, member)
+    page.goto(page.base_url + "/dashboard")
+    controlled_by_the_service_worker(page)
+    page.goto(page.base_url + "/dashboard")
+    assert page.evaluate("caches.keys().then(keys => keys.filter(k => k.startsWith('koud-pages-')).length)") == 1
+
+    page.get_by_role("button", name="Uitloggen").click()
+    page.wait_for_url(page.base_url + "/")
+    assert page.evaluate("caches.keys().then(keys => keys.filter(k => k.startsWith('koud-pages-')).length)") == 0
+
+    page.context.set_offline(True)
+    page.goto(page.base_url + "/dashboard")
+    page.get_by_role("heading", name="Geen verbinding…").wait_for()
+    assert "Marit Geheim" not in page.content()
+
+
+def test_another_members_page_replaces_everything_kept_of_the_first(page):
+    first = UserFactory(full_name="Eerste Zwemmer")
+    second = UserFactory(full_name="Tweede Zwemmer")
+    kept = "caches.keys().then(keys => keys.filter(k => k.startsWith('koud-pages-')))"
+    sign_in(page, first)
+    page.goto(page.base_url + "/dashboard")
+    controlled_by_the_service_worker(page)
+    page.goto(page.base_url + "/account")
+    [first_cache] = page.evaluate(kept)
+
+    # Someone else signs in on the same phone (a new session cookie, no sign-out in between).
+    page.context.clear_cookies()
+    sign_in(page, second)
+    page.goto(page.base_url + "/dashboard")
+    [second_cache] = page.evaluate(kept)
+    assert second_cache != first_cache
+
+    page.context.set_offline(True)
+    page.goto(page.base_url + "/account")  # kept for the first member only: gone
+    page.get_by_role("heading", name="Geen verbinding…").wait_for()
+    page.goto(page.base_url + "/dashboard")
+    page.get_by_text("Tweede Zwemmer").first.wait_for()
+    assert "Eerste Zwemmer" not in page.content()
