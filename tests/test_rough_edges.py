@@ -34,6 +34,8 @@ def test_the_django_admin_says_de_activiteit_after_adding_an_event(admin_client)
             "created_at_1": "10:00:00",
             "participants-TOTAL_FORMS": "0",
             "participants-INITIAL_FORMS": "0",
+            "waitlist-TOTAL_FORMS": "0",
+            "waitlist-INITIAL_FORMS": "0",
         },
         follow=True,
     )

@@ -34,9 +34,16 @@ def test_the_admin_page_hands_the_island_its_numbers(admin_client):
     UserFactory(newsletter_consent=True)
     html = admin_client.get("/admin").content.decode()
     data = json.loads(re.search(r'<script id="admin-data" type="application/json">(.*?)</script>', html).group(1))
-    assert data["stats"] == {"users": 2, "activeChallenges": 0, "dips": 0, "subscribers": 1}
+    assert data["stats"] == {
+        "users": 2,
+        "activeChallenges": 0,
+        "dips": 0,
+        "subscribers": 1,
+        "dipsThisWeek": 0,
+        "newMembersThisMonth": 2,
+    }
     assert data["endpoints"]["newsletterExport"] == "/admin/nieuwsbrief.csv"
-    for name in ("users", "activeChallenges", "dips", "subscribers"):
+    for name in ("users", "activeChallenges", "dips", "subscribers", "dipsThisWeek", "newMembersThisMonth"):
         assert f'data-admin-stat="{name}"' in html
 
 
@@ -53,5 +60,13 @@ def test_deleting_a_user_answers_with_every_number_it_changed(admin_client):
     assert response.status_code == 200
     assert response.json() == {
         "message": "Gebruiker verwijderd",
-        "stats": {"users": 2, "activeChallenges": 1, "dips": 1, "subscribers": 0},
+        # The dips and members counted this week and month change too: the deleted member joined now.
+        "stats": {
+            "users": 2,
+            "activeChallenges": 1,
+            "dips": 1,
+            "subscribers": 0,
+            "dipsThisWeek": 1,
+            "newMembersThisMonth": 2,
+        },
     }

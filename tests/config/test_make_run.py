@@ -25,7 +25,7 @@ def make_run_commands(**env) -> str:
 
 
 def runserver_line(commands: str) -> str:
-    return next(line for line in commands.splitlines() if "manage.py runserver" in line)
+    return next(line.strip() for line in commands.splitlines() if "manage.py runserver" in line)
 
 
 def test_make_run_serves_without_debug_on_port_8000_by_default():
@@ -88,3 +88,9 @@ def test_a_wrong_address_gets_the_dutch_404_page_and_static_files_are_still_serv
     assert "URLconf" not in html and "Using the URLconf" not in html  # Django's debug page lists every URL
     status, css = _get(served_as_make_run_serves + "/static/css/app.css")
     assert status == 200 and "--c-" in css
+
+
+def test_make_run_starts_the_mail_worker_beside_the_server():
+    commands = make_run_commands()
+    assert "manage.py db_worker" in commands
+    assert commands.index("manage.py db_worker") < commands.index("manage.py runserver")
