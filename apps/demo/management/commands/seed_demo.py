@@ -13,5 +13,7 @@ class Command(BaseCommand):
         logins = demo_data_ensure()
         self.stdout.write(self.style.SUCCESS("Demo-gegevens klaar."))
         self.stdout.write(f"  Admin:       {logins.admin_email} / {logins.admin_password}")
+        # The admin role asks for a second factor: the first visit to /admin leads to setting one up.
+        self.stdout.write("               (stel bij de eerste keer een passkey of authenticator-app in)")
         self.stdout.write(f"  Lid:         {logins.member_email} / {logins.member_password}")
         self.stdout.write(f"  Uitnodiging: {logins.invitation_link}")
