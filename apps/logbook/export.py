@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 
+from allauth.mfa.models import Authenticator
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -152,6 +153,17 @@ def _mails(user: User) -> Iterable[dict]:
         }
 
 
+def _second_factors(user: User) -> Iterable[dict]:
+    # Which factors there are and when they were used; never a key, a secret or a recovery code.
+    for factor in Authenticator.objects.filter(user=user).order_by("created_at", "pk"):
+        yield {
+            "soort": factor.get_type_display(),
+            "naam": factor.data.get("name", "") if factor.type == Authenticator.Type.WEBAUTHN else "",
+            "aangemaakt_op": _moment(factor.created_at),
+            "laatst_gebruikt": _moment(factor.last_used_at),
+        }
+
+
 SECTIONS: list[ExportSection] = [
     ExportSection("profiel", ["naam", "e-mailadres", "nieuwsbrief", "aangemeld_op", "laatst_ingelogd"], _profile),
     ExportSection(
@@ -188,6 +200,7 @@ SECTIONS: list[ExportSection] = [
         _calendar_and_mail,
     ),
     ExportSection("e-mails", ["soort", "event", "status", "aangemaakt_op", "verstuurd_op"], _mails),
+    ExportSection("inlogmethoden", ["soort", "naam", "aangemaakt_op", "laatst_gebruikt"], _second_factors),
 ]
 
 
