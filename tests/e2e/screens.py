@@ -149,3 +149,58 @@ def password_reset_done() -> Visit:
 @screen("django-admin")
 def django_admin() -> Visit:
     return Visit("/django-admin/", AdminFactory())
+
+
+@screen("statistics-with-a-log")
+def statistics_with_a_log() -> Visit:
+    from decimal import Decimal
+
+    from apps.challenges.conditions import DipConditions
+
+    member = member_with_card()
+    start = timezone.now() - datetime.timedelta(days=200)
+    for number in range(1, 41):
+        conditions = DipConditions(
+            water_temperature=Decimal("14.5") - Decimal(number % 20) / 2,
+            duration_seconds=90 + number,
+            spot="Strand Scheveningen, bij de pier",
+        )
+        dip_register(user=member, conditions=conditions, now=start + datetime.timedelta(days=number * 5))
+    return Visit("/statistieken", member)
+
+
+@screen("statistics-empty")
+def statistics_empty() -> Visit:
+    return Visit("/statistieken", UserFactory())
+
+
+@screen("account-admin-with-second-factor")
+def account_admin() -> Visit:
+    return Visit("/account", AdminFactory(full_name="Anna Admin-Van Oosterwijk"))
+
+
+@screen("events-full-with-waitlist")
+def events_with_waitlist() -> Visit:
+    from apps.events.services import event_sign_up
+
+    member = UserFactory()
+    event = EventFactory(title="Zonsopgangduik in de IJhaven met warme chocolademelk", max_participants=1)
+    event_sign_up(user=UserFactory(), event_id=event.pk)
+    event_sign_up(user=member, event_id=event.pk)
+    EventFactory(title="Nieuwjaarsduik")
+    return Visit("/events", member)
+
+
+@screen("sign-out-page")
+def sign_out_page() -> Visit:
+    return Visit("/uitloggen", UserFactory())
+
+
+@screen("stop-confirmation-page")
+def stop_confirmation_page() -> Visit:
+    return Visit("/challenge/stoppen", member_with_card(dips=3))
+
+
+@screen("offline-page")
+def offline_page() -> Visit:
+    return Visit("/offline")
