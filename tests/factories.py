@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from apps.accounts.models import User, UserRole
 from apps.challenges.models import Badge, Challenge, Dip, UserBadge, UserChallenge
+from apps.challenges.services import user_dip_count_add
 from apps.events.models import Event, EventParticipant
 from apps.invitations.models import Invitation
 
@@ -96,6 +97,14 @@ class DipFactory(factory.django.DjangoModelFactory):
     user = factory.LazyAttribute(lambda o: o.user_challenge.user)
     number = factory.Sequence(lambda n: n + 1)
     dip_date = factory.LazyFunction(lambda: timezone.localdate())
+
+    @classmethod
+    def _create(cls, model_class, *args, **kwargs):
+        # Written past dip_register, so the member's counter is kept here as the dip services keep it.
+        dip = super()._create(model_class, *args, **kwargs)
+        user_dip_count_add(user_id=dip.user_id, delta=1)
+        dip.user.refresh_from_db(fields=["dip_count"])
+        return dip
 
 
 class UserBadgeFactory(factory.django.DjangoModelFactory):

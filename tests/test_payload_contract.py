@@ -99,7 +99,7 @@ def test_the_admin_islands_data_and_answers_match_the_types(definitions, admin_c
         admin_client.post(f"/admin/api/uitnodigingen/{invitation_id}/verwijderen").json(),
     )
     other = UserFactory()
-    check(definitions, "MessageResponse", admin_client.post(f"/admin/api/gebruikers/{other.pk}/verwijderen").json())
+    check(definitions, "UserDeleted", admin_client.post(f"/admin/api/gebruikers/{other.pk}/verwijderen").json())
 
 
 @pytest.mark.django_db

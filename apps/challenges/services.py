@@ -144,6 +144,7 @@ def _dip_register_locked(
             created_at=now,
             request_id=request_id,
         )
+        user_dip_count_add(user_id=user.pk, delta=1)
         badge = Badge.objects.filter(challenge_id=card.challenge_id, milestone_dips=number).first()
         award = None
         if badge is not None:
@@ -226,7 +227,7 @@ def challenge_stop(*, user: User, user_challenge_id: int) -> None:
         if card.is_completed:
             # A finished card is the member's trophy: stopping would delete its badges and photos.
             raise ChallengeCompletedError(MESSAGE_COMPLETED_KEPT)
-        card.delete()
+        _card_delete(card)
 
 
 def dip_delete(*, dip_id: int) -> UserChallenge:
@@ -244,8 +245,25 @@ def dip_delete(*, dip_id: int) -> UserChallenge:
         if dip is None:
             raise ChallengeError(MESSAGE_DIP_UNKNOWN)
         dip.delete()
+        user_dip_count_add(user_id=dip.user_id, delta=-1)
         _card_recount_after_dip_removal(card=card, removed_number=dip.number)
     return card
+
+
+def user_dip_count_add(*, user_id: int, delta: int) -> None:
+    """Keep `User.dip_count` true: EVERY service that adds or removes dips calls this in its own transaction
+    (today dip_register, dip_delete, challenge_stop, user_challenge_delete). An increment, not a recount:
+    under concurrent writes the row lock orders the increments, where a recount could miss a dip that a
+    parallel transaction commits meanwhile."""
+    if delta:
+        User.objects.filter(pk=user_id).update(dip_count=F("dip_count") + delta)
+
+
+def _card_delete(card: UserChallenge) -> None:
+    """A card goes with its dips (cascade), so they leave the member's count; call it under the card's lock."""
+    removed = card.dips.count()
+    card.delete()
+    user_dip_count_add(user_id=card.user_id, delta=-removed)
 
 
 def _card_recount_after_dip_removal(*, card: UserChallenge, removed_number: int) -> None:
@@ -272,4 +290,4 @@ def user_challenge_delete(*, user_challenge_id: int) -> None:
         card = UserChallenge.objects.select_for_update().filter(pk=user_challenge_id).first()
         if card is None:
             raise ChallengeError(MESSAGE_CARD_UNKNOWN)
-        card.delete()
+        _card_delete(card)
