@@ -80,6 +80,9 @@ $PY bench/text_parsing.py >"$RESULTS/raw/text_parsing.json"
 echo "== query counts (full club and a tiny club, in a rolled-back transaction)"
 $PY bench/queries.py --out "$RESULTS/raw/queries.json"
 
+echo "== admin lists (users, invitations, photos): rows, bytes, queries and time per page"
+$PY bench/admin_lists.py --out "$RESULTS/raw/admin_lists.json"
+
 cut -d' ' -f1-3 /proc/loadavg >"$RESULTS/raw/loadavg.txt"  # other work on the machine skews every number
 echo "== gunicorn op $GUNICORN_BIND (load average vooraf: $(cat "$RESULTS/raw/loadavg.txt"))"
 GUNICORN_PID=""

@@ -3,6 +3,7 @@
 import datetime
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from apps.accounts.models import User
@@ -12,6 +13,7 @@ from apps.adminpanel.selectors import (
     MESSAGE_USERS_BAD_SORT,
     USERS_PAGE_SIZE,
 )
+from tests.concurrency import requires_postgresql
 from tests.factories import DipFactory, UserChallengeFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -141,3 +143,15 @@ def test_every_page_and_sort_costs_the_same_few_queries_at_any_size(admin_client
         with django_assert_max_num_queries(5):  # session, user, admin role, the page, the admin roles on it
             response = admin_client.get(URL, {**params, **({"cursor": first["next"]} if first["next"] else {})})
         assert response.status_code == 200
+
+
+def test_on_postgresql_the_search_reads_a_trigram_index_not_every_member(admin_client):
+    requires_postgresql()
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")  # a tiny test table: ask whether the index CAN serve it
+        cursor.execute(
+            "EXPLAIN SELECT id FROM accounts_user WHERE UPPER(full_name::text) LIKE %s OR UPPER(email::text) LIKE %s",
+            ["%JAN%", "%JAN%"],
+        )
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "user_search_trgm_idx" in plan
