@@ -26,9 +26,8 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.db import connection, reset_queries  # noqa: E402
+from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
-from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from apps.accounts.models import User  # noqa: E402
 from apps.demo.load_data import LOAD_ADMIN_EMAIL  # noqa: E402
@@ -58,8 +57,13 @@ def get(client: Client, url: str, params: dict):
 
 
 def measure(client: Client, url: str, params: dict, repeat: int) -> dict:
-    reset_queries()  # every request empties the query log: count from an empty one
-    with CaptureQueriesContext(connection) as queries:
+    queries = []  # counted by a wrapper: the query log is emptied at every request start
+
+    def count(execute, sql, params, many, context):
+        queries.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(count):
         response = get(client, url, params)
     if response.status_code != 200:
         raise SystemExit(f"{url} {params} answered {response.status_code}: {response.content[:200]!r}")
