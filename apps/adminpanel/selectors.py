@@ -145,7 +145,7 @@ def invitation_page(*, request=None, cursor: str | None = None, limit: int = INV
 USERS_PAGE_SIZE = 100
 USERS_SEARCH_MAX = 100  # characters: a name or an address, not a text
 MESSAGE_USERS_BAD_SORT = "Onbekende sortering. Kies naam, e-mail, lid sinds of plonsen, oplopend of aflopend."
-MESSAGE_USERS_BAD_SEARCH = f"Zoekterm is te lang (maximaal {USERS_SEARCH_MAX} tekens)."
+MESSAGE_USERS_BAD_SEARCH = f"Zoekterm is te lang (maximaal {USERS_SEARCH_MAX} tekens) of bevat ongeldige tekens."
 MESSAGE_USERS_BAD_CURSOR = "Deze pagina van de gebruikerslijst bestaat niet (meer). Laad de lijst opnieuw."
 
 
@@ -187,7 +187,7 @@ def _users_position(cursor: str, *, sort: str, direction: str, search: str):
         elif sort == "dipCount":
             if type(value) is not int:
                 raise ValueError(cursor)
-        elif not isinstance(value, str):
+        elif not isinstance(value, str) or "\x00" in value:
             raise ValueError(cursor)
     except (ValueError, KeyError, TypeError, UnicodeError) as exc:
         raise UsersQueryError(MESSAGE_USERS_BAD_CURSOR) from exc
@@ -208,7 +208,7 @@ def users_page(
     if sort not in USER_SORT_COLUMNS or direction not in USER_SORT_DIRECTIONS:
         raise UsersQueryError(MESSAGE_USERS_BAD_SORT)
     search = search.strip()
-    if len(search) > USERS_SEARCH_MAX:
+    if len(search) > USERS_SEARCH_MAX or "\x00" in search:  # PostgreSQL text cannot hold a NUL
         raise UsersQueryError(MESSAGE_USERS_BAD_SEARCH)
     users = User.objects.annotate(sort_value=USER_SORT_COLUMNS[sort])
     if search:

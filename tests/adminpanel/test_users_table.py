@@ -1,6 +1,8 @@
 """The admin users table: pages of at most 100 rows, searched and sorted by the server."""
 
+import base64
 import datetime
+import json
 
 import pytest
 from django.db import connection
@@ -38,6 +40,12 @@ def members(count: int, **fields) -> list[User]:
             for n in range(count)
         ]
     )
+
+
+def cursor_of(**fields) -> str:
+    """A hand-made cursor: the server's own shape (sort, direction, search, value, id) with `fields` changed."""
+    shape = {"s": "createdAt", "d": "desc", "q": "", "v": "2026-01-01T10:00:00+00:00", "id": 1, **fields}
+    return base64.urlsafe_b64encode(json.dumps(shape).encode()).decode()
 
 
 def every_page(client, **params) -> list[list[dict]]:
@@ -118,12 +126,24 @@ def test_an_answer_stays_under_sixty_kilobytes_with_long_names_and_addresses(adm
         ({"q": "x" * 101}, MESSAGE_USERS_BAD_SEARCH),
         ({"cursor": "not-a-cursor"}, MESSAGE_USERS_BAD_CURSOR),
         ({"cursor": "eyJzIjoibmFtZSJ9"}, MESSAGE_USERS_BAD_CURSOR),  # {"s":"name"}: no position
+        ({"q": "nul\x00teken"}, MESSAGE_USERS_BAD_SEARCH),
+        ({"sort": "name", "cursor": cursor_of(s="name", v="a\x00b")}, MESSAGE_USERS_BAD_CURSOR),
+        ({"sort": "dipCount", "cursor": cursor_of(s="dipCount", v="veel")}, MESSAGE_USERS_BAD_CURSOR),
+        ({"cursor": cursor_of(v="2026-01-01T10:00:00")}, MESSAGE_USERS_BAD_CURSOR),  # a naive moment
+        ({"cursor": cursor_of(v="2026-01-01T10:00:00+00:00", id="1")}, MESSAGE_USERS_BAD_CURSOR),
     ],
 )
 def test_a_bad_parameter_gets_a_dutch_json_400(admin_client, params, message):
     response = admin_client.get(URL, params)
     assert response.status_code == 400 and response["Content-Type"] == "application/json"
     assert response.json() == {"error": message}
+
+
+def test_a_cursor_beyond_every_row_answers_an_empty_page(admin_client):
+    members(3)
+    cursor = cursor_of(s="dipCount", d="asc", v=10**30, id=10**30)
+    response = admin_client.get(URL, {"sort": "dipCount", "dir": "asc", "cursor": cursor})
+    assert response.status_code == 200 and response.json() == {"users": [], "next": None}
 
 
 def test_a_cursor_of_another_sort_or_search_is_refused(admin_client):
