@@ -3,11 +3,12 @@
 import datetime
 
 import factory
+from django.db import transaction
 from django.utils import timezone
 
 from apps.accounts.models import User, UserRole
 from apps.challenges.models import Badge, Challenge, Dip, UserBadge, UserChallenge
-from apps.challenges.services import user_dip_count_add
+from apps.challenges.services import user_dip_count_refresh
 from apps.events.models import Event, EventParticipant
 from apps.invitations.models import Invitation
 
@@ -102,7 +103,8 @@ class DipFactory(factory.django.DjangoModelFactory):
     def _create(cls, model_class, *args, **kwargs):
         # Written past dip_register, so the member's counter is kept here as the dip services keep it.
         dip = super()._create(model_class, *args, **kwargs)
-        user_dip_count_add(user_id=dip.user_id, delta=1)
+        with transaction.atomic():  # the service locks the member's row: only inside a transaction
+            user_dip_count_refresh(user_id=dip.user_id)
         dip.user.refresh_from_db(fields=["dip_count"])
         return dip
 

@@ -34,7 +34,7 @@ class User(AbstractBaseUser):
     newsletter_consent = models.BooleanField("nieuwsbrief", default=False)
     created_at = models.DateTimeField("aangemeld op", default=timezone.now, db_index=True)
     is_active = models.BooleanField("actief", default=True)
-    # All the member's dips, kept by the dip services (apps.challenges.services.user_dip_count_add) in the
+    # All the member's dips, kept by the dip services (apps.challenges.services.user_dip_count_refresh) in the
     # transaction that changes them: the admin's users table sorts on it without counting every dip.
     dip_count = models.PositiveIntegerField("aantal plonsen", default=0, editable=False)
 

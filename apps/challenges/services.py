@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import Count, F, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from apps.accounts.models import User
@@ -144,7 +145,7 @@ def _dip_register_locked(
             created_at=now,
             request_id=request_id,
         )
-        user_dip_count_add(user_id=user.pk, delta=1)
+        user_dip_count_refresh(user_id=user.pk)
         badge = Badge.objects.filter(challenge_id=card.challenge_id, milestone_dips=number).first()
         award = None
         if badge is not None:
@@ -245,25 +246,33 @@ def dip_delete(*, dip_id: int) -> UserChallenge:
         if dip is None:
             raise ChallengeError(MESSAGE_DIP_UNKNOWN)
         dip.delete()
-        user_dip_count_add(user_id=dip.user_id, delta=-1)
+        user_dip_count_refresh(user_id=dip.user_id)
         _card_recount_after_dip_removal(card=card, removed_number=dip.number)
     return card
 
 
-def user_dip_count_add(*, user_id: int, delta: int) -> None:
-    """Keep `User.dip_count` true: EVERY service that adds or removes dips calls this in its own transaction
-    (today dip_register, dip_delete, challenge_stop, user_challenge_delete). An increment, not a recount:
-    under concurrent writes the row lock orders the increments, where a recount could miss a dip that a
-    parallel transaction commits meanwhile."""
-    if delta:
-        User.objects.filter(pk=user_id).update(dip_count=F("dip_count") + delta)
+def user_dip_count_refresh(*, user_id: int) -> None:
+    """Keep `User.dip_count` true: EVERY service that adds or removes dips calls this after its change, in
+    its own transaction (today dip_register, dip_delete, challenge_stop, user_challenge_delete).
+
+    A recount, so a count gone wrong (dips written past the services) heals on the member's next change.
+    The member's row is locked first: a parallel change waits here and counts after this one commits,
+    seeing its dips (a recount inside one UPDATE would use a snapshot from before the wait)."""
+    User.objects.select_for_update().filter(pk=user_id).values_list("pk", flat=True).first()
+    User.objects.filter(pk=user_id).update(
+        dip_count=Coalesce(
+            Subquery(
+                Dip.objects.filter(user_id=user_id).order_by().values("user_id").annotate(n=Count("pk")).values("n")
+            ),
+            0,
+        )
+    )
 
 
 def _card_delete(card: UserChallenge) -> None:
     """A card goes with its dips (cascade), so they leave the member's count; call it under the card's lock."""
-    removed = card.dips.count()
     card.delete()
-    user_dip_count_add(user_id=card.user_id, delta=-removed)
+    user_dip_count_refresh(user_id=card.user_id)
 
 
 def _card_recount_after_dip_removal(*, card: UserChallenge, removed_number: int) -> None:
