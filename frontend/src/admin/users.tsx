@@ -208,7 +208,7 @@ export function Users({ endpoints, currentUserId }: UsersProps) {
                       const key = column.key;
                       if (key === null) {
                         return (
-                          <th key={column.label} scope="col">
+                          <th key={column.label} scope="col" className="adm-unsorted">
                             {column.label}
                           </th>
                         );
