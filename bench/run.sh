@@ -12,6 +12,7 @@ CONNECTIONS=${BENCH_CONNECTIONS:-16}  # wrk connections: the issue's 16
 DURATION=${BENCH_DURATION:-15s}       # measured run per URL
 WARMUP=${BENCH_WARMUP:-3s}            # unmeasured run per URL first (worker caches, connections)
 SEED_ARGS=${BENCH_SEED_ARGS:-}        # e.g. "--members 200 --dips-per-member 20" for a quick try
+BIG_CLUB=${BENCH_BIG_CLUB:-20000}     # members of the second club the admin lists are measured on (0: skip)
 ONLY=${BENCH_ONLY:-}                  # e.g. "/dashboard /challenge": load only these (and /healthz, the yardstick)
 
 export DATABASE_URL=${BENCH_DATABASE_URL:-postgres://root@127.0.0.1:5432/koud_bench}
@@ -48,7 +49,7 @@ if curl -s -o /dev/null --max-time 2 "$BASE/healthz"; then
   exit 1
 fi
 
-echo "== database: $DATABASE_URL"
+ensure_database() {  # create the database of $DATABASE_URL when it is missing
 $PY - <<'EOF'
 # Create the bench database when it is missing (connecting to the server's "postgres" database).
 import os
@@ -64,6 +65,9 @@ with psycopg.connect(os.environ["DATABASE_URL"].replace(url.path, "/postgres", 1
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
         print(f"   database {name} aangemaakt")
 EOF
+}
+echo "== database: $DATABASE_URL"
+ensure_database
 $PY manage.py migrate --noinput -v 0
 $PY manage.py seed_catalogue -v 0 >/dev/null
 SEED_STARTED=$(date +%s%N)
@@ -79,6 +83,22 @@ $PY bench/text_parsing.py >"$RESULTS/raw/text_parsing.json"
 
 echo "== query counts (full club and a tiny club, in a rolled-back transaction)"
 $PY bench/queries.py --out "$RESULTS/raw/queries.json"
+
+echo "== admin lists (users, invitations, photos): rows, bytes, queries and time per page"
+$PY bench/admin_lists.py --out "$RESULTS/raw/admin_lists.json"
+if [ "$BIG_CLUB" != 0 ]; then
+  # The same lists on a club of $BIG_CLUB members in a database of its own (seeded once, then kept):
+  # a page must cost the same there.
+  (
+    export DATABASE_URL=${DATABASE_URL}_big MEDIA_ROOT=$PWD/$RESULTS/media_big
+    echo "== admin lists at $BIG_CLUB members: $DATABASE_URL"
+    ensure_database
+    $PY manage.py migrate --noinput -v 0
+    $PY manage.py seed_catalogue -v 0 >/dev/null
+    $PY manage.py seed_load_data --members "$BIG_CLUB" | tail -1
+    $PY bench/admin_lists.py --out "$RESULTS/raw/admin_lists_big.json"
+  )
+fi
 
 cut -d' ' -f1-3 /proc/loadavg >"$RESULTS/raw/loadavg.txt"  # other work on the machine skews every number
 echo "== gunicorn op $GUNICORN_BIND (load average vooraf: $(cat "$RESULTS/raw/loadavg.txt"))"

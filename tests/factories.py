@@ -5,10 +5,12 @@ import time
 
 import factory
 from allauth.mfa.totp.internal.auth import TOTP, format_hotp_value, hotp_value
+from django.db import transaction
 from django.utils import timezone
 
 from apps.accounts.models import User, UserRole
 from apps.challenges.models import Badge, Challenge, Dip, PostalAddress, UserBadge, UserChallenge
+from apps.challenges.services import user_dip_count_refresh
 from apps.events.models import Event, EventParticipant
 from apps.invitations.models import Invitation
 
@@ -114,6 +116,15 @@ class DipFactory(factory.django.DjangoModelFactory):
     user = factory.LazyAttribute(lambda o: o.user_challenge.user)
     number = factory.Sequence(lambda n: n + 1)
     dip_date = factory.LazyFunction(lambda: timezone.localdate())
+
+    @classmethod
+    def _create(cls, model_class, *args, **kwargs):
+        # Written past dip_register, so the member's counter is kept here as the dip services keep it.
+        dip = super()._create(model_class, *args, **kwargs)
+        with transaction.atomic():  # the service locks the member's row: only inside a transaction
+            user_dip_count_refresh(user_id=dip.user_id)
+        dip.user.refresh_from_db(fields=["dip_count"])
+        return dip
 
 
 class UserBadgeFactory(factory.django.DjangoModelFactory):

@@ -9,7 +9,8 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import Count, F, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from apps.accounts.models import User
@@ -202,6 +203,7 @@ def _dip_register_locked(
             spot=conditions.spot,
             note=conditions.note,
         )
+        user_dip_count_refresh(user_id=user.pk)
         badge = Badge.objects.filter(challenge_id=card.challenge_id, milestone_dips=number).first()
         award = None
         if badge is not None:
@@ -479,7 +481,7 @@ def challenge_stop(*, user: User, user_challenge_id: int) -> None:
         if card.is_completed:
             # A finished card is the member's trophy: stopping would delete its badges and photos.
             raise ChallengeCompletedError(MESSAGE_COMPLETED_KEPT)
-        card.delete()
+        _card_delete(card)
 
 
 def dip_delete(*, dip_id: int) -> UserChallenge:
@@ -497,8 +499,33 @@ def dip_delete(*, dip_id: int) -> UserChallenge:
         if dip is None:
             raise ChallengeError(MESSAGE_DIP_UNKNOWN)
         dip.delete()
+        user_dip_count_refresh(user_id=dip.user_id)
         _card_recount_after_dip_removal(card=card, removed_number=dip.number)
     return card
+
+
+def user_dip_count_refresh(*, user_id: int) -> None:
+    """Keep `User.dip_count` true: EVERY service that adds or removes dips calls this after its change, in
+    its own transaction (today dip_register, dip_delete, dip_undo, challenge_stop, user_challenge_delete).
+
+    A recount, so a count gone wrong (dips written past the services) heals on the member's next change.
+    The member's row is locked first: a parallel change waits here and counts after this one commits,
+    seeing its dips (a recount inside one UPDATE would use a snapshot from before the wait)."""
+    User.objects.select_for_update().filter(pk=user_id).values_list("pk", flat=True).first()
+    User.objects.filter(pk=user_id).update(
+        dip_count=Coalesce(
+            Subquery(
+                Dip.objects.filter(user_id=user_id).order_by().values("user_id").annotate(n=Count("pk")).values("n")
+            ),
+            0,
+        )
+    )
+
+
+def _card_delete(card: UserChallenge) -> None:
+    """A card goes with its dips (cascade), so they leave the member's count; call it under the card's lock."""
+    card.delete()
+    user_dip_count_refresh(user_id=card.user_id)
 
 
 def _card_recount_after_dip_removal(*, card: UserChallenge, removed_number: int) -> tuple[int, ...]:
@@ -529,7 +556,7 @@ def user_challenge_delete(*, user_challenge_id: int) -> None:
         card = UserChallenge.objects.select_for_update().filter(pk=user_challenge_id).first()
         if card is None:
             raise ChallengeError(MESSAGE_CARD_UNKNOWN)
-        card.delete()
+        _card_delete(card)
 
 
 def dip_details_update(
@@ -597,4 +624,5 @@ def dip_undo(*, user: User, dip_id: int, now: datetime.datetime | None = None) -
             raise ChallengeError(MESSAGE_UNDO_TOO_LATE)
         latest.delete()
         revoked = _card_recount_after_dip_removal(card=card, removed_number=latest.number)
+        user_dip_count_refresh(user_id=user.pk)
         return UndoOutcome(dip_id=dip_id, dip_count=card.dips.count(), user_challenge=card, revoked_badge_ids=revoked)

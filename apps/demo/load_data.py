@@ -304,6 +304,8 @@ class LoadSeeder:
                 full_name=f"{name_rng.choice(FIRST_NAMES)} {name_rng.choice(LAST_NAMES)}",
                 newsletter_consent=name_rng.random() < 0.4,
                 created_at=member_plans[number - 1][0],
+                # The dips _write_dips writes for this member (bulk writes bypass the dip services' counter).
+                dip_count=sum(len(moments) for _challenge, _dips, moments in member_plans[number - 1][1]),
                 password=password,
             )
             for number in range(1, self.members + 1)

@@ -37,7 +37,7 @@ def broken(*args, **kwargs):
 
 
 def test_an_admin_json_endpoint_that_breaks_answers_dutch_json(as_in_production, admin_user, monkeypatch):
-    monkeypatch.setattr(admin_api, "users_table", broken)
+    monkeypatch.setattr(admin_api, "users_page", broken)
     response = as_in_production(admin_user).get("/admin/api/gebruikers", HTTP_ACCEPT="application/json")
     assert response.status_code == 500
     assert response["Content-Type"] == "application/json"

@@ -1,10 +1,11 @@
 """The admin screen in real Chromium: invitations, the CSV export, and the users table."""
 
 import pytest
+from playwright.sync_api import expect
 
 from apps.accounts.models import User
 from apps.invitations.models import Invitation
-from tests.e2e.conftest import sign_in
+from tests.e2e.conftest import screenshot, sign_in
 from tests.factories import AdminFactory, UserFactory
 
 
@@ -78,12 +79,44 @@ def test_load_users_and_delete_one_but_not_yourself(admin_page):
 
     page.get_by_label("Zoeken").fill("willem")
     row = page.get_by_role("row", name="weg@example.nl")
-    assert page.get_by_role("row", name="anna@example.nl").count() == 0
+    # The server answers the search after a pause in typing: wait for its rows.
+    expect(page.get_by_role("row", name="anna@example.nl")).to_have_count(0)
     row.get_by_role("button", name="Verwijder").click()
     page.get_by_role("dialog").get_by_role("button", name="Verwijderen").click()
     page.get_by_text("Gebruiker verwijderd").first.wait_for()
     assert not User.objects.filter(email="weg@example.nl").exists()
     assert User.objects.filter(pk=page.admin.pk).exists()
+
+
+@pytest.mark.parametrize(
+    "viewport",
+    [pytest.param({"width": 390, "height": 844}, id="390"), pytest.param({"width": 1280, "height": 800}, id="1280")],
+)
+def test_the_users_table_pages_and_sorts_through_the_server(admin_page, viewport):
+    page = admin_page
+    page.set_viewport_size(viewport)
+    User.objects.bulk_create(
+        User(email=f"lid{n:03d}@example.nl", full_name=f"Lid {n:03d}", dip_count=n % 9) for n in range(120)
+    )
+    top = UserFactory(email="kampioen@example.nl", full_name="Karin Kampioen")
+    User.objects.filter(pk=top.pk).update(dip_count=250)
+    page.get_by_role("button", name="Gebruikers laden").click()
+    expect(page.get_by_text("100+ gebruikers")).to_be_visible()
+    rows = page.locator("tbody tr")
+    expect(rows).to_have_count(100)
+
+    page.get_by_role("button", name="Meer laden").click()
+    expect(rows).to_have_count(122)
+    expect(page.get_by_text("122 gebruikers")).to_be_visible()
+    expect(page.get_by_role("button", name="Meer laden")).to_have_count(0)
+
+    page.get_by_role("button", name="Plonsen").click()
+    expect(rows.first).to_contain_text("kampioen@example.nl")
+    expect(rows).to_have_count(100)  # a new sort starts again at the first page
+    expect(rows.first).to_contain_text("250")
+    screenshot(page, f"admin_users_by_dips_{viewport['width']}")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert page.js_errors == []
 
 
 def test_members_do_not_get_the_admin_screen(page):

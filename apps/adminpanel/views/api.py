@@ -14,7 +14,16 @@ from apps.invitations.models import Invitation
 from apps.invitations.services import invitation_bulk_create, invitation_create, invitation_delete
 from apps.notifications.services import MESSAGE_RESENT, MailError, invitation_mail_resend
 
-from ..selectors import admin_stats, admin_stats_payload, invitation_page, invitation_row, photo_page, users_table
+from ..selectors import (
+    USER_DEFAULT_SORT,
+    UsersQueryError,
+    admin_stats,
+    admin_stats_payload,
+    invitation_page,
+    invitation_row,
+    photo_page,
+    users_page,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -158,7 +167,18 @@ def invitation_resend_view(request, invitation_id: int):
 @admin_required_json
 @require_GET
 def users(request):
-    return JsonResponse({"users": users_table()})
+    """A page of the users table: ?q= (name or e-mail), ?sort=name|email|createdAt|dipCount, ?dir=asc|desc,
+    ?cursor= (the `next` of the page before)."""
+    try:
+        page = users_page(
+            search=request.GET.get("q", ""),
+            sort=request.GET.get("sort", USER_DEFAULT_SORT[0]),
+            direction=request.GET.get("dir", USER_DEFAULT_SORT[1]),
+            cursor=request.GET.get("cursor") or None,
+        )
+    except UsersQueryError as error:
+        return _error(str(error))
+    return JsonResponse(page)
 
 
 @admin_required_json

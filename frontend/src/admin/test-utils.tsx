@@ -40,7 +40,8 @@ export function mockApi(routes: Record<string, Route>) {
     const body: unknown = typeof init?.body === "string" ? JSON.parse(init.body) : undefined;
     const request = { url, method, body };
     sent.push(request);
-    const route = routes[`${method} ${url}`];
+    // An exact route first; else the route of the path, which then reads the query string itself.
+    const route = routes[`${method} ${url}`] ?? routes[`${method} ${url.split("?")[0]}`];
     return route === undefined ? json(404, { error: `geen route ${method} ${url}` }) : route(request);
   });
   vi.stubGlobal("fetch", fetchMock);

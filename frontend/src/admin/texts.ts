@@ -87,16 +87,14 @@ export const T = {
   exportFailed: "Fout bij exporteren van emails",
 
   // users
-  usersIntro: "Alle accounts met hun aantal plonsen. De lijst wordt pas geladen als je erom vraagt.",
+  usersIntro: "Alle accounts met hun aantal plonsen, per 100. De lijst wordt pas geladen als je erom vraagt.",
   usersLoad: "Gebruikers laden",
   usersReload: "Vernieuwen",
   usersLoadFailed: "Fout bij laden gebruikers",
   usersSearch: "Zoeken",
   usersSearchPlaceholder: "Naam of e-mailadres",
-  usersCount: (shown: number, total: number) =>
-    shown === total
-      ? `${total} ${total === 1 ? "gebruiker" : "gebruikers"}`
-      : `${shown} van ${total} gebruikers`,
+  usersCount: (shown: number, more: boolean) =>
+    `${shown}${more ? "+" : ""} ${shown === 1 && !more ? "gebruiker" : "gebruikers"}`,
   usersEmpty: "Nog geen gebruikers.",
   usersNoMatch: (query: string) => `Geen gebruikers gevonden voor ‘${query}’.`,
   colName: "Naam",

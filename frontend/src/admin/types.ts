@@ -102,6 +102,8 @@ export interface AdminUser {
   isAdmin: boolean;
 }
 
+/** One page of the users table (at most 100 rows); `next` is the cursor of the following page. */
 export interface UsersResponse {
   users: AdminUser[];
+  next: string | null;
 }

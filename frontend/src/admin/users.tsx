@@ -1,4 +1,4 @@
-import { memo, useCallback, useDeferredValue, useId, useMemo, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useId, useRef, useState } from "react";
 import { getJson, postJson } from "../lib/api";
 import { DeleteDialog } from "./delete-dialog";
 import { ActionButton, ErrorMessage, useFailure, useNotify, useSingleFlight, withId } from "./shared";
@@ -12,111 +12,130 @@ export interface UsersProps {
   currentUserId: number;
 }
 
-export type SortKey = "email" | "name" | "createdAt" | "newsletter" | "dipCount";
+/** The server's sort keys (see USER_SORT_COLUMNS in apps/adminpanel/selectors.py). */
+export type SortKey = "email" | "name" | "createdAt" | "dipCount";
 export type SortDirection = "ascending" | "descending";
 interface Sort {
   key: SortKey;
   direction: SortDirection;
 }
 
-const COLUMNS: readonly { key: SortKey; label: string; numeric?: boolean; first: SortDirection }[] = [
+const COLUMNS: readonly { key: SortKey | null; label: string; numeric?: boolean; first: SortDirection }[] = [
   { key: "email", label: T.colEmail, first: "ascending" },
   { key: "name", label: T.colName, first: "ascending" },
   { key: "createdAt", label: T.colJoined, first: "descending" },
-  { key: "newsletter", label: T.colNewsletter, first: "descending" },
+  { key: null, label: T.colNewsletter, first: "descending" },
   { key: "dipCount", label: T.colDips, numeric: true, first: "descending" },
 ];
 
-/** The server's order: newest first. */
+/** The server's default order: newest first. */
 const DEFAULT_SORT: Sort = { key: "createdAt", direction: "descending" };
 
-const collator = new Intl.Collator("nl", { sensitivity: "base", numeric: true });
+/** Typing waits this long before it asks the server: one request per pause, not per key. */
+export const SEARCH_DEBOUNCE_MS = 300;
 
-/** Per user, computed once per load: the lowercase search text and the join time. */
-interface Indexed {
-  user: AdminUser;
-  search: string;
-  joined: number;
+/** The users endpoint for one page: search, sort and (for the pages after the first) the cursor. */
+export function usersUrl(base: string, query: string, sort: Sort, cursor: string | null = null): string {
+  const params = new URLSearchParams();
+  const needle = query.trim();
+  if (needle !== "") params.set("q", needle);
+  params.set("sort", sort.key);
+  params.set("dir", sort.direction === "ascending" ? "asc" : "desc");
+  if (cursor !== null) params.set("cursor", cursor);
+  return `${base}?${params.toString()}`;
 }
 
-function compare(a: Indexed, b: Indexed, key: SortKey): number {
-  switch (key) {
-    case "email":
-      return collator.compare(a.user.email, b.user.email);
-    case "name":
-      return collator.compare(a.user.name, b.user.name);
-    case "createdAt":
-      return a.joined - b.joined;
-    case "newsletter":
-      return Number(a.user.newsletter) - Number(b.user.newsletter);
-    case "dipCount":
-      return a.user.dipCount - b.user.dipCount;
-  }
-}
-
-function sortUsers(index: readonly Indexed[], sort: Sort): Indexed[] {
-  const sign = sort.direction === "ascending" ? 1 : -1;
-  // Ties: newest first, then the higher id, so the order never jumps.
-  return [...index].sort(
-    (a, b) => sign * compare(a, b, sort.key) || b.joined - a.joined || b.user.id - a.user.id,
-  );
-}
-
-/** 'Gebruikersbeheer': a button loads every user; sort, search and delete. */
+/** 'Gebruikersbeheer': a button loads the first page; the server searches, sorts and pages; delete. */
 export function Users({ endpoints, currentUserId }: UsersProps) {
   const [users, setUsers] = useState<readonly AdminUser[] | null>(null);
+  const [next, setNext] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [moreBusy, setMoreBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [query, setQuery] = useState("");
+  /** The search the rows on screen answer (the box may be ahead of it while typing). */
+  const [shownQuery, setShownQuery] = useState("");
   const [sort, setSort] = useState<Sort>(DEFAULT_SORT);
   const [pendingDelete, setPendingDelete] = useState<AdminUser | null>(null);
   const [deleting, runDelete] = useSingleFlight();
-  const loading = useRef(false);
+  /** Every first-page request gets a new number; an answer to an older one is dropped (the latest wins). */
+  const generation = useRef(0);
+  const inFlight = useRef<AbortController | null>(null);
+  /** The search and sort of the latest first-page request. */
+  const requested = useRef<{ query: string; sort: Sort }>({ query: "", sort: DEFAULT_SORT });
+  const loadingMore = useRef(false);
   const notify = useNotify();
   const failure = useFailure();
   const updateStats = useUpdateStats();
   const searchId = useId();
   const countId = useId();
 
-  const load = async () => {
-    if (loading.current) return;
-    loading.current = true;
-    setBusy(true);
+  const loadFirst = useCallback(
+    async (searchFor: string, sortBy: Sort) => {
+      inFlight.current?.abort();
+      const controller = new AbortController();
+      inFlight.current = controller;
+      const mine = ++generation.current;
+      requested.current = { query: searchFor, sort: sortBy };
+      setBusy(true);
+      setError(null);
+      const result = await getJson<UsersResponse>(usersUrl(endpoints.users, searchFor, sortBy), {
+        signal: controller.signal,
+      });
+      if (mine !== generation.current) return;
+      inFlight.current = null;
+      setBusy(false);
+      if (!result.ok) {
+        setError(failure(result, T.usersLoadFailed));
+        return;
+      }
+      setUsers(result.data.users);
+      setNext(result.data.next);
+      setShownQuery(searchFor.trim());
+    },
+    [endpoints.users, failure],
+  );
+
+  const loaded = users !== null;
+  const rows = users ?? [];
+
+  // Search and sort go to the server once the list is open: a new sort at once, typing after a pause.
+  useEffect(() => {
+    const asked = requested.current;
+    if (!loaded || (asked.query === query && asked.sort === sort)) return;
+    const timer = window.setTimeout(() => void loadFirst(query, sort), asked.sort === sort ? SEARCH_DEBOUNCE_MS : 0);
+    return () => window.clearTimeout(timer);
+  }, [query, sort, loaded, loadFirst]);
+
+  useEffect(() => () => inFlight.current?.abort(), []);
+
+  const loadMore = async () => {
+    if (loadingMore.current || next === null) return;
+    loadingMore.current = true;
+    const mine = generation.current;
+    setMoreBusy(true);
     setError(null);
-    const result = await getJson<UsersResponse>(endpoints.users);
-    loading.current = false;
-    setBusy(false);
+    const result = await getJson<UsersResponse>(usersUrl(endpoints.users, shownQuery, sort, next));
+    loadingMore.current = false;
+    setMoreBusy(false);
+    if (mine !== generation.current) return; // the search or sort changed meanwhile: this page is stale
     if (!result.ok) {
       setError(failure(result, T.usersLoadFailed));
       return;
     }
-    setUsers(result.data.users);
+    setUsers((current) => {
+      const ids = new Set((current ?? []).map((row) => row.id));
+      return [...(current ?? []), ...result.data.users.filter((row) => !ids.has(row.id))];
+    });
+    setNext(result.data.next);
   };
 
-  const index = useMemo<Indexed[]>(
-    () =>
-      (users ?? []).map((user) => ({
-        user,
-        search: `${user.name}\n${user.email}`.toLowerCase(),
-        joined: Date.parse(user.createdAt) || 0,
-      })),
-    [users],
-  );
-  // Sorting runs when the list or the sort changes; typing only filters the sorted list.
-  const sorted = useMemo(() => sortUsers(index, sort), [index, sort]);
-  const deferredQuery = useDeferredValue(query);
-  const needle = deferredQuery.trim().toLowerCase();
-  const visible = useMemo(
-    () => (needle === "" ? sorted : sorted.filter((item) => item.search.includes(needle))),
-    [sorted, needle],
-  );
-
   const toggleSort = (key: SortKey, first: SortDirection) => {
-    setSort((current) =>
-      current.key === key
-        ? { key, direction: current.direction === "ascending" ? "descending" : "ascending" }
-        : { key, direction: first },
-    );
+    const nextSort: Sort =
+      sort.key === key
+        ? { key, direction: sort.direction === "ascending" ? "descending" : "ascending" }
+        : { key, direction: first };
+    setSort(nextSort);
   };
 
   const askDelete = useCallback((user: AdminUser) => setPendingDelete(user), []);
@@ -135,8 +154,6 @@ export function Users({ endpoints, currentUserId }: UsersProps) {
     if (result.data?.stats !== undefined) updateStats(result.data.stats);
     notify(result.data?.message || T.userDeleted, "success");
   };
-
-  const loaded = users !== null;
 
   return (
     <div className="adm adm-stack">
@@ -159,7 +176,7 @@ export function Users({ endpoints, currentUserId }: UsersProps) {
         )}
         <ActionButton
           variant={loaded ? "secondary" : "primary"}
-          onClick={() => void load()}
+          onClick={() => void loadFirst(query, sort)}
           busy={busy}
           busyLabel={T.loading}
         >
@@ -172,15 +189,15 @@ export function Users({ endpoints, currentUserId }: UsersProps) {
       {loaded && (
         <>
           <p id={countId} className="muted adm-count" aria-live="polite">
-            {T.usersCount(visible.length, index.length)}
+            {T.usersCount(rows.length, next !== null)}
           </p>
-          {index.length === 0 ? (
+          {rows.length === 0 ? (
             <div className="empty-state">
-              <p className="empty-state-title">{T.usersEmpty}</p>
-            </div>
-          ) : visible.length === 0 ? (
-            <div className="empty-state">
-              <p>{T.usersNoMatch(deferredQuery.trim())}</p>
+              {shownQuery === "" ? (
+                <p className="empty-state-title">{T.usersEmpty}</p>
+              ) : (
+                <p>{T.usersNoMatch(shownQuery)}</p>
+              )}
             </div>
           ) : (
             <div className="table-wrap adm-table-wrap adm-table-wrap--stack">
@@ -188,10 +205,18 @@ export function Users({ endpoints, currentUserId }: UsersProps) {
                 <thead>
                   <tr>
                     {COLUMNS.map((column) => {
-                      const active = sort.key === column.key;
+                      const key = column.key;
+                      if (key === null) {
+                        return (
+                          <th key={column.label} scope="col" className="adm-unsorted">
+                            {column.label}
+                          </th>
+                        );
+                      }
+                      const active = sort.key === key;
                       return (
                         <th
-                          key={column.key}
+                          key={key}
                           scope="col"
                           aria-sort={active ? sort.direction : "none"}
                           className={column.numeric ? "num" : undefined}
@@ -199,7 +224,7 @@ export function Users({ endpoints, currentUserId }: UsersProps) {
                           <button
                             type="button"
                             className={`adm-sort${active ? " is-active" : ""}`}
-                            onClick={() => toggleSort(column.key, column.first)}
+                            onClick={() => toggleSort(key, column.first)}
                           >
                             {column.label}
                             <span className="adm-sort__icon" aria-hidden="true">
@@ -215,11 +240,18 @@ export function Users({ endpoints, currentUserId }: UsersProps) {
                   </tr>
                 </thead>
                 <tbody>
-                  {visible.map(({ user }) => (
+                  {rows.map((user) => (
                     <UserRow key={user.id} user={user} isSelf={user.id === currentUserId} onDelete={askDelete} />
                   ))}
                 </tbody>
               </table>
+            </div>
+          )}
+          {next !== null && (
+            <div className="adm-more">
+              <ActionButton variant="secondary" onClick={() => void loadMore()} busy={moreBusy} busyLabel={T.loading}>
+                {T.loadMore}
+              </ActionButton>
             </div>
           )}
         </>
