@@ -1,7 +1,9 @@
 """Front-end weight, read from the Vite manifest: the gzipped JavaScript each page loads.
 
 Pages without an island load no JavaScript but the service worker's registration (1 KB); the
-challenge page stays within 75 KB and the admin page within 90 KB (gzipped, React included)."""
+challenge page stays within 78 KB and the admin page within 90 KB (gzipped, React included). The challenge
+page's budget was 75 KB until the dip details, the offline queue (IndexedDB) and the badge moment came in
+(76.7 KB measured; the details' fields and dialogs already load after the card): see docs/performance.md."""
 
 import gzip
 import json
@@ -13,7 +15,7 @@ import pytest
 from tests.pwa import SW_REGISTRATION, without_sw_registration
 
 DIST = Path(__file__).resolve().parents[1] / "frontend" / "dist"
-BUDGETS_KB = {"src/islands/stampcard.tsx": 75, "src/islands/admin.tsx": 90}
+BUDGETS_KB = {"src/islands/stampcard.tsx": 78, "src/islands/admin.tsx": 90}
 pytestmark = pytest.mark.django_db
 
 
