@@ -71,36 +71,22 @@ export function DipDetailsFields({
       >
         <legend className="sc-label">{DT.durationLabel}</legend>
         <div className="dd-duration__inputs">
-          <label className="dd-duration__part">
-            <input
-              className="dd-input dd-input--tiny"
-              name="duration_minutes"
-              type="text"
-              inputMode="numeric"
-              autoComplete="off"
-              placeholder="2"
-              maxLength={2}
-              value={values.minutes}
-              disabled={disabled}
-              onChange={(event) => set("minutes")(event.currentTarget.value)}
-            />
-            <span>{DT.durationMinutes}</span>
-          </label>
-          <label className="dd-duration__part">
-            <input
-              className="dd-input dd-input--tiny"
-              name="duration_seconds_part"
-              type="text"
-              inputMode="numeric"
-              autoComplete="off"
-              placeholder="30"
-              maxLength={2}
-              value={values.seconds}
-              disabled={disabled}
-              onChange={(event) => set("seconds")(event.currentTarget.value)}
-            />
-            <span>{DT.durationSeconds}</span>
-          </label>
+          <DurationPart
+            name="duration_minutes"
+            placeholder="2"
+            value={values.minutes}
+            unit={DT.durationMinutes}
+            disabled={disabled}
+            onChange={set("minutes")}
+          />
+          <DurationPart
+            name="duration_seconds_part"
+            placeholder="30"
+            value={values.seconds}
+            unit={DT.durationSeconds}
+            disabled={disabled}
+            onChange={set("seconds")}
+          />
         </div>
         {error("duration_seconds")}
         <p id={`${id}-safety`} className="dd-safety">
@@ -170,5 +156,40 @@ export function DipDetails(props: DipDetailsFieldsProps) {
       <summary className="dd-summary">{T.detailsSummary}</summary>
       <DipDetailsFields {...props} />
     </details>
+  );
+}
+
+/** One of the two small number fields of "Tijd in het water": minutes or seconds. */
+function DurationPart({
+  name,
+  placeholder,
+  value,
+  unit,
+  disabled,
+  onChange,
+}: {
+  name: string;
+  placeholder: string;
+  value: string;
+  unit: string;
+  disabled: boolean;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label className="dd-duration__part">
+      <input
+        className="dd-input dd-input--tiny"
+        name={name}
+        type="text"
+        inputMode="numeric"
+        autoComplete="off"
+        placeholder={placeholder}
+        maxLength={2}
+        value={value}
+        disabled={disabled}
+        onChange={(event) => onChange(event.currentTarget.value)}
+      />
+      <span>{unit}</span>
+    </label>
   );
 }
