@@ -135,7 +135,7 @@ def tab_to(page, name: str, *, max_presses: int = 60) -> None:
     raise AssertionError(f"'{name}' cannot be reached with Tab")
 
 
-def test_keyboard_only_registers_a_dip_and_stops_the_challenge(page, tmp_path):
+def test_keyboard_only_registers_a_dip_with_details_and_stops_the_challenge(page, tmp_path):
     member = UserFactory()
     card = UserChallenge.objects.create(
         user=member, challenge=Challenge.objects.get(target_dips=5), challenge_type="normal"
@@ -158,11 +158,22 @@ def test_keyboard_only_registers_a_dip_and_stops_the_challenge(page, tmp_path):
     page.keyboard.press("Space")
     page.get_by_text("ijs.jpg").wait_for()
 
+    # The folded details open with Enter on their summary; the temperature takes a Dutch comma.
+    tab_to(page, "Details (optioneel)")
+    page.keyboard.press("Enter")
+    for _ in range(10):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.name") == "water_temperature":
+            break
+    assert page.evaluate("document.activeElement.labels[0].textContent").startswith("Watertemperatuur (°C)")
+    page.keyboard.type("4,5")
+
     tab_to(page, "Plons registreren")
     page.keyboard.press("Enter")
     page.get_by_text("Plons toegevoegd!").first.wait_for()
     page.get_by_text("Nog 4 plonsen te gaan!").wait_for()
     assert card.dips.count() == 1 and card.dips.get().photo
+    assert str(card.dips.get().water_temperature) == "4.5"
 
     page.goto(page.base_url + "/challenge")
     tab_to(page, "Challenge Stoppen")
