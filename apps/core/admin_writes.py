@@ -6,6 +6,7 @@ the object, so only the object's own permission and the service's refusals are c
 shown in Dutch on the confirmation page, which then offers no way to confirm.
 """
 
+from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 
@@ -42,3 +43,15 @@ class ServiceDeleteMixin:
 
 class ServiceDeleteAdmin(ServiceDeleteMixin, admin.ModelAdmin):
     pass
+
+
+class ServiceMadeForm(forms.ModelForm):
+    """A Django admin add form whose clean() already made the object through its service (under the
+    service's lock and rules, so a refusal is a normal form error): saving only hands that object back."""
+
+    def validate_unique(self):
+        """The service has enforced uniqueness; the row it made must not count as a clash with itself."""
+
+    def save(self, commit=True):
+        self.save_m2m = lambda: None
+        return self.instance

@@ -6,7 +6,7 @@ from django.db.models.functions import RowNumber
 from django.forms.models import BaseInlineFormSet
 from django.utils import timezone
 
-from apps.core.admin_writes import ServiceDeleteMixin
+from apps.core.admin_writes import ServiceDeleteMixin, ServiceMadeForm
 
 from .models import CalendarFeed, Event, EventParticipant, EventWaitlistEntry
 from .services import (
@@ -162,7 +162,7 @@ class EventAdmin(admin.ModelAdmin):
         self.message_user(request, f"{updated} event(s) gedeactiveerd.")
 
 
-class EventParticipantAddForm(forms.ModelForm):
+class EventParticipantAddForm(ServiceMadeForm):
     """Sign a member up on their behalf, through `event_join`, so the admin obeys the same capacity rules.
 
     The join happens in clean(): the admin's add view runs in one transaction, so the event stays locked
@@ -182,13 +182,6 @@ class EventParticipantAddForm(forms.ModelForm):
             except EventError as error:
                 raise ValidationError(str(error)) from error
         return cleaned
-
-    def validate_unique(self):
-        """event_join has enforced one participation per member; the row it made must not count as a clash."""
-
-    def save(self, commit=True):
-        self.save_m2m = lambda: None
-        return self.instance
 
 
 @admin.register(EventParticipant)
@@ -231,7 +224,7 @@ class EventParticipantAdmin(ServiceDeleteMixin, admin.ModelAdmin):
             raise ValidationError(str(error)) from error
 
 
-class EventWaitlistAddForm(forms.ModelForm):
+class EventWaitlistAddForm(ServiceMadeForm):
     """Sign a member up on their behalf through `event_sign_up`: a place when there is one, else the end
     of the waitlist, under the same lock and rules as the member's own button."""
 
@@ -251,13 +244,6 @@ class EventWaitlistAddForm(forms.ModelForm):
                 raise ValidationError(f"Er was nog plek: {user} is direct aangemeld als deelnemer.")
             self.instance = EventWaitlistEntry.objects.get(event=event, user=user)
         return cleaned
-
-    def validate_unique(self):
-        """event_sign_up has enforced one entry per member."""
-
-    def save(self, commit=True):
-        self.save_m2m = lambda: None
-        return self.instance
 
 
 @admin.register(EventWaitlistEntry)
