@@ -14,7 +14,17 @@ from tests.security.test_authorization_matrix import PATTERNS, decision_for
 AXE = Axe()
 
 
+# Colour contrast is judged on what the page settles to: a toast caught halfway through its fade-in is
+# paler than the one a person reads. Endless animations (a spinner) are left running.
+SETTLE_ANIMATIONS = """() => Promise.all(
+    document.getAnimations()
+        .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+        .map((a) => a.finished.catch(() => null))
+)"""
+
+
 def assert_no_violations(page, label: str) -> None:
+    page.evaluate(SETTLE_ANIMATIONS)
     results = AXE.run(page)
     assert results.violations_count == 0, f"{label}: {results.generate_report()}"
 

@@ -1,5 +1,6 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { unmountIsland } from "../lib/mount";
 import { ENDPOINTS, invitation, json, mockApi } from "./test-utils";
 import type { AdminData } from "./types";
 
@@ -16,6 +17,11 @@ function section(id: string, title: string): HTMLElement {
 }
 
 describe("admin island entry", () => {
+  // The entry mounts a root of its own: unmount it while the document still exists (see stampcard.test.tsx).
+  afterEach(() => {
+    act(() => unmountIsland("admin-root"));
+  });
+
   it("reads #admin-data and renders the three sections with one toast region", async () => {
     const { sent } = mockApi({
       "GET /admin/api/uitnodigingen": () => json(200, { invitations: [invitation(1)], next: null }),

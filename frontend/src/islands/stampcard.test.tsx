@@ -1,5 +1,6 @@
 import { act, screen } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { unmountIsland } from "../lib/mount";
 import type { StampCardData } from "../stampcard/types";
 
 const data: StampCardData = {
@@ -17,6 +18,12 @@ const data: StampCardData = {
 };
 
 describe("stampcard island entry", () => {
+  // The entry mounts a root of its own: unmount it while the test's document still exists, so no
+  // scheduled render runs after the environment is gone.
+  afterEach(() => {
+    act(() => unmountIsland("stampcard-root"));
+  });
+
   it("reads #stampcard-data and replaces the server-rendered fallback in #stampcard-root", async () => {
     const script = document.createElement("script");
     script.type = "application/json";

@@ -59,3 +59,12 @@ export function mountIsland<P extends object>(
   );
   return root;
 }
+
+/** Unmounts the island rendered into `#elementId`, if any: its effects stop and its timers are cleared. */
+export function unmountIsland(elementId: string): void {
+  const element = document.getElementById(elementId);
+  const root = element === null ? undefined : roots.get(element);
+  if (element === null || root === undefined) return;
+  root.unmount();
+  roots.delete(element);
+}

@@ -81,7 +81,8 @@ describe("a dip tapped without signal", () => {
       window.dispatchEvent(new Event("online"));
     });
     expect(await screen.findByText(/is niet geteld: Deze challenge is voltooid/)).toBeTruthy();
-    expect(screen.queryByText("Wacht op verbinding")).toBeNull();
+    // The waiting list is read again once the whole queue is sent: a render after the refusal shows.
+    await waitFor(() => expect(screen.queryByText("Wacht op verbinding")).toBeNull());
   });
 
   it("a send that fails on the network waits too, with the same request id", async () => {
