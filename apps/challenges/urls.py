@@ -1,15 +1,20 @@
-from django.urls import path
+from django.urls import include, path
 
 from .views import address, badge_art, challenge, dashboard, dip_edit, photos
+
+# Taking part: starting, registering a dip (and correcting or undoing it), stopping.
+challenge_pages = [
+    path("start", dashboard.start, name="challenge_start"),
+    path("plons", challenge.register_dip, name="dip_register"),
+    path("plons/<int:dip_id>", dip_edit.update_dip, name="dip_update"),
+    path("plons/<int:dip_id>/ongedaan", dip_edit.undo_dip, name="dip_undo"),
+    path("stoppen", challenge.stop, name="challenge_stop"),
+]
 
 urlpatterns = [
     path("dashboard", dashboard.dashboard, name="dashboard"),
     path("challenge", challenge.challenge, name="challenge"),
-    path("challenge/start", dashboard.start, name="challenge_start"),
-    path("challenge/plons", challenge.register_dip, name="dip_register"),
-    path("challenge/plons/<int:dip_id>", dip_edit.update_dip, name="dip_update"),
-    path("challenge/plons/<int:dip_id>/ongedaan", dip_edit.undo_dip, name="dip_undo"),
-    path("challenge/stoppen", challenge.stop, name="challenge_stop"),
+    path("challenge/", include(challenge_pages)),
     path("foto/<int:dip_id>", photos.photo, name="dip_photo"),
     path("foto/<int:dip_id>/klein", photos.thumbnail, name="dip_thumbnail"),
     path("badge-art/<str:name>", badge_art.badge_art, name="badge_art"),

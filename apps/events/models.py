@@ -30,47 +30,62 @@ class Event(models.Model):
         return self.title
 
 
-class EventParticipant(models.Model):
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="participants", verbose_name="activiteit")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        related_name="event_participations",
-        verbose_name="gebruiker",
-    )
+class EventSignUp(models.Model):
+    """A member's name on one of an event's two lists: the participants or the waitlist.
+
+    Both lists hold one row per member and event, stamped with the moment the member signed up. They
+    differ in how an event and a member reach their rows (`event.participants`, `event.waitlist`, …),
+    and Django only varies a relation's reverse name by class name, so each list declares its `event`
+    and `user` with `relations()` instead of inheriting them.
+    """
+
     created_at = models.DateTimeField("aangemeld op", default=timezone.now)
+
+    class Meta:
+        abstract = True
+
+    @staticmethod
+    def relations(*, event_rows: str, member_rows: str) -> tuple[models.ForeignKey, models.ForeignKey]:
+        """The `event` and `user` fields, reached back as `event.<event_rows>` and `user.<member_rows>`."""
+        event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name=event_rows, verbose_name="activiteit")
+        user = models.ForeignKey(
+            settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name=member_rows, verbose_name="gebruiker"
+        )
+        return event, user
+
+    @staticmethod
+    def once_per_member(name: str) -> models.UniqueConstraint:
+        return models.UniqueConstraint(fields=["event", "user"], name=name)
+
+
+class EventParticipant(EventSignUp):
+    event, user = EventSignUp.relations(event_rows="participants", member_rows="event_participations")
 
     class Meta:
         verbose_name = "deelnemer"
         verbose_name_plural = "deelnemers"
         ordering = ["created_at"]
-        constraints = [models.UniqueConstraint(fields=["event", "user"], name="one_participation_per_user_and_event")]
+        constraints = [EventSignUp.once_per_member("one_participation_per_user_and_event")]
 
     def __str__(self):
         return f"{self.user} bij {self.event}"
 
 
-class EventWaitlistEntry(models.Model):
+class EventWaitlistEntry(EventSignUp):
     """A member waiting for a place at a full event.
 
     Entries are only made under the event's row lock (`event_sign_up`), so the id order is the order
     in which members asked: the first entry gets the next free place.
     """
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="waitlist", verbose_name="event")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        related_name="event_waitlist_entries",
-        verbose_name="gebruiker",
-    )
+    event, user = EventSignUp.relations(event_rows="waitlist", member_rows="event_waitlist_entries")
     created_at = models.DateTimeField("op de wachtlijst sinds", default=timezone.now)
 
     class Meta:
         verbose_name = "plek op de wachtlijst"
         verbose_name_plural = "wachtlijst"
         ordering = ["id"]
-        constraints = [models.UniqueConstraint(fields=["event", "user"], name="one_waitlist_entry_per_user_and_event")]
+        constraints = [EventSignUp.once_per_member("one_waitlist_entry_per_user_and_event")]
 
     def __str__(self):
         return f"{self.user} wacht op {self.event}"

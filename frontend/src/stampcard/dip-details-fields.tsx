@@ -1,4 +1,4 @@
-import { useId } from "react";
+import { type ChangeEvent, type ReactNode, useId } from "react";
 import type { DipDetailsValues } from "./dip-details";
 import { DT } from "./details-texts";
 import { T } from "./texts";
@@ -36,33 +36,33 @@ export function DipDetailsFields({
         {errors[field]}
       </p>
     );
+  // What each typed field's control shares: its id and name, its value, its error state, where it writes.
+  const control = (key: keyof DipDetailsValues, field: ConditionField, help?: string) => ({
+    id: `${id}-${key}`,
+    name: field,
+    value: values[key],
+    disabled,
+    "aria-invalid": errors[field] !== undefined || undefined,
+    "aria-describedby": describe(field, help),
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => set(key)(event.currentTarget.value),
+  });
   const noteLeft = limits.noteMaxLength - values.note.length;
 
   return (
     <div className="dd-fields">
-      <div className="sc-field">
-        <label htmlFor={`${id}-temperature`} className="sc-label">
-          {DT.temperatureLabel}
-        </label>
+      <Field htmlFor={`${id}-temperature`} label={DT.temperatureLabel} error={error("water_temperature")}>
         <input
-          id={`${id}-temperature`}
+          {...control("temperature", "water_temperature", `${id}-temperature-help`)}
           className="dd-input dd-input--short"
-          name="water_temperature"
           type="text"
           inputMode="decimal"
           autoComplete="off"
           placeholder="4,5"
-          value={values.temperature}
-          disabled={disabled}
-          aria-invalid={errors.water_temperature !== undefined || undefined}
-          aria-describedby={describe("water_temperature", `${id}-temperature-help`)}
-          onChange={(event) => set("temperature")(event.currentTarget.value)}
         />
         <p id={`${id}-temperature-help`} className="sc-help">
           {DT.temperatureHelp}
         </p>
-        {error("water_temperature")}
-      </div>
+      </Field>
 
       <fieldset
         className="sc-field dd-duration"
@@ -95,23 +95,14 @@ export function DipDetailsFields({
         </p>
       </fieldset>
 
-      <div className="sc-field">
-        <label htmlFor={`${id}-spot`} className="sc-label">
-          {DT.spotLabel}
-        </label>
+      <Field htmlFor={`${id}-spot`} label={DT.spotLabel} error={error("spot")}>
         <input
-          id={`${id}-spot`}
+          {...control("spot", "spot")}
           className="dd-input"
-          name="spot"
           type="text"
           autoComplete="off"
           list={suggestions.length > 0 ? `${id}-spots` : undefined}
           maxLength={limits.spotMaxLength}
-          value={values.spot}
-          disabled={disabled}
-          aria-invalid={errors.spot !== undefined || undefined}
-          aria-describedby={describe("spot")}
-          onChange={(event) => set("spot")(event.currentTarget.value)}
         />
         {suggestions.length > 0 && (
           <datalist id={`${id}-spots`}>
@@ -120,30 +111,19 @@ export function DipDetailsFields({
             ))}
           </datalist>
         )}
-        {error("spot")}
-      </div>
+      </Field>
 
-      <div className="sc-field">
-        <label htmlFor={`${id}-note`} className="sc-label">
-          {DT.noteLabel}
-        </label>
+      <Field htmlFor={`${id}-note`} label={DT.noteLabel} error={error("note")}>
         <textarea
-          id={`${id}-note`}
+          {...control("note", "note", `${id}-note-left`)}
           className="dd-input dd-textarea"
-          name="note"
           rows={3}
           maxLength={limits.noteMaxLength}
-          value={values.note}
-          disabled={disabled}
-          aria-invalid={errors.note !== undefined || undefined}
-          aria-describedby={describe("note", `${id}-note-left`)}
-          onChange={(event) => set("note")(event.currentTarget.value)}
         />
         <p id={`${id}-note-left`} className="sc-help">
           {DT.charactersLeft(Math.max(0, noteLeft))}
         </p>
-        {error("note")}
-      </div>
+      </Field>
     </div>
   );
 }
@@ -156,6 +136,29 @@ export function DipDetails(props: DipDetailsFieldsProps) {
       <summary className="dd-summary">{T.detailsSummary}</summary>
       <DipDetailsFields {...props} />
     </details>
+  );
+}
+
+/** A labelled field of the details: its control and what stands under it (help or suggestions), then its error. */
+function Field({
+  htmlFor,
+  label,
+  error,
+  children,
+}: {
+  htmlFor: string;
+  label: string;
+  error: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <div className="sc-field">
+      <label htmlFor={htmlFor} className="sc-label">
+        {label}
+      </label>
+      {children}
+      {error}
+    </div>
   );
 }
 
