@@ -1,8 +1,6 @@
 """Reads for the admin screen. Each costs a fixed number of queries, whatever the club's size."""
 
-import base64
 import datetime
-import json
 from dataclasses import dataclass
 
 from django.core.exceptions import ObjectDoesNotExist
@@ -10,18 +8,15 @@ from django.db.models import Count, F, IntegerField, Max, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce, Lower
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
 from apps.accounts.models import User, UserRole
 from apps.challenges.models import Badge, Dip, PhysicalStatus, UserBadge, UserChallenge
 from apps.challenges.selectors import dutch_date
 from apps.invitations.links import invitation_url
-from apps.invitations.models import Invitation
+from apps.invitations.models import EMAIL_SORT_KEY, Invitation
 from apps.notifications.models import Mail
 
-ANONYMOUS_SWIMMER = "Anonieme zwemmer"
-PHOTO_PAGE_SIZE = 48
-INVITATION_PAGE_SIZE = 100
+from .keyset import FIRST_PAGE, KeysetList, ListQuery, ListQueryError, SortColumn
 
 
 @dataclass(frozen=True)
@@ -74,43 +69,32 @@ def subscriber_rows():
     )
 
 
-# --- keyset pages: newest first, the cursor is the last row's (created_at, id) ----------------------
+# --- the admin lists: keyset pages (keyset.py) in the sort orders and with the search of each ---------
+
+ANONYMOUS_SWIMMER = "Anonieme zwemmer"
+MESSAGE_PHOTOS_BAD_SORT = "Onbekende volgorde. Kies nieuwste of oudste eerst."
+MESSAGE_PHOTOS_BAD_CURSOR = "Deze pagina van de foto's bestaat niet (meer). Laad de foto's opnieuw."
+
+# The collage: the photos in the order they were registered, searched by the member's name or e-mail.
+PHOTOS = KeysetList(
+    sorts={"createdAt": SortColumn.moment("created_at")},  # index: dip_photo_sort_idx
+    default_sort=("createdAt", "desc"),
+    page_size=48,
+    message_bad_sort=MESSAGE_PHOTOS_BAD_SORT,
+    message_bad_cursor=MESSAGE_PHOTOS_BAD_CURSOR,
+    search_fields=("user__full_name", "user__email"),
+)
+PHOTO_PAGE_SIZE = PHOTOS.page_size
 
 
-def encode_cursor(created_at: datetime.datetime, pk: int) -> str:
-    return base64.urlsafe_b64encode(f"{created_at.isoformat()}|{pk}".encode()).decode()
-
-
-def decode_cursor(cursor: str | None) -> tuple[datetime.datetime, int] | None:
-    if not cursor:
-        return None
-    try:
-        moment, pk = base64.urlsafe_b64decode(cursor.encode()).decode().split("|")
-        parsed = parse_datetime(moment)
-        if parsed is None or timezone.is_naive(parsed):  # we only ever hand out aware moments
-            raise ValueError(cursor)
-        return parsed, int(pk)
-    except (ValueError, UnicodeError) as exc:
-        raise ValueError("bad cursor") from exc
-
-
-def _after(queryset, cursor, field="created_at"):
-    position = decode_cursor(cursor)
-    if position is None:
-        return queryset
-    moment, pk = position
-    return queryset.filter(Q(**{f"{field}__lt": moment}) | Q(**{field: moment, "pk__lt": pk}))
-
-
-def photo_page(*, cursor: str | None = None, limit: int = PHOTO_PAGE_SIZE) -> dict:
-    rows = list(
-        _after(Dip.objects.exclude(photo=""), cursor)
+def photo_page(*, query: ListQuery = FIRST_PAGE) -> dict:
+    """A page of the photo collage: newest first unless asked otherwise, one query at any club size."""
+    page = PHOTOS.page(
+        Dip.objects.exclude(photo="")
         .select_related("user")
-        .only("pk", "number", "dip_date", "created_at", "user__full_name", "user__email")
-        .order_by("-created_at", "-pk")[: limit + 1]
+        .only("pk", "number", "dip_date", "created_at", "user__full_name", "user__email"),
+        query,
     )
-    more = len(rows) > limit
-    rows = rows[:limit]
     return {
         "photos": [
             {
@@ -120,9 +104,9 @@ def photo_page(*, cursor: str | None = None, limit: int = PHOTO_PAGE_SIZE) -> di
                 "photoUrl": reverse("dip_photo", args=[dip.pk]),
                 "thumbnailUrl": reverse("dip_thumbnail", args=[dip.pk]),
             }
-            for dip in rows
+            for dip in page.rows
         ],
-        "next": encode_cursor(rows[-1].created_at, rows[-1].pk) if more else None,
+        "next": page.next,
     }
 
 
@@ -158,130 +142,83 @@ def invitation_mail_fields(invitation: Invitation, *, now=None) -> dict:
     return {"mailStatus": None, "mailStatusLabel": None}
 
 
-def invitation_page(*, request=None, cursor: str | None = None, limit: int = INVITATION_PAGE_SIZE) -> dict:
-    rows = list(
-        _after(Invitation.objects.select_related("used_by", "mail"), cursor).order_by("-created_at", "-pk")[: limit + 1]
-    )
-    more = len(rows) > limit
-    rows = rows[:limit]
+MESSAGE_INVITATIONS_BAD_SORT = "Onbekende sortering. Kies code, e-mail, aangemaakt of verloopt, oplopend of aflopend."
+MESSAGE_INVITATIONS_BAD_CURSOR = "Deze pagina van de uitnodigingen bestaat niet (meer). Laad de lijst opnieuw."
+
+# The invitations table's sort keys; every one has an index on (column, id) in Invitation.Meta. The status
+# is no sort: it moves with the clock; 'Verloopt' orders by it.
+INVITATIONS = KeysetList(
+    sorts={
+        "code": SortColumn(F("code"), str),
+        "email": SortColumn(EMAIL_SORT_KEY, str),  # a generic code (no address) sorts as ""
+        "createdAt": SortColumn.moment("created_at"),
+        "expiresAt": SortColumn.moment("expires_at"),
+    },
+    default_sort=("createdAt", "desc"),
+    # 50, not 100: a row can carry two addresses of 254 characters (its own and its user's), and the answer
+    # must stay under 60 KB: the longest rows there can be weigh 72 KB per 100.
+    page_size=50,
+    message_bad_sort=MESSAGE_INVITATIONS_BAD_SORT,
+    message_bad_cursor=MESSAGE_INVITATIONS_BAD_CURSOR,
+    search_fields=("email", "code"),
+)
+INVITATION_PAGE_SIZE = INVITATIONS.page_size
+
+
+def invitation_page(*, request=None, query: ListQuery = FIRST_PAGE) -> dict:
+    """A page of the invitations table, searched by e-mail or code (any case): one query at any size."""
+    page = INVITATIONS.page(Invitation.objects.select_related("used_by", "mail"), query)
     now = timezone.now()
     return {
-        "invitations": [invitation_row(invitation, request=request, now=now) for invitation in rows],
-        "next": encode_cursor(rows[-1].created_at, rows[-1].pk) if more else None,
+        "invitations": [invitation_row(invitation, request=request, now=now) for invitation in page.rows],
+        "next": page.next,
     }
 
 
-# --- the users table: keyset pages in any of its sort orders -------------------------------------------
-
-USERS_PAGE_SIZE = 100
-USERS_SEARCH_MAX = 100  # characters: a name or an address, not a text
 MESSAGE_USERS_BAD_SORT = "Onbekende sortering. Kies naam, e-mail, lid sinds of plonsen, oplopend of aflopend."
-MESSAGE_USERS_BAD_SEARCH = f"Zoekterm is te lang (maximaal {USERS_SEARCH_MAX} tekens) of bevat ongeldige tekens."
 MESSAGE_USERS_BAD_CURSOR = "Deze pagina van de gebruikerslijst bestaat niet (meer). Laad de lijst opnieuw."
 
-
-class UsersQueryError(ValueError):
-    """A parameter of the users table the server cannot answer; the message is Dutch, for the admin."""
-
-
-# The island's sort keys and the column each sorts on; every one has an index on (column, id) in User.Meta.
-USER_SORT_COLUMNS = {
-    "name": Lower("full_name"),
-    "email": F("email"),  # stored in lowercase
-    "createdAt": F("created_at"),
-    "dipCount": F("dip_count"),  # kept by the dip services: no counting of dips per page
-}
-USER_SORT_DIRECTIONS = ("asc", "desc")
-USER_DEFAULT_SORT = ("createdAt", "desc")
-
-
-def _users_cursor(*, sort: str, direction: str, search: str, value, pk: int) -> str:
-    if isinstance(value, datetime.datetime):
-        value = value.isoformat()
-    raw = json.dumps({"s": sort, "d": direction, "q": search, "v": value, "id": pk}, separators=(",", ":"))
-    return base64.urlsafe_b64encode(raw.encode()).decode()
+# The users table's sort keys; every one has an index on (column, id) in User.Meta.
+USERS = KeysetList(
+    sorts={
+        "name": SortColumn(Lower("full_name"), str),
+        "email": SortColumn(F("email"), str),  # stored in lowercase
+        "createdAt": SortColumn.moment("created_at"),
+        "dipCount": SortColumn(F("dip_count"), int),  # kept by the dip services: no counting of dips per page
+    },
+    default_sort=("createdAt", "desc"),
+    page_size=100,
+    message_bad_sort=MESSAGE_USERS_BAD_SORT,
+    message_bad_cursor=MESSAGE_USERS_BAD_CURSOR,
+    search_fields=("full_name", "email"),
+)
+USERS_PAGE_SIZE = USERS.page_size
 
 
-def _users_position(cursor: str, *, sort: str, direction: str, search: str):
-    """The last row's (sort value, id) of the page before; a cursor of another sort or search is refused."""
-    try:
-        data = json.loads(base64.urlsafe_b64decode(cursor.encode()).decode())
-        if not isinstance(data, dict) or (data.get("s"), data.get("d"), data.get("q")) != (sort, direction, search):
-            raise ValueError(cursor)
-        value, pk = data["v"], data["id"]
-        if type(pk) is not int:
-            raise ValueError(cursor)
-        if sort == "createdAt":
-            value = parse_datetime(value) if isinstance(value, str) else None
-            if value is None or timezone.is_naive(value):
-                raise ValueError(cursor)
-        elif sort == "dipCount":
-            if type(value) is not int:
-                raise ValueError(cursor)
-        elif not isinstance(value, str) or "\x00" in value:
-            raise ValueError(cursor)
-    except (ValueError, KeyError, TypeError, UnicodeError) as exc:
-        raise UsersQueryError(MESSAGE_USERS_BAD_CURSOR) from exc
-    return value, pk
-
-
-def users_page(
-    *,
-    search: str = "",
-    sort: str = USER_DEFAULT_SORT[0],
-    direction: str = USER_DEFAULT_SORT[1],
-    cursor: str | None = None,
-    limit: int = USERS_PAGE_SIZE,
-) -> dict:
-    """One page of the users table: at most `limit` rows matching `search` (name or e-mail, any case), in
-    the sort order, after the cursor's row. Two queries whatever the club's size: the page reads its
-    index from the cursor's row on (the redundant `>=` lets PostgreSQL seek there instead of walking)."""
-    if sort not in USER_SORT_COLUMNS or direction not in USER_SORT_DIRECTIONS:
-        raise UsersQueryError(MESSAGE_USERS_BAD_SORT)
-    search = search.strip()
-    if len(search) > USERS_SEARCH_MAX or "\x00" in search:  # PostgreSQL text cannot hold a NUL
-        raise UsersQueryError(MESSAGE_USERS_BAD_SEARCH)
-    users = User.objects.annotate(sort_value=USER_SORT_COLUMNS[sort])
-    if search:
-        users = users.filter(Q(full_name__icontains=search) | Q(email__icontains=search))
-    if cursor:
-        value, pk = _users_position(cursor, sort=sort, direction=direction, search=search)
-        beyond, reach = ("gt", "gte") if direction == "asc" else ("lt", "lte")
-        users = users.filter(
-            Q(**{f"sort_value__{beyond}": value}) | Q(sort_value=value, **{f"pk__{beyond}": pk}),
-            **{f"sort_value__{reach}": value},
-        )
-    sign = "" if direction == "asc" else "-"
-    rows = list(
-        users.order_by(f"{sign}sort_value", f"{sign}pk").values(
-            "pk", "email", "full_name", "created_at", "newsletter_consent", "dip_count", "sort_value"
-        )[: limit + 1]
+def users_page(*, query: ListQuery = FIRST_PAGE) -> dict:
+    """A page of the users table, searched by name or e-mail (any case). Two queries whatever the club's
+    size: the page, and the admin roles of its rows."""
+    page = USERS.page(
+        User.objects.only("pk", "email", "full_name", "created_at", "newsletter_consent", "dip_count"), query
     )
-    more = len(rows) > limit
-    rows = rows[:limit]
     admins = set(
-        UserRole.objects.filter(role=UserRole.Role.ADMIN, user_id__in=[row["pk"] for row in rows]).values_list(
-            "user_id", flat=True
-        )
+        UserRole.objects.filter(role=UserRole.Role.ADMIN, user__in=page.rows).values_list("user_id", flat=True)
     )
-    last = rows[-1] if rows else None
     return {
         "users": [
             {
-                "id": user["pk"],
-                "email": user["email"],
-                "name": user["full_name"],
-                "createdAt": user["created_at"].isoformat(),
-                "createdAtDisplay": dutch_date(user["created_at"]),
-                "newsletter": user["newsletter_consent"],
-                "dipCount": user["dip_count"],
-                "isAdmin": user["pk"] in admins,
+                "id": user.pk,
+                "email": user.email,
+                "name": user.full_name,
+                "createdAt": user.created_at.isoformat(),
+                "createdAtDisplay": dutch_date(user.created_at),
+                "newsletter": user.newsletter_consent,
+                "dipCount": user.dip_count,
+                "isAdmin": user.pk in admins,
             }
-            for user in rows
+            for user in page.rows
         ],
-        "next": _users_cursor(sort=sort, direction=direction, search=search, value=last["sort_value"], pk=last["pk"])
-        if more
-        else None,
+        "next": page.next,
     }
 
 
@@ -307,7 +244,15 @@ def user_export_rows():
 
 # --- physical badges ------------------------------------------------------------------------------
 
-PHYSICAL_PAGE_SIZE = 50
+# The earned badges, newest first; the filter (status, badge) is the page's, not the cursor's.
+PHYSICAL = KeysetList(
+    sorts={"earnedAt": SortColumn.moment("earned_at")},
+    default_sort=("earnedAt", "desc"),
+    page_size=50,
+    message_bad_sort="",  # one fixed order: nothing to ask
+    message_bad_cursor="",  # a spoilt cursor starts the list at the top
+)
+PHYSICAL_PAGE_SIZE = PHYSICAL.page_size
 
 
 @dataclass(frozen=True)
@@ -342,25 +287,19 @@ class PhysicalRow:
     address: list[str]
 
 
-def physical_badges(flt: PhysicalFilter, *, limit: int = PHYSICAL_PAGE_SIZE) -> dict:
+def physical_badges(flt: PhysicalFilter) -> dict:
     """A page of earned badges with their physical status, the counts per status and the badge choices."""
+    awards = flt.queryset().select_related("user__postal_address", "badge", "user_challenge__challenge")
     try:
-        awards = _after(flt.queryset(), flt.cursor, field="earned_at")
-    except ValueError:  # a spoilt cursor: start at the top
-        awards = flt.queryset()
-    rows = list(
-        awards.select_related("user__postal_address", "badge", "user_challenge__challenge").order_by(
-            "-earned_at", "-pk"
-        )[: limit + 1]
-    )
-    more = len(rows) > limit
-    rows = rows[:limit]
+        page = PHYSICAL.page(awards, ListQuery(cursor=flt.cursor))
+    except ListQueryError:  # a spoilt cursor: start at the top
+        page = PHYSICAL.page(awards)
     counts = UserBadge.objects.aggregate(
         **{status: Count("pk", filter=Q(physical_status=status)) for status in PhysicalStatus.values}
     )
     return {
-        "rows": [PhysicalRow(award=award, address=_address_lines(award.user)) for award in rows],
-        "next": encode_cursor(rows[-1].earned_at, rows[-1].pk) if more else None,
+        "rows": [PhysicalRow(award=award, address=_address_lines(award.user)) for award in page.rows],
+        "next": page.next,
         "counts": [(PhysicalStatus(status), counts[status]) for status in PhysicalStatus.values],
         "badges": list(Badge.objects.select_related("challenge").order_by("challenge__name", "milestone_dips")),
     }

@@ -167,7 +167,8 @@ class Dip(models.Model):
         ]
         indexes = [
             models.Index(fields=["user_challenge", "-created_at"], name="dip_card_recent_idx"),
-            models.Index(fields=["-created_at"], name="dip_photo_recent_idx", condition=~Q(photo="")),
+            # The admin's photo collage pages on (created_at, id), either way round, over the dips with a photo.
+            models.Index(fields=["created_at", "id"], name="dip_photo_sort_idx", condition=~Q(photo="")),
         ]
 
     def __str__(self):

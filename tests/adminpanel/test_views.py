@@ -6,6 +6,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from apps.accounts.models import User
+from apps.adminpanel.selectors import MESSAGE_PHOTOS_BAD_CURSOR
 from apps.challenges.models import Challenge, Dip, UserBadge, UserChallenge
 from apps.challenges.photos import ProcessedPhoto
 from apps.challenges.services import challenge_start, dip_register
@@ -147,7 +148,7 @@ def test_photo_collage_pages_newest_first_with_names(admin_client):
 
 def test_a_bad_cursor_is_a_clear_error(admin_client):
     response = admin_client.get("/admin/api/fotos", {"cursor": "nonsense!!"})
-    assert response.status_code == 400 and response.json()["error"] == "Fout bij laden foto's"
+    assert response.status_code == 400 and response.json()["error"] == MESSAGE_PHOTOS_BAD_CURSOR
 
 
 def test_admin_sees_every_members_photo(admin_client, member):

@@ -77,7 +77,7 @@ def test_load_users_and_delete_one_but_not_yourself(admin_page):
     own_row.wait_for()
     assert own_row.get_by_role("button", name="Verwijder").is_disabled()
 
-    page.get_by_label("Zoeken").fill("willem")
+    page.get_by_label("Zoek gebruikers").fill("willem")
     row = page.get_by_role("row", name="weg@example.nl")
     # The server answers the search after a pause in typing: wait for its rows.
     expect(page.get_by_role("row", name="anna@example.nl")).to_have_count(0)

@@ -20,6 +20,7 @@ from django.test import Client, override_settings
 from PIL import Image
 
 from apps.accounts.models import User
+from apps.adminpanel.selectors import MESSAGE_INVITATIONS_BAD_CURSOR, MESSAGE_PHOTOS_BAD_CURSOR
 from apps.challenges.models import Dip, UserChallenge
 from apps.challenges.photos import (
     MESSAGE_DAMAGED,
@@ -403,7 +404,7 @@ def test_a_forged_page_cursor_is_a_clear_400_or_a_page(world: World, endpoint, c
     response = world.client("admin").get(endpoint, {"cursor": cursor})
     assert response.status_code in (200, 400)
     if response.status_code == 400:
-        assert response.json()["error"] in ("Fout bij laden foto's", "Kon uitnodigingen niet laden")
+        assert response.json()["error"] in (MESSAGE_PHOTOS_BAD_CURSOR, MESSAGE_INVITATIONS_BAD_CURSOR)
 
 
 # --- ids: non-numeric, negative, beyond 64 bits ------------------------------------------------------

@@ -2,7 +2,7 @@
 
 import json
 import logging
-from functools import wraps
+from functools import partial, wraps
 
 from django.core.exceptions import ValidationError
 from django.http import JsonResponse
@@ -14,9 +14,8 @@ from apps.invitations.models import Invitation
 from apps.invitations.services import invitation_bulk_create, invitation_create, invitation_delete
 from apps.notifications.services import MESSAGE_RESENT, MailError, invitation_mail_resend
 
+from ..keyset import ListQuery, ListQueryError
 from ..selectors import (
-    USER_DEFAULT_SORT,
-    UsersQueryError,
     admin_stats,
     admin_stats_payload,
     invitation_page,
@@ -27,9 +26,6 @@ from ..selectors import (
 
 logger = logging.getLogger(__name__)
 
-MESSAGE_PHOTOS_FAILED = "Fout bij laden foto's"
-MESSAGE_USERS_FAILED = "Fout bij laden gebruikers"
-MESSAGE_INVITATIONS_FAILED = "Kon uitnodigingen niet laden"
 MESSAGE_CREATE_FAILED = "Kon uitnodiging niet aanmaken"
 MESSAGE_BULK_FAILED = "Kon bulk uitnodigingen niet aanmaken"
 MESSAGE_DELETE_INVITATION_FAILED = "Kon uitnodiging niet verwijderen"
@@ -83,22 +79,27 @@ def _json_body(request) -> dict:
     return body
 
 
+def _list_page(request, page):
+    """A page of an admin list, asked in the query string (keyset.ListQuery); a parameter the list cannot
+    answer is a Dutch 400."""
+    try:
+        return JsonResponse(page(query=ListQuery.from_query_string(request.GET)))
+    except ListQueryError as error:
+        return _error(str(error))
+
+
 @admin_required_json
 @require_GET
 def photos(request):
-    try:
-        return JsonResponse(photo_page(cursor=request.GET.get("cursor")))
-    except ValueError:
-        return _error(MESSAGE_PHOTOS_FAILED)
+    """The photo collage: ?q= (the member's name or e-mail), ?dir=desc (newest first) or asc."""
+    return _list_page(request, photo_page)
 
 
 @admin_required_json
 @require_GET
 def invitations(request):
-    try:
-        return JsonResponse(invitation_page(request=request, cursor=request.GET.get("cursor")))
-    except ValueError:
-        return _error(MESSAGE_INVITATIONS_FAILED)
+    """The invitations table: ?q= (e-mail or code), ?sort=code|email|createdAt|expiresAt, ?dir=asc|desc."""
+    return _list_page(request, partial(invitation_page, request=request))  # absolute links
 
 
 @admin_required_json
@@ -167,18 +168,8 @@ def invitation_resend_view(request, invitation_id: int):
 @admin_required_json
 @require_GET
 def users(request):
-    """A page of the users table: ?q= (name or e-mail), ?sort=name|email|createdAt|dipCount, ?dir=asc|desc,
-    ?cursor= (the `next` of the page before)."""
-    try:
-        page = users_page(
-            search=request.GET.get("q", ""),
-            sort=request.GET.get("sort", USER_DEFAULT_SORT[0]),
-            direction=request.GET.get("dir", USER_DEFAULT_SORT[1]),
-            cursor=request.GET.get("cursor") or None,
-        )
-    except UsersQueryError as error:
-        return _error(str(error))
-    return JsonResponse(page)
+    """The users table: ?q= (name or e-mail), ?sort=name|email|createdAt|dipCount, ?dir=asc|desc."""
+    return _list_page(request, users_page)
 
 
 @admin_required_json

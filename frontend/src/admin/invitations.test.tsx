@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as api from "../lib/api";
 import { Invitations, shareUrl } from "./invitations";
-import { deferred, ENDPOINTS, invitation, json, mockApi, renderAdmin } from "./test-utils";
+import { deferred, ENDPOINTS, invitation, json, mockApi, renderAdmin, typeThenPause } from "./test-utils";
 
 const PAGE = "GET /admin/api/uitnodigingen";
 const CREATE = "POST /admin/api/uitnodigingen/nieuw";
@@ -72,7 +72,7 @@ describe("Invitations table", () => {
 
     const headers = within(screen.getByRole("table"))
       .getAllByRole("columnheader")
-      .map((th) => th.textContent);
+      .map((th) => th.textContent?.replace(/[▲▼↕]/g, ""));
     expect(headers).toEqual(["Code", "E-mail", "Status", "Mail", "Aangemaakt", "Verloopt", "Gebruikt door", "Acties"]);
 
     const [used, expired, active] = tableRows() as [HTMLElement, HTMLElement, HTMLElement];
@@ -103,13 +103,79 @@ describe("Invitations table", () => {
   it("pages with 'Meer laden'", async () => {
     const { sent } = mockApi({
       [PAGE]: firstPage([invitation(3), invitation(2)], "abc=="),
-      "GET /admin/api/uitnodigingen?cursor=abc%3D%3D": firstPage([invitation(1)]),
+      "GET /admin/api/uitnodigingen?sort=createdAt&dir=desc&cursor=abc%3D%3D": firstPage([invitation(1)]),
     });
     renderInvitations();
+    expect(await screen.findByText("2+ uitnodigingen")).toBeTruthy();
     fireEvent.click(await screen.findByRole("button", { name: "Meer laden" }));
     await waitFor(() => expect(tableRows()).toHaveLength(3));
-    expect(sent.at(-1)?.url).toBe("/admin/api/uitnodigingen?cursor=abc%3D%3D");
+    expect(sent.at(-1)?.url).toBe("/admin/api/uitnodigingen?sort=createdAt&dir=desc&cursor=abc%3D%3D");
     expect(screen.queryByRole("button", { name: "Meer laden" })).toBeNull();
+  });
+
+  it("searches through the server after a pause in typing, by e-mail or code", async () => {
+    const { sent } = mockApi({
+      [PAGE]: ({ url }) => {
+        const q = new URL(url, "http://x").searchParams.get("q");
+        if (q === null) return firstPage()();
+        return firstPage(q === "an@" ? [invitation(2, { email: "an@example.nl" })] : [])();
+      },
+    });
+    renderInvitations();
+    await screen.findByRole("table");
+    expect(sent.map((request) => request.url)).toEqual(["/admin/api/uitnodigingen?sort=createdAt&dir=desc"]);
+    const search = screen.getByLabelText("Zoek uitnodigingen");
+    expect(search.getAttribute("placeholder")).toBe("E-mailadres of code");
+
+    await typeThenPause(search, "a", " an@ ");
+    await waitFor(() => expect(tableRows()).toHaveLength(1));
+    expect(sent.map((request) => request.url).slice(1)).toEqual([
+      "/admin/api/uitnodigingen?q=an%40&sort=createdAt&dir=desc",
+    ]);
+    expect(screen.getByText("1 uitnodiging")).toBeTruthy();
+
+    fireEvent.change(search, { target: { value: "ZZZ" } });
+    expect(await screen.findByText("Geen uitnodigingen gevonden voor ‘ZZZ’.")).toBeTruthy();
+    expect(screen.queryByText("Nog geen uitnodigingen")).toBeNull();
+  });
+
+  it("sorts through the server by code, e-mail and dates; status, mail and used-by are not sortable", async () => {
+    const { sent } = mockApi({ [PAGE]: firstPage() });
+    renderInvitations();
+    await screen.findByRole("table");
+    const header = (name: string) => screen.getByRole("columnheader", { name: new RegExp(`^${name}`) });
+    expect(header("Aangemaakt").getAttribute("aria-sort")).toBe("descending");
+    for (const name of ["Status", "Mail", "Gebruikt door"]) {
+      expect(within(header(name)).queryByRole("button")).toBeNull();
+    }
+
+    fireEvent.click(within(header("Verloopt")).getByRole("button"));
+    expect(header("Verloopt").getAttribute("aria-sort")).toBe("ascending");
+    expect(header("Aangemaakt").getAttribute("aria-sort")).toBe("none");
+    await waitFor(() => expect(sent.at(-1)?.url).toBe("/admin/api/uitnodigingen?sort=expiresAt&dir=asc"));
+    fireEvent.click(within(header("Verloopt")).getByRole("button"));
+    await waitFor(() => expect(sent.at(-1)?.url).toBe("/admin/api/uitnodigingen?sort=expiresAt&dir=desc"));
+    fireEvent.click(within(header("E-mail")).getByRole("button"));
+    await waitFor(() => expect(sent.at(-1)?.url).toBe("/admin/api/uitnodigingen?sort=email&dir=asc"));
+    fireEvent.click(within(header("Code")).getByRole("button"));
+    await waitFor(() => expect(sent.at(-1)?.url).toBe("/admin/api/uitnodigingen?sort=code&dir=asc"));
+    expect(header("Code").getAttribute("aria-sort")).toBe("ascending");
+  });
+
+  it("shows the server's Dutch refusal of a search", async () => {
+    mockApi({
+      [PAGE]: ({ url }) =>
+        url.includes("q=")
+          ? json(400, { error: "Zoekterm is te lang (maximaal 100 tekens) of bevat ongeldige tekens." })
+          : firstPage()(),
+    });
+    renderInvitations();
+    await screen.findByRole("table");
+    fireEvent.change(screen.getByLabelText("Zoek uitnodigingen"), { target: { value: "x".repeat(101) } });
+    const alert = await screen.findByRole("alert", {}, { timeout: 2000 });
+    expect(alert.textContent).toBe("Zoekterm is te lang (maximaal 100 tekens) of bevat ongeldige tekens.");
+    expect(within(alert).queryByRole("button", { name: "Opnieuw proberen" })).toBeNull();
+    expect(tableRows()).toHaveLength(2); // the rows of the last answer stay
   });
 
   it("shows an empty state without invitations", async () => {
@@ -310,7 +376,8 @@ describe("Row actions", () => {
     expect(await screen.findByText("Uitnodiging verwijderd")).toBeTruthy();
     expect(tableRows()).toHaveLength(1);
     expect(screen.queryByText("CODE0002")).toBeNull();
-    expect(dialog.open).toBe(false);
+    // The dialog closes in an effect after the render that shows the toast: wait for it.
+    await waitFor(() => expect(dialog.open).toBe(false));
   });
 
   it("keeps the row and shows 'Kon uitnodiging niet verwijderen' on failure", async () => {

@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from "react";
-import { getJson, postJson } from "../lib/api";
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { postJson } from "../lib/api";
 import { DeleteDialog } from "./delete-dialog";
-import { ActionButton, ErrorMessage, useFailure, useNotify, useSingleFlight, withCursor, withId } from "./shared";
+import { MoreButton, NoRows, SearchField, SortHeaders, useServerList, type Column, type Sort } from "./server-list";
+import { ActionButton, ErrorMessage, useFailure, useNotify, useSingleFlight, withId } from "./shared";
 import { T } from "./texts";
 import type {
   AdminEndpoints,
@@ -52,70 +53,48 @@ function prepend(rows: readonly Invitation[], added: readonly Invitation[]): Inv
   return [...added, ...rows.filter((row) => !ids.has(row.id))];
 }
 
-type TablePhase = "loading" | "loaded" | "error";
+/** The server's sort keys (see INVITATIONS in apps/adminpanel/selectors.py). */
+export type InvitationSortKey = "code" | "email" | "createdAt" | "expiresAt";
 
-/** 'Uitnodigingsbeheer': bulk and single invitations and the invitation table. */
+const COLUMNS: readonly Column<InvitationSortKey>[] = [
+  { key: "code", label: T.colCode, first: "ascending" },
+  { key: "email", label: T.colEmail, first: "ascending" },
+  { key: null, label: T.colStatus },
+  { key: null, label: T.colMail },
+  { key: "createdAt", label: T.colCreated, first: "descending" },
+  { key: "expiresAt", label: T.colExpires, first: "ascending" },
+  { key: null, label: T.colUsedBy },
+];
+
+/** The server's default order: newest first. */
+const DEFAULT_SORT: Sort<InvitationSortKey> = { key: "createdAt", direction: "descending" };
+const invitationsOf = (page: InvitationPage) => page.invitations;
+const idOf = (row: Invitation) => row.id;
+
+/** 'Uitnodigingsbeheer': bulk and single invitations, and the invitation table the server searches and sorts. */
 export function Invitations({ endpoints }: InvitationsProps) {
-  const [rows, setRows] = useState<readonly Invitation[]>([]);
-  const [next, setNext] = useState<string | null>(null);
-  const [phase, setPhase] = useState<TablePhase>("loading");
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [moreBusy, setMoreBusy] = useState(false);
+  const list = useServerList({
+    endpoint: endpoints.invitations,
+    rowsOf: invitationsOf,
+    idOf,
+    defaultSort: DEFAULT_SORT,
+    failedText: T.invitationsLoadFailed,
+    loadOnMount: true,
+  });
   const [manualCopy, setManualCopy] = useState<Invitation | null>(null);
   const [pendingDelete, setPendingDelete] = useState<Invitation | null>(null);
   const [deleting, runDelete] = useSingleFlight();
   const [, runResend] = useSingleFlight();
-  const loadingMore = useRef(false);
   const notify = useNotify();
   const failure = useFailure();
+  const searchId = useId();
+  const countId = useId();
+  const { rows, setRows, loaded } = list;
 
-  const loadFirst = useCallback(
-    async (signal?: AbortSignal) => {
-      setPhase("loading");
-      setLoadError(null);
-      const result = await getJson<InvitationPage>(endpoints.invitations, signal ? { signal } : {});
-      if (signal?.aborted) return;
-      if (!result.ok) {
-        setLoadError(failure(result, T.invitationsLoadFailed));
-        setPhase("error");
-        return;
-      }
-      // Rows created while the first page was loading stay on top.
-      setRows((current) => prepend(result.data.invitations, current));
-      setNext(result.data.next);
-      setPhase("loaded");
-    },
-    [endpoints.invitations, failure],
+  const added = useCallback(
+    (created: readonly Invitation[]) => setRows((current) => prepend(current, created)),
+    [setRows],
   );
-
-  useEffect(() => {
-    const controller = new AbortController();
-    void loadFirst(controller.signal);
-    return () => controller.abort();
-  }, [loadFirst]);
-
-  const loadMore = async () => {
-    if (loadingMore.current || next === null) return;
-    loadingMore.current = true;
-    setMoreBusy(true);
-    setLoadError(null);
-    const result = await getJson<InvitationPage>(withCursor(endpoints.invitations, next));
-    loadingMore.current = false;
-    setMoreBusy(false);
-    if (!result.ok) {
-      setLoadError(failure(result, T.invitationsLoadFailed));
-      return;
-    }
-    setRows((current) => {
-      const ids = new Set(current.map((row) => row.id));
-      return [...current, ...result.data.invitations.filter((row) => !ids.has(row.id))];
-    });
-    setNext(result.data.next);
-  };
-
-  const added = useCallback((created: readonly Invitation[]) => {
-    setRows((current) => prepend(current, created));
-  }, []);
 
   const copy = async (row: Invitation) => {
     const clipboard: Clipboard | undefined = navigator.clipboard;
@@ -175,45 +154,60 @@ export function Invitations({ endpoints }: InvitationsProps) {
       <div className="adm-stack adm-stack-sm">
         <div className="adm-heading-row">
           <h3 className="adm-subtitle">{T.invitationsTitle}</h3>
-          {phase === "loaded" && rows.length > 0 && (
-            <span className="muted adm-count">{T.invitationsCount(rows.length, next !== null)}</span>
+          {loaded && rows.length > 0 && (
+            <span id={countId} className="muted adm-count" aria-live="polite">
+              {T.invitationsCount(rows.length, list.next !== null)}
+            </span>
           )}
         </div>
+        {loaded && (
+          <div className="adm-toolbar">
+            <SearchField
+              id={searchId}
+              label={T.invitationsSearch}
+              placeholder={T.invitationsSearchPlaceholder}
+              value={list.query}
+              onChange={list.setQuery}
+              describedBy={countId}
+            />
+          </div>
+        )}
 
         {manualCopy !== null && <ManualCopy row={manualCopy} onClose={() => setManualCopy(null)} />}
 
-        {phase === "loading" && (
+        {!loaded && list.error === null && (
           <p className="muted" role="status">
             {T.invitationsLoading}
           </p>
         )}
-        {phase === "loaded" && rows.length === 0 && (
-          <div className="empty-state">
-            <p className="empty-state-title">{T.invitationsEmptyTitle}</p>
-            <p>{T.invitationsEmptyText}</p>
-          </div>
+        {loaded && rows.length === 0 && (
+          <NoRows
+            shownQuery={list.shownQuery}
+            empty={
+              <>
+                <p className="empty-state-title">{T.invitationsEmptyTitle}</p>
+                <p>{T.invitationsEmptyText}</p>
+              </>
+            }
+            noMatch={T.invitationsNoMatch}
+          />
         )}
         {rows.length > 0 && (
           <InvitationTable
             rows={rows}
+            header={<SortHeaders columns={COLUMNS} sort={list.sort} onSort={list.toggleSort} />}
             onCopy={(row) => void copy(row)}
             onDelete={setPendingDelete}
             onResend={(row) => void resend(row)}
           />
         )}
-        {loadError !== null && (
+        {list.error !== null && (
           <ErrorMessage
-            text={loadError}
-            {...(phase === "error" ? { onRetry: () => void loadFirst() } : {})}
+            text={list.error}
+            {...(loaded ? {} : { onRetry: () => void list.load(), busy: list.busy })}
           />
         )}
-        {phase === "loaded" && next !== null && (
-          <div className="adm-more">
-            <ActionButton variant="secondary" onClick={() => void loadMore()} busy={moreBusy} busyLabel={T.loading}>
-              {T.loadMore}
-            </ActionButton>
-          </div>
-        )}
+        {loaded && list.next !== null && <MoreButton onClick={() => void list.loadMore()} busy={list.moreBusy} />}
       </div>
 
       <DeleteDialog
@@ -229,29 +223,18 @@ export function Invitations({ endpoints }: InvitationsProps) {
 
 interface InvitationTableProps {
   rows: readonly Invitation[];
+  /** The header row: the sort buttons. */
+  header: ReactNode;
   onCopy: (row: Invitation) => void;
   onDelete: (row: Invitation) => void;
   onResend: (row: Invitation) => void;
 }
 
-function InvitationTable({ rows, onCopy, onDelete, onResend }: InvitationTableProps) {
+function InvitationTable({ rows, header, onCopy, onDelete, onResend }: InvitationTableProps) {
   return (
     <div className="table-wrap adm-table-wrap adm-table-wrap--stack">
-      <table className="table adm-table adm-table--stack">
-        <thead>
-          <tr>
-            <th scope="col">{T.colCode}</th>
-            <th scope="col">{T.colEmail}</th>
-            <th scope="col">{T.colStatus}</th>
-            <th scope="col">{T.colMail}</th>
-            <th scope="col">{T.colCreated}</th>
-            <th scope="col">{T.colExpires}</th>
-            <th scope="col">{T.colUsedBy}</th>
-            <th scope="col">
-              <span className="visually-hidden">{T.colActions}</span>
-            </th>
-          </tr>
-        </thead>
+      <table className="table adm-table adm-table--stack adm-sortable">
+        <thead>{header}</thead>
         <tbody>
           {rows.map((row) => (
             <tr key={row.id}>

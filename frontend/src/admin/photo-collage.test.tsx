@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { PhotoCollage } from "./photo-collage";
-import { deferred, ENDPOINTS, json, mockApi, photo, renderAdmin } from "./test-utils";
+import { deferred, ENDPOINTS, json, mockApi, photo, renderAdmin, typeThenPause } from "./test-utils";
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => photo(from + i));
 
@@ -40,7 +40,7 @@ describe("PhotoCollage", () => {
   it("pages with 'Meer laden' until next is null", async () => {
     const { sent } = mockApi({
       "GET /admin/api/fotos": () => json(200, { photos: range(1, 48), next: "c1" }),
-      "GET /admin/api/fotos?cursor=c1": () => json(200, { photos: range(49, 60), next: null }),
+      "GET /admin/api/fotos?sort=createdAt&dir=desc&cursor=c1": () => json(200, { photos: range(49, 60), next: null }),
     });
     renderAdmin(<PhotoCollage endpoint={ENDPOINTS.photos} />);
     fireEvent.click(loadButton());
@@ -49,7 +49,10 @@ describe("PhotoCollage", () => {
 
     fireEvent.click(screen.getByRole("button", { name: "Meer laden" }));
     await waitFor(() => expect(screen.getAllByRole("img")).toHaveLength(60));
-    expect(sent.map((request) => request.url)).toEqual(["/admin/api/fotos", "/admin/api/fotos?cursor=c1"]);
+    expect(sent.map((request) => request.url)).toEqual([
+      "/admin/api/fotos?sort=createdAt&dir=desc",
+      "/admin/api/fotos?sort=createdAt&dir=desc&cursor=c1",
+    ]);
     expect(screen.queryByRole("button", { name: "Meer laden" })).toBeNull();
     expect(screen.getByText("60 foto's")).toBeTruthy();
   });
@@ -67,6 +70,37 @@ describe("PhotoCollage", () => {
     fireEvent.click(loadButton());
     expect(await screen.findAllByRole("img")).toHaveLength(2);
     expect(screen.queryByRole("alert")).toBeNull();
+  });
+
+  it("searches the members' photos through the server and shows them oldest first on request", async () => {
+    const { sent } = mockApi({
+      "GET /admin/api/fotos": ({ url }) => {
+        const params = new URL(url, "http://x").searchParams;
+        if (params.get("q") === "nobody") return json(200, { photos: [], next: null });
+        const photos = params.get("q") === "Zwemmer 2" ? [photo(2)] : range(1, 3);
+        return json(200, { photos: params.get("dir") === "asc" ? photos.reverse() : photos, next: null });
+      },
+    });
+    renderAdmin(<PhotoCollage endpoint={ENDPOINTS.photos} />);
+    fireEvent.click(loadButton());
+    expect(await screen.findAllByRole("img")).toHaveLength(3);
+    const search = screen.getByLabelText("Zoek foto's");
+    expect(search.getAttribute("placeholder")).toBe("Naam of e-mailadres");
+
+    await typeThenPause(search, "Zw", "Zwemmer 2");
+    await waitFor(() => expect(screen.getAllByRole("img")).toHaveLength(1));
+    expect(sent.map((request) => request.url).slice(1)).toEqual([
+      "/admin/api/fotos?q=Zwemmer+2&sort=createdAt&dir=desc",
+    ]);
+
+    fireEvent.change(search, { target: { value: "" } });
+    fireEvent.change(screen.getByLabelText("Volgorde"), { target: { value: "ascending" } });
+    await waitFor(() => expect(sent.at(-1)?.url).toBe("/admin/api/fotos?sort=createdAt&dir=asc"));
+    await waitFor(() => expect(screen.getAllByRole("img")[0]?.getAttribute("alt")).toBe("Foto van Zwemmer 3"));
+
+    fireEvent.change(search, { target: { value: "nobody" } });
+    expect(await screen.findByText("Geen foto's gevonden voor ‘nobody’.")).toBeTruthy();
+    expect(screen.queryByText("Nog geen foto's")).toBeNull();
   });
 
   it("shows an empty state when there are no photos", async () => {

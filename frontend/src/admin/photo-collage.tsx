@@ -1,116 +1,117 @@
-import { useCallback, useEffect, useRef, useState } from "react";
-import { getJson } from "../lib/api";
-import { ActionButton, ErrorMessage, syncDialog, useFailure, withCursor } from "./shared";
+import { useEffect, useId, useRef, useState } from "react";
+import { MoreButton, NoRows, SearchField, useServerList, type Sort } from "./server-list";
+import { ActionButton, ErrorMessage, syncDialog } from "./shared";
 import { T } from "./texts";
 import type { Photo, PhotoPage } from "./types";
 
 export interface PhotoCollageProps {
-  /** GET endpoint: `{photos, next}`, 48 per page, newest first. */
+  /** GET endpoint: `{photos, next}`, 48 per page, newest first unless `dir=asc`; `q` searches the members. */
   endpoint: string;
 }
 
-type Phase = "idle" | "loaded";
+/** The server's one sort key: when the photo was registered (see PHOTOS in apps/adminpanel/selectors.py). */
+type PhotoSortKey = "createdAt";
+const NEWEST_FIRST: Sort<PhotoSortKey> = { key: "createdAt", direction: "descending" };
+const OLDEST_FIRST: Sort<PhotoSortKey> = { key: "createdAt", direction: "ascending" };
+const photosOf = (page: PhotoPage) => page.photos;
+const idOf = (photo: Photo) => photo.dipId;
 
-/** 'Foto collage': loaded on demand, paged with 'Meer laden', a photo opens large. */
+/** 'Foto collage': loaded on demand, searched by member and paged with 'Meer laden', a photo opens large. */
 export function PhotoCollage({ endpoint }: PhotoCollageProps) {
-  const [phase, setPhase] = useState<Phase>("idle");
-  const [photos, setPhotos] = useState<readonly Photo[]>([]);
-  const [next, setNext] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const list = useServerList({
+    endpoint,
+    rowsOf: photosOf,
+    idOf,
+    defaultSort: NEWEST_FIRST,
+    failedText: T.photosLoadFailed,
+  });
   const [openIndex, setOpenIndex] = useState<number | null>(null);
-  const loading = useRef(false);
-  const controller = useRef<AbortController | null>(null);
-  const failure = useFailure();
-
-  useEffect(() => () => controller.current?.abort(), []);
-
-  const load = useCallback(
-    async (cursor: string | null) => {
-      if (loading.current) return;
-      loading.current = true;
-      setBusy(true);
-      setError(null);
-      const abort = new AbortController();
-      controller.current = abort;
-      const result = await getJson<PhotoPage>(withCursor(endpoint, cursor), { signal: abort.signal });
-      if (abort.signal.aborted) return;
-      loading.current = false;
-      setBusy(false);
-      if (!result.ok) {
-        setError(failure(result, T.photosLoadFailed));
-        return;
-      }
-      const page = result.data;
-      setPhotos((current) => {
-        if (cursor === null) return page.photos;
-        const seen = new Set(current.map((photo) => photo.dipId));
-        return [...current, ...page.photos.filter((photo) => !seen.has(photo.dipId))];
-      });
-      setNext(page.next);
-      setPhase("loaded");
-    },
-    [endpoint, failure],
-  );
+  const searchId = useId();
+  const orderId = useId();
+  const countId = useId();
+  const { rows: photos, loaded, next } = list;
 
   const open = openIndex === null ? null : (photos[openIndex] ?? null);
 
   return (
     <div className="adm adm-stack">
-      {phase === "idle" ? (
+      {!loaded ? (
         <div className="adm-toolbar">
           <p className="muted adm-intro">{T.photosIntro}</p>
-          <ActionButton onClick={() => void load(null)} busy={busy} busyLabel={T.loading}>
+          <ActionButton onClick={() => void list.load()} busy={list.busy} busyLabel={T.loading}>
             {T.photosLoad}
           </ActionButton>
         </div>
-      ) : photos.length === 0 ? (
-        <div className="empty-state">
-          <p className="empty-state-title">{T.photosEmptyTitle}</p>
-          <p>{T.photosEmptyText}</p>
-        </div>
       ) : (
         <>
-          <p className="muted adm-count" aria-live="polite">
+          <div className="adm-toolbar">
+            <SearchField
+              id={searchId}
+            label={T.photosSearch}
+              placeholder={T.searchNameOrEmail}
+              value={list.query}
+              onChange={list.setQuery}
+              describedBy={countId}
+            />
+            <div className="field adm-order">
+              <label htmlFor={orderId}>{T.photosOrder}</label>
+              <select
+                id={orderId}
+                value={list.sort.direction}
+                onChange={(event) => list.setSort(event.target.value === "ascending" ? OLDEST_FIRST : NEWEST_FIRST)}
+              >
+                <option value="descending">{T.photosNewest}</option>
+                <option value="ascending">{T.photosOldest}</option>
+              </select>
+            </div>
+          </div>
+          <p id={countId} className="muted adm-count" aria-live="polite">
             {T.photosCount(photos.length, next !== null)}
           </p>
-          <ul className="photo-grid adm-photo-grid">
-            {photos.map((photo, index) => (
-              <li key={photo.dipId}>
-                <figure className="photo-tile">
-                  <button
-                    type="button"
-                    className="adm-photo-button"
-                    onClick={() => setOpenIndex(index)}
-                    aria-label={T.photoOpen(photo.userName, photo.dipDateDisplay)}
-                  >
-                    <img
-                      src={photo.thumbnailUrl}
-                      alt={T.photoAlt(photo.userName)}
-                      loading="lazy"
-                      decoding="async"
-                      width={320}
-                      height={320}
-                    />
-                  </button>
-                  <figcaption>
-                    <span className="adm-photo-name">{photo.userName}</span>
-                    <span className="adm-photo-date">{photo.dipDateDisplay}</span>
-                  </figcaption>
-                </figure>
-              </li>
-            ))}
-          </ul>
+          {photos.length === 0 ? (
+            <NoRows
+              shownQuery={list.shownQuery}
+              empty={
+                <>
+                  <p className="empty-state-title">{T.photosEmptyTitle}</p>
+                  <p>{T.photosEmptyText}</p>
+                </>
+              }
+              noMatch={T.photosNoMatch}
+            />
+          ) : (
+            <ul className="photo-grid adm-photo-grid">
+              {photos.map((photo, index) => (
+                <li key={photo.dipId}>
+                  <figure className="photo-tile">
+                    <button
+                      type="button"
+                      className="adm-photo-button"
+                      onClick={() => setOpenIndex(index)}
+                      aria-label={T.photoOpen(photo.userName, photo.dipDateDisplay)}
+                    >
+                      <img
+                        src={photo.thumbnailUrl}
+                        alt={T.photoAlt(photo.userName)}
+                        loading="lazy"
+                        decoding="async"
+                        width={320}
+                        height={320}
+                      />
+                    </button>
+                    <figcaption>
+                      <span className="adm-photo-name">{photo.userName}</span>
+                      <span className="adm-photo-date">{photo.dipDateDisplay}</span>
+                    </figcaption>
+                  </figure>
+                </li>
+              ))}
+            </ul>
+          )}
         </>
       )}
-      {error !== null && <ErrorMessage text={error} />}
-      {phase === "loaded" && next !== null && (
-        <div className="adm-more">
-          <ActionButton variant="secondary" onClick={() => void load(next)} busy={busy} busyLabel={T.loading}>
-            {T.loadMore}
-          </ActionButton>
-        </div>
-      )}
+      {list.error !== null && <ErrorMessage text={list.error} />}
+      {loaded && next !== null && <MoreButton onClick={() => void list.loadMore()} busy={list.moreBusy} />}
       <Lightbox
         photo={open}
         hasPrevious={openIndex !== null && openIndex > 0}

@@ -112,12 +112,6 @@ export function withId(url: string, id: number): string {
   return url.replace("{id}", encodeURIComponent(String(id)));
 }
 
-/** `url` with `?cursor=…` (or `&cursor=…`) when there is a cursor. */
-export function withCursor(url: string, cursor: string | null): string {
-  if (cursor === null) return url;
-  return `${url}${url.includes("?") ? "&" : "?"}cursor=${encodeURIComponent(cursor)}`;
-}
-
 export type ActionVariant = ButtonVariant;
 
 export interface ActionButtonProps extends Omit<ButtonProps, "size"> {

@@ -1,6 +1,7 @@
-import { render, type RenderResult } from "@testing-library/react";
+import { fireEvent, render, type RenderResult } from "@testing-library/react";
 import type { ReactElement } from "react";
 import { vi } from "vitest";
+import { SEARCH_DEBOUNCE_MS } from "./server-list";
 import { AdminToastProvider } from "./shared";
 import type { AdminEndpoints, AdminUser, Invitation, Photo } from "./types";
 
@@ -55,6 +56,17 @@ export function deferred<T>() {
     resolve = done;
   });
   return { promise, resolve };
+}
+
+/** Types `values` into a search box one after another, quicker than the debounce, then pauses past it. */
+export async function typeThenPause(input: HTMLElement, ...values: string[]): Promise<void> {
+  vi.useFakeTimers({ shouldAdvanceTime: true });
+  try {
+    for (const value of values) fireEvent.change(input, { target: { value } });
+    await vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS + 10);
+  } finally {
+    vi.useRealTimers();
+  }
 }
 
 export function renderAdmin(ui: ReactElement): RenderResult {

@@ -11,6 +11,7 @@ export const T = {
   deleteConfirm: "Verwijderen",
   deleting: "Verwijderen...",
   none: "—",
+  searchNameOrEmail: "Naam of e-mailadres",
 
   // photo collage
   photosIntro: "De foto's worden pas geladen als je erom vraagt, zodat deze pagina snel blijft.",
@@ -21,6 +22,11 @@ export const T = {
   photosCount: (n: number, more: boolean) => `${n} foto${n === 1 ? "" : "'s"}${more ? " geladen" : ""}`,
   photoAlt: (name: string) => `Foto van ${name}`,
   photoOpen: (name: string, date: string) => `Foto van ${name} van ${date} groot bekijken`,
+  photosSearch: "Zoek foto's",
+  photosNoMatch: (query: string) => `Geen foto's gevonden voor ‘${query}’.`,
+  photosOrder: "Volgorde",
+  photosNewest: "Nieuwste eerst",
+  photosOldest: "Oudste eerst",
   photoPrevious: "Vorige",
   photoNext: "Volgende",
 
@@ -45,6 +51,9 @@ export const T = {
   invitationsLoadFailed: "Kon uitnodigingen niet laden",
   invitationsEmptyTitle: "Nog geen uitnodigingen",
   invitationsEmptyText: "Maak hierboven een uitnodiging aan.",
+  invitationsSearch: "Zoek uitnodigingen",
+  invitationsSearchPlaceholder: "E-mailadres of code",
+  invitationsNoMatch: (query: string) => `Geen uitnodigingen gevonden voor ‘${query}’.`,
   invitationsCount: (n: number, more: boolean) =>
     `${n}${more ? "+" : ""} ${n === 1 ? "uitnodiging" : "uitnodigingen"}`,
   colCode: "Code",
@@ -91,8 +100,7 @@ export const T = {
   usersLoad: "Gebruikers laden",
   usersReload: "Vernieuwen",
   usersLoadFailed: "Fout bij laden gebruikers",
-  usersSearch: "Zoeken",
-  usersSearchPlaceholder: "Naam of e-mailadres",
+  usersSearch: "Zoek gebruikers",
   usersCount: (shown: number, more: boolean) =>
     `${shown}${more ? "+" : ""} ${shown === 1 && !more ? "gebruiker" : "gebruikers"}`,
   usersEmpty: "Nog geen gebruikers.",

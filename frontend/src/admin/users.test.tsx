@@ -2,8 +2,8 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import * as api from "../lib/api";
 import { LOGIN_REDIRECT_DELAY_MS } from "./shared";
-import { deferred, ENDPOINTS, json, mockApi, renderAdmin, user } from "./test-utils";
-import { SEARCH_DEBOUNCE_MS, Users } from "./users";
+import { deferred, ENDPOINTS, json, mockApi, renderAdmin, typeThenPause, user } from "./test-utils";
+import { Users } from "./users";
 
 const USERS = "GET /admin/api/gebruikers";
 const ME = 7;
@@ -92,17 +92,9 @@ describe("Users", () => {
     });
     renderUsers();
     await loadUsers();
-    const search = screen.getByLabelText("Zoeken");
+    const search = screen.getByLabelText("Zoek gebruikers");
 
-    vi.useFakeTimers({ shouldAdvanceTime: true });
-    try {
-      fireEvent.change(search, { target: { value: "b" } });
-      fireEvent.change(search, { target: { value: "br" } });
-      fireEvent.change(search, { target: { value: "  BRAM " } });
-      await vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS + 10);
-    } finally {
-      vi.useRealTimers();
-    }
+    await typeThenPause(search, "b", "br", "  BRAM ");
     // One request for the pause, not one per key; the search is trimmed and sent with the sort.
     const searches = sent.filter((request) => request.url.includes("q="));
     expect(searches.map((request) => request.url)).toEqual(["/admin/api/gebruikers?q=BRAM&sort=createdAt&dir=desc"]);
@@ -212,7 +204,8 @@ describe("Users", () => {
     expect(await screen.findByText("Gebruiker verwijderd")).toBeTruthy();
     expect(emails()).not.toContain("bram@example.nl");
     expect(screen.getByText("3 gebruikers")).toBeTruthy();
-    expect(dialog.open).toBe(false);
+    // The dialog closes in an effect after the render that shows the toast: wait for it.
+    await waitFor(() => expect(dialog.open).toBe(false));
   });
 
   it("shows the server's refusal, or 'Fout bij verwijderen gebruiker'", async () => {
