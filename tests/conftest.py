@@ -46,3 +46,14 @@ def _catalogue_after_flush(request):
         from apps.challenges.models import Badge, Challenge
 
         apply_catalogue(Challenge, Badge)
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Every test starts with an empty cache: a cached page of an earlier test (whose ids a rolled-back
+    database may hand out again) must not answer in this one."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()

@@ -1,11 +1,15 @@
 """Account writes: invitation-only sign-up and the admin role. Keyword-only, each owns its transaction."""
 
+from collections.abc import Iterable
+
 from allauth.account.models import EmailAddress
 from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
+from django.db.models import F
 
+from apps.core.page_cache import shared_version_bump
 from apps.invitations.services import (
     MESSAGE_CODE_REQUIRED,
     MESSAGE_EMAIL_INVALID,
@@ -103,6 +107,7 @@ def account_register(
             # Under a row lock: of simultaneous sign-ups with one code, only the first gets past this line;
             # the others raise here and their user is rolled back with the rest of this block.
             invitation_consume(code=code, email=email, user=user)
+            club_changed()
     except ValidationError as exc:
         raise ValidationError({"code": exc.error_list}) from exc
     except IntegrityError as exc:
@@ -111,6 +116,21 @@ def account_register(
             raise ValidationError({"email": [ValidationError(MESSAGE_EMAIL_TAKEN, code="email_taken")]}) from exc
         raise ValidationError(MESSAGE_SIGNUP_FAILED, code="signup_failed") from exc
     return user
+
+
+CLUB = "club"  # the shared version of the club's figures on /admin (apps.core.page_cache)
+
+
+def club_changed() -> None:
+    """The club's figures on /admin (members, subscribers, dips, cards, badges) are counted anew. Every
+    service that changes one of them calls it in its transaction."""
+    shared_version_bump(CLUB)
+
+
+def member_pages_changed(*, user_ids: Iterable[int]) -> None:
+    """What these members' own pages show has changed: their cached parts are rendered anew. Call it
+    inside the transaction of the change, so the new version and the new data commit together."""
+    User.objects.filter(pk__in=list(user_ids)).update(pages_version=F("pages_version") + 1)
 
 
 def _forget_cached_role(user: User) -> None:
@@ -122,6 +142,7 @@ def admin_grant(*, user: User) -> bool:
     """Give `user` the admin role. True when it was new, False when they already had it."""
     with transaction.atomic():
         _role, created = UserRole.objects.get_or_create(user=user, role=UserRole.Role.ADMIN)
+        member_pages_changed(user_ids=[user.pk])  # their pages' header shows the way to /admin
     _forget_cached_role(user)
     return created
 
@@ -130,6 +151,7 @@ def admin_revoke(*, user: User) -> bool:
     """Take the admin role away. True when they had it, False when there was nothing to take."""
     with transaction.atomic():
         deleted, _per_model = UserRole.objects.filter(user=user, role=UserRole.Role.ADMIN).delete()
+        member_pages_changed(user_ids=[user.pk])
     _forget_cached_role(user)
     return deleted > 0
 
@@ -156,6 +178,8 @@ def account_profile_update(*, user: User, full_name: str | None, email: str | No
                 EmailAddress.objects.filter(user=locked).exclude(email__iexact=email).delete()
             locked.full_name, locked.email, locked.newsletter_consent = full_name, email, bool(newsletter_consent)
             locked.save(update_fields=["full_name", "email", "newsletter_consent"])
+            member_pages_changed(user_ids=[user.pk])  # the dashboard greets them by name
+            club_changed()  # the newsletter's subscribers
     except IntegrityError as exc:  # another account took the address between our check and our write
         raise taken from exc
     user.full_name, user.email, user.newsletter_consent = full_name, email, bool(newsletter_consent)
@@ -216,6 +240,7 @@ def _user_remove(*, user_id: int, last_admin_message: str, error: type[AccountDe
         if admin_ids == [user.pk]:
             raise error(last_admin_message)
         user.delete()
+        club_changed()
 
 
 def user_delete(*, actor: User, user_id: int) -> None:

@@ -12,9 +12,13 @@ from django.db.models.functions import TruncMonth, TruncWeek
 from django.utils import timezone
 
 from apps.accounts.models import User
+from apps.accounts.services import CLUB
 from apps.challenges.models import Dip, UserBadge
 from apps.challenges.selectors import _month_names, dutch_date
 from apps.charts.svg import Chart, Point, bar_chart, line_chart
+from apps.core.page_cache import remembered, shared_versions
+
+from .selectors import AdminStats, admin_stats
 
 WEEKS = 26
 MONTHS = 12
@@ -39,6 +43,21 @@ def week_start(day: datetime.date) -> datetime.date:
 def month_start(day: datetime.date, months_back: int = 0) -> datetime.date:
     index = day.year * 12 + day.month - 1 - months_back
     return datetime.date(index // 12, index % 12 + 1, 1)
+
+
+# A safety net only: every service that changes a figure moves the club's version (apps.accounts.services.club_changed).
+CLUB_FIGURES_SECONDS = 5 * 60
+
+
+def club_figures(*, today: datetime.date | None = None) -> tuple[AdminStats, Insights]:
+    """The totals and charts of /admin, counted once per version of the club's data (and day): counting
+    every dip of a big club costs more than anything else on the page."""
+    today = today or timezone.localdate()
+    return remembered(
+        ("club-figures", today, *shared_versions(CLUB)),
+        lambda: (admin_stats(today=today), admin_insights(today=today)),
+        seconds=CLUB_FIGURES_SECONDS,
+    )
 
 
 def admin_insights(*, today: datetime.date | None = None) -> Insights:

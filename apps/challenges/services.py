@@ -14,6 +14,8 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from apps.accounts.models import User
+from apps.accounts.services import club_changed, member_pages_changed
+from apps.core.page_cache import shared_version_bump
 
 from .badge_art import badge_art_delete, badge_art_save
 from .conditions import DipConditions
@@ -94,6 +96,8 @@ def challenge_start(*, user: User, challenge_id: int) -> UserChallenge:
         if current is not None:
             current.is_active = False
             current.save(update_fields=["is_active"])
+        member_pages_changed(user_ids=[user.pk])
+        club_changed()  # the active cards on /admin
         try:
             with transaction.atomic():
                 return UserChallenge.objects.create(user=user, challenge=challenge, challenge_type=challenge.category)
@@ -339,7 +343,16 @@ def challenge_save(*, challenge: Challenge, badges: list[BadgeSpec] = (), image_
             badge_art_delete(url)
         raise
     transaction.on_commit(lambda: _art_delete_unused(replaced))
+    catalogue_changed()
     return challenge
+
+
+CATALOGUE = "catalogue"  # the shared version of the challenges and their badges (apps.core.page_cache)
+
+
+def catalogue_changed() -> None:
+    """Every member page that shows the catalogue or a challenge's badges is rendered anew."""
+    shared_version_bump(CATALOGUE)
 
 
 def _art_delete_unused(urls: list[str]) -> None:
@@ -404,6 +417,7 @@ def challenge_delete(*, challenge_id: int) -> None:
         ]
         challenge.delete()
         transaction.on_commit(lambda: _art_delete_unused(art))
+        catalogue_changed()
 
 
 # --- physical badges ------------------------------------------------------------------------------
@@ -436,7 +450,10 @@ def physical_badges_mark(
         locked = list(
             UserBadge.objects.select_for_update().filter(pk__in=ids).order_by("pk").values_list("pk", flat=True)
         )
-        return UserBadge.objects.filter(pk__in=locked).update(physical_status=status, physical_status_on=on)
+        changed = UserBadge.objects.filter(pk__in=locked).update(physical_status=status, physical_status_on=on)
+        club_changed()  # the physical badges list and its counts on /admin
+        member_pages_changed(user_ids=UserBadge.objects.filter(pk__in=locked).values_list("user_id", flat=True))
+        return changed
 
 
 # --- the member's postal address (only for physical badges) ------------------------------------------
@@ -463,11 +480,14 @@ def postal_address_save(
     with transaction.atomic():
         User.objects.select_for_update().only("pk").get(pk=user.pk)
         address, _ = PostalAddress.objects.update_or_create(user=user, defaults=values)
+        club_changed()  # the addresses in the physical badges list on /admin
         return address
 
 
 def postal_address_delete(*, user: User) -> None:
-    PostalAddress.objects.filter(user=user).delete()
+    with transaction.atomic():
+        PostalAddress.objects.filter(user=user).delete()
+        club_changed()
 
 
 def challenge_stop(*, user: User, user_challenge_id: int) -> None:
@@ -512,13 +532,16 @@ def user_dip_count_refresh(*, user_id: int) -> None:
     The member's row is locked first: a parallel change waits here and counts after this one commits,
     seeing its dips (a recount inside one UPDATE would use a snapshot from before the wait)."""
     User.objects.select_for_update().filter(pk=user_id).values_list("pk", flat=True).first()
+    club_changed()  # the club's dips, cards and badges on /admin
     User.objects.filter(pk=user_id).update(
+        # Whatever changed the dips changed the member's dashboard and stamp card (member_pages_changed).
+        pages_version=F("pages_version") + 1,
         dip_count=Coalesce(
             Subquery(
                 Dip.objects.filter(user_id=user_id).order_by().values("user_id").annotate(n=Count("pk")).values("n")
             ),
             0,
-        )
+        ),
     )
 
 
@@ -585,6 +608,7 @@ def dip_details_update(
                 fields += ["photo", "thumbnail"]
                 transaction.on_commit(lambda: _photo_delete(replaced))
             dip.save(update_fields=fields)
+            member_pages_changed(user_ids=[user.pk])
     except BaseException:
         _photo_delete(names)
         raise

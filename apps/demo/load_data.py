@@ -22,6 +22,8 @@ import io
 import random
 import time
 
+from allauth.mfa.models import Authenticator
+from allauth.mfa.totp.internal.auth import TOTP
 from django.contrib.auth.hashers import make_password
 from django.core.files.base import ContentFile
 from django.core.management.base import CommandError
@@ -38,6 +40,9 @@ from apps.invitations.services import CODE_ALPHABET
 LOAD_DOMAIN = "load.koudwater.test"
 LOAD_PASSWORD = "ijskoud-load"  # noqa: S105 - load-test accounts on a bench database, printed on purpose
 LOAD_ADMIN_EMAIL = f"admin@{LOAD_DOMAIN}"
+# The load admin's authenticator-app secret: the admin role needs a second factor, and bench/signin.py
+# answers the second sign-in step with the code of this secret (RFC 6238).
+LOAD_ADMIN_TOTP_SECRET = "KOUDWATERLOADADMINBENCHTOTP23456"  # noqa: S105 - bench data, printed on purpose
 EVENT_PREFIX = "Load-event"
 PHOTO_FOLDER = "load"  # every load photo lives under this folder of the photos storage
 
@@ -68,6 +73,13 @@ def _load_users():
 
 def _load_members():
     return _load_users().exclude(email=LOAD_ADMIN_EMAIL)
+
+
+def load_admin_second_factor() -> None:
+    """Give the load admin its authenticator app when it has none (also on load data seeded before)."""
+    admin = User.objects.filter(email=LOAD_ADMIN_EMAIL).first()
+    if admin is not None and not Authenticator.objects.filter(user=admin, type=Authenticator.Type.TOTP).exists():
+        TOTP.activate(admin, LOAD_ADMIN_TOTP_SECRET)
 
 
 def load_counts() -> dict:
@@ -318,6 +330,7 @@ class LoadSeeder:
             created_at=self.now - datetime.timedelta(days=800),
         )
         UserRole.objects.create(user=admin, role=UserRole.Role.ADMIN)
+        load_admin_second_factor()
         return users, admin
 
     def _write_cards(self, users: list[User], member_plans: list) -> tuple[list[UserChallenge], list]:

@@ -7,6 +7,7 @@ from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 
+from apps.core.page_cache import PAGE_TIMEOUT
 from apps.notifications.services import mail_preference_for
 
 from .models import CalendarFeed, Event, EventParticipant, EventWaitlistEntry
@@ -100,6 +101,13 @@ def upcoming_events_for(user, *, limit: int | None = DASHBOARD_EVENT_LIMIT) -> l
     if limit is not None:
         events = events[:limit]
     return _cards(events)
+
+
+def seconds_until_first_starts(cards: list[EventCard]) -> float:
+    """How long a list of upcoming events stays true: until its first event starts (a day at most)."""
+    if not cards:
+        return PAGE_TIMEOUT
+    return min((cards[0].event.event_date - timezone.now()).total_seconds(), PAGE_TIMEOUT)
 
 
 def past_events_joined_by(user, *, limit: int = PAST_EVENT_LIMIT) -> list[EventCard]:

@@ -1,16 +1,25 @@
-"""A place freed by a deletion that bypasses `event_leave` (a deleted account cascades to its places; the
-Django admin's participant inline) still goes to the first on the waitlist, once that deletion commits."""
+"""Deletions that bypass the events services (a deleted account cascades to its places and waitlist
+entries; the Django admin's participant inline): a freed place still goes to the first on the waitlist,
+and the cached event lists are rendered anew, once that deletion commits."""
 
 from django.db import transaction
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
 
-from .models import EventParticipant
+from .models import EventParticipant, EventWaitlistEntry
 
 
 @receiver(post_delete, sender=EventParticipant, dispatch_uid="events_fill_waitlist_after_delete")
 def fill_waitlist_after_delete(sender, instance: EventParticipant, **kwargs):
-    from .services import event_waitlist_fill
+    from .services import event_waitlist_fill, events_changed
 
+    events_changed()
     event_id = instance.event_id
     transaction.on_commit(lambda: event_waitlist_fill(event_id=event_id))
+
+
+@receiver(post_delete, sender=EventWaitlistEntry, dispatch_uid="events_changed_after_waitlist_delete")
+def waitlist_changed_after_delete(sender, instance: EventWaitlistEntry, **kwargs):
+    from .services import events_changed
+
+    events_changed()

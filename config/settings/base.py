@@ -137,6 +137,8 @@ ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
 MFA_PASSKEY_LOGIN_ENABLED = True
 MFA_TOTP_ISSUER = "Koud water challenge"
+# A code typed as the app rolls over to the next one still counts (RFC 6238 §5.2: one step of delay).
+MFA_TOTP_TOLERANCE = 1
 MFA_FORMS = {"add_webauthn": "apps.accounts.forms.PasskeyAddForm"}
 # No e-mail verification in an invitation-only club: every address may add a factor.
 MFA_ALLOW_UNVERIFIED_EMAIL = True
@@ -189,7 +191,7 @@ DJANGO_VITE = {
 # With Redis, sessions are read from it too (and still written to the database, so a Redis restart
 # signs nobody out): one query less on every signed-in request.
 if env_str("REDIS_URL"):
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": env_str("REDIS_URL")}}
+    CACHES = {"default": {"BACKEND": "config.cache.RedisCache", "LOCATION": env_str("REDIS_URL")}}
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "django_cache"}}

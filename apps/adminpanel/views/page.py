@@ -1,22 +1,43 @@
 from django.contrib import messages
 from django.http import HttpResponse, JsonResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from apps.accounts.access import admin_required
+from apps.accounts.services import CLUB
 from apps.challenges.models import PhysicalStatus
+from apps.challenges.services import CATALOGUE
+from apps.core.page_cache import Page, cached_page, shared_versions
 
 from ..csv_export import MESSAGE_NO_SUBSCRIBERS, subscribers_csv, subscribers_filename
-from ..insights import admin_insights
-from ..selectors import PhysicalFilter, admin_stats, admin_stats_payload, physical_badges, subscriber_rows
+from ..insights import club_figures
+from ..selectors import PhysicalFilter, admin_stats_payload, physical_badges, subscriber_rows
 
 
 @admin_required
 @require_safe
 def admin_page(request):
-    stats = admin_stats()
+    """Cached per admin, per page of the physical badges list and per version of the club's data: any
+    change to a figure, a badge or an address on it is a new version (apps.accounts.services.club_changed)."""
+    physical_filter = PhysicalFilter.from_query(request.GET)
+    today = timezone.localdate()
+    key = (
+        "admin",
+        request.user.pk,
+        request.user.pages_version,
+        today,
+        physical_filter,
+        *shared_versions(CLUB, CATALOGUE),
+    )
+    return cached_page(
+        request, key=key, template="adminpanel/admin.html", page=lambda: _admin_page(request, physical_filter, today)
+    )
+
+
+def _admin_page(request, physical_filter: PhysicalFilter, today) -> Page:
+    stats, insights = club_figures(today=today)
     islands = {
         "currentUserId": request.user.pk,
         "stats": admin_stats_payload(stats),
@@ -32,17 +53,16 @@ def admin_page(request):
             "userDelete": reverse("adminpanel_user_delete", args=[0]).replace("/0/", "/{id}/"),
         },
     }
-    physical_filter = PhysicalFilter.from_query(request.GET)
     context = {
         "stats": stats,
         "islands": islands,
-        "insights": admin_insights(),
+        "insights": insights,
         "physical": physical_badges(physical_filter),
         "physical_filter": physical_filter,
         "physical_statuses": PhysicalStatus.choices,
-        "today": timezone.localdate(),
+        "today": today,
     }
-    return render(request, "adminpanel/admin.html", context)
+    return Page(context)
 
 
 @admin_required

@@ -10,6 +10,7 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from apps.accounts.access import member_required_action, member_required_json
+from apps.core.page_cache import Page, cached_page, shared_versions
 
 from ..conditions import ConditionsError, conditions_parse
 from ..photos import (
@@ -24,6 +25,7 @@ from ..photos import (
 )
 from ..selectors import active_card_for, dip_registered_payload, stamp_card_props
 from ..services import (
+    CATALOGUE,
     MESSAGE_COMPLETED_KEPT,
     ChallengeCompletedError,
     ChallengeError,
@@ -44,10 +46,15 @@ UPLOAD_OVERHEAD_BYTES = 64 * 1024
 @login_required
 @require_safe
 def challenge(request):
-    card = active_card_for(request.user)
-    if card is None:
-        return redirect("dashboard")
-    return render(request, "challenges/challenge.html", {"card": card, "stamp_card": stamp_card_props(card)})
+    user = request.user
+
+    def page() -> Page | None:
+        card = active_card_for(user)
+        return None if card is None else Page({"card": card, "stamp_card": stamp_card_props(card)})
+
+    key = ("challenge", user.pk, user.pages_version, *shared_versions(CATALOGUE))
+    response = cached_page(request, key=key, template="challenges/challenge.html", page=page)
+    return response or redirect("dashboard")
 
 
 @csrf_exempt  # checked by _register_dip_checked, after the refusals that need no body (see below)

@@ -1,14 +1,16 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.views.decorators.http import require_POST, require_safe
 
 from apps.accounts.access import DASHBOARD_URL, member_required_action
-from apps.events.selectors import upcoming_events_for
+from apps.core.page_cache import Page, cached_page, shared_versions
+from apps.events.selectors import seconds_until_first_starts, upcoming_events_for
+from apps.events.services import EVENTS
 from apps.events.views import MESSAGE_PLACE as EVENTS_MESSAGE_PLACE
 
 from ..selectors import dashboard_for
-from ..services import MESSAGE_CHALLENGE_UNAVAILABLE, ChallengeError, challenge_start
+from ..services import CATALOGUE, MESSAGE_CHALLENGE_UNAVAILABLE, ChallengeError, challenge_start
 
 MESSAGE_STARTED = "Challenge gestart!"
 
@@ -16,15 +18,20 @@ MESSAGE_STARTED = "Challenge gestart!"
 @login_required
 @require_safe
 def dashboard(request):
-    return render(
-        request,
-        "challenges/dashboard.html",
-        {
-            "dashboard": dashboard_for(request.user),
-            "upcoming_events": upcoming_events_for(request.user),
+    user = request.user
+
+    def page() -> Page:
+        upcoming = upcoming_events_for(user)
+        context = {
+            "dashboard": dashboard_for(user),
+            "upcoming_events": upcoming,
             "message_places": (EVENTS_MESSAGE_PLACE,),
-        },
-    )
+        }
+        return Page(context, valid_for=seconds_until_first_starts(upcoming))
+
+    # The member's cards and badges, the catalogue, and the events (any member's sign-up moves the counts).
+    key = ("dashboard", user.pk, user.pages_version, *shared_versions(CATALOGUE, EVENTS))
+    return cached_page(request, key=key, template="challenges/dashboard.html", page=page)
 
 
 @member_required_action(DASHBOARD_URL)

@@ -2,6 +2,7 @@ from django.core.management.base import BaseCommand
 
 from apps.challenges.catalogue import apply_catalogue
 from apps.challenges.models import Badge, Challenge
+from apps.challenges.services import catalogue_changed
 
 
 class Command(BaseCommand):
@@ -9,4 +10,5 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         count = apply_catalogue(Challenge, Badge)
+        catalogue_changed()
         self.stdout.write(self.style.SUCCESS(f"Catalogus bijgewerkt: {count} challenges."))

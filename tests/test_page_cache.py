@@ -1,0 +1,328 @@
+"""The cached member pages (apps/core/page_cache.py): served from the cache, and never stale after a
+service changed what they show; per-request parts (CSRF token, messages) never come from the cache."""
+
+import os
+import re
+import socket
+from decimal import Decimal
+
+import pytest
+from django.core.cache import cache
+from django.core.cache.backends.base import BaseCache
+from django.core.management import call_command
+from django.test import override_settings
+
+from apps.accounts.services import account_profile_update, admin_grant, user_delete
+from apps.challenges.conditions import DipConditions
+from apps.challenges.models import Challenge, UserBadge
+from apps.challenges.services import (
+    challenge_save,
+    challenge_start,
+    challenge_stop,
+    dip_delete,
+    dip_details_update,
+    dip_register,
+    dip_undo,
+    physical_badges_mark,
+    postal_address_save,
+)
+from apps.core.page_cache import csrf_placeholder, shared_version_bump, shared_versions
+from apps.events.selectors import seconds_until_first_starts, upcoming_events_for
+from apps.events.services import event_leave, event_sign_up, events_deactivate
+from tests.factories import AdminFactory, EventFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+TOKENS = re.compile(r'(?<=value=")[A-Za-z0-9]{64}(?=")|(?<=<meta name="csrf-token" content=")[A-Za-z0-9]{64}(?=")')
+
+
+def without_tokens(html: str) -> str:
+    return TOKENS.sub("", html)
+
+
+TEST_REDIS_URL = "redis://127.0.0.1:6379/15"  # a database of its own, emptied by every test
+
+
+@pytest.fixture(autouse=True, params=["locmem", "database", "redis"])
+def page_cache_backend(request, settings):
+    """Every test here runs on the local-memory cache, on the database cache (production without
+    `REDIS_URL`) and on Redis through `config.cache.RedisCache` (production with it; CI starts Redis)."""
+    if request.param == "redis":
+        if not _redis_answers():
+            reason = "no Redis on 127.0.0.1:6379 (.ci/run starts one)"
+            if os.environ.get("REDIS_REQUIRED") == "1":
+                pytest.fail(f"REDIS_REQUIRED=1 but {reason}", pytrace=False)
+            pytest.skip(reason)
+        settings.CACHES = {"default": {"BACKEND": "config.cache.RedisCache", "LOCATION": TEST_REDIS_URL}}
+    if request.param == "database":
+        settings.CACHES = {
+            "default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "django_cache"}
+        }
+        call_command("createcachetable", verbosity=0)  # what migration accounts.0002 does on such a site
+    cache.clear()
+    return request.param
+
+
+def _redis_answers() -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+@pytest.fixture
+def waterdieren():
+    return Challenge.objects.get(category=Challenge.Category.WATERDIEREN)
+
+
+@pytest.fixture
+def card(member, waterdieren):
+    return challenge_start(user=member, challenge_id=waterdieren.pk)
+
+
+def page(client, url: str) -> str:
+    response = client.get(url)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert csrf_placeholder() not in html
+    return html
+
+
+def cache_lookups(backend: str) -> int:
+    """The database cache reads the versions and the page with a query each; the others with none."""
+    return 2 if backend == "database" else 0
+
+
+def test_a_second_visit_is_served_from_the_cache_with_two_queries(
+    member_client, card, django_assert_max_num_queries, page_cache_backend
+):
+    dip_register(user=card.user)
+    first = page(member_client, "/dashboard")
+    # The session and the member (and the cache's own look-ups): nothing of the page itself.
+    with django_assert_max_num_queries(2 + cache_lookups(page_cache_backend)):
+        second = page(member_client, "/dashboard")
+    assert without_tokens(second) == without_tokens(first)  # the same page, each with its own token
+    page(member_client, "/challenge")
+    with django_assert_max_num_queries(2 + cache_lookups(page_cache_backend)):
+        page(member_client, "/challenge")
+
+
+def test_each_request_gets_its_own_csrf_token_and_it_works(client, member, card):
+    client.force_login(member)
+    page(client, "/challenge")  # fills the cache
+    other = type(client)(enforce_csrf_checks=True)
+    other.force_login(member)
+    html = page(other, "/challenge")
+    token = re.search(r'<meta name="csrf-token" content="([^"]+)"', html).group(1)
+    assert CSRF_FIELD.search(html).group(1) == token
+    response = other.post("/challenge/plons", HTTP_X_CSRFTOKEN=token, HTTP_ACCEPT="application/json")
+    assert response.status_code == 201
+
+
+def test_a_page_with_a_message_is_rendered_for_that_request_only(member_client, member, card):
+    cached = page(member_client, "/dashboard")
+    response = member_client.post("/challenge/start", {"challenge_id": "0"}, follow=True)  # refused: a message
+    with_message = response.content.decode()
+    assert with_message != cached and 'class="messages"' in with_message
+    assert 'class="messages"' not in page(member_client, "/dashboard")
+
+
+def test_a_member_never_sees_another_members_cached_page(card):
+    page_of_first = page(client_for(card.user), "/dashboard")
+    stranger = UserFactory(full_name="Iemand Anders")
+    assert "Iemand Anders" in page(client_for(stranger), "/dashboard")
+    assert "Iemand Anders" not in page_of_first
+
+
+def client_for(user):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+# --- every service that changes what the pages show makes the next visit show it ------------------------
+
+
+def dip_count_on(html: str) -> str:
+    return re.search(r'"dipCount": (\d+)', html).group(1)
+
+
+def test_dips_registered_undone_and_deleted_show_at_once(member_client, member, card):
+    assert dip_count_on(page(member_client, "/challenge")) == "0"
+    outcome = dip_register(user=member)
+    assert dip_count_on(page(member_client, "/challenge")) == "1"
+    dip_register(user=member)
+    dip_delete(dip_id=outcome.dip.pk)  # the admin's delete
+    assert dip_count_on(page(member_client, "/challenge")) == "1"
+    latest = card.dips.get()
+    dip_undo(user=member, dip_id=latest.pk)
+    assert dip_count_on(page(member_client, "/challenge")) == "0"
+    assert "0 van 100 plonsen gedaan" in page(member_client, "/dashboard")
+
+
+def test_details_added_afterwards_show_at_once(member_client, member, card):
+    dip = dip_register(user=member).dip
+    assert "Zandvoort" not in page(member_client, "/challenge")
+    dip_details_update(
+        user=member, dip_id=dip.pk, conditions=DipConditions(water_temperature=Decimal("6.5"), spot="Zandvoort")
+    )
+    assert "Zandvoort" in page(member_client, "/challenge")
+
+
+def test_starting_and_stopping_show_at_once(member_client, member, waterdieren):
+    assert member_client.get("/challenge").status_code == 302  # no card: nothing cached
+    assert "Start Nu" in page(member_client, "/dashboard")
+    card = challenge_start(user=member, challenge_id=waterdieren.pk)
+    assert "Naar stempelkaart" in page(member_client, "/dashboard")
+    page(member_client, "/challenge")
+    challenge_stop(user=member, user_challenge_id=card.pk)
+    assert member_client.get("/challenge").status_code == 302
+    assert "Start Nu" in page(member_client, "/dashboard")
+
+
+def test_a_physical_badge_sent_shows_on_the_dashboard_at_once(member_client, member, card):
+    for _ in range(5):
+        dip_register(user=member)
+    before = page(member_client, "/dashboard")
+    physical_badges_mark(award_ids=list(UserBadge.objects.values_list("pk", flat=True)), status="verstuurd")
+    after = page(member_client, "/dashboard")
+    assert "Fysieke badge: nog te versturen" in before
+    assert "Fysieke badge verstuurd op" in after
+
+
+def test_a_new_name_and_the_admin_role_show_at_once(member_client, member):
+    page(member_client, "/dashboard")
+    account_profile_update(user=member, full_name="Nieuwe Naam", email=member.email, newsletter_consent=False)
+    assert "Welkom, Nieuwe Naam!" in page(member_client, "/dashboard")
+    assert 'href="/admin"' not in page(member_client, "/dashboard")
+    admin_grant(user=member)
+    assert 'href="/admin"' in page(member_client, "/dashboard")
+
+
+def test_another_members_sign_up_moves_the_count_at_once(member_client, member):
+    event = EventFactory(max_participants=2)
+    assert "0 / 2 deelnemers" in page(member_client, "/dashboard")
+    event_sign_up(user=UserFactory(), event_id=event.pk)
+    assert "1 / 2 deelnemers" in page(member_client, "/dashboard")
+    event_sign_up(user=member, event_id=event.pk)
+    assert "Afmelden" in page(member_client, "/dashboard")
+    event_leave(user=member, event_id=event.pk)
+    assert "1 / 2 deelnemers" in page(member_client, "/dashboard")
+    events_deactivate(event_ids=[event.pk])
+    assert "deelnemers" not in page(member_client, "/dashboard")
+
+
+def test_an_account_deleted_elsewhere_frees_its_place_on_every_dashboard(member_client):
+    event = EventFactory(max_participants=2)
+    leaving = UserFactory()
+    event_sign_up(user=leaving, event_id=event.pk)
+    assert "1 / 2 deelnemers" in page(member_client, "/dashboard")
+    leaving.delete()  # a cascade past the services: the events' signal moves their version
+    assert "0 / 2 deelnemers" in page(member_client, "/dashboard")
+
+
+def test_a_catalogue_change_shows_on_every_page_at_once(member_client, member, card, waterdieren):
+    assert "Waterdieren Stempelkaart" in page(member_client, "/challenge")
+    page(member_client, "/dashboard")
+    waterdieren.name = "Waterdieren Kaart 2027"
+    challenge_save(challenge=waterdieren)  # its badges stay as they are
+    assert "Waterdieren Kaart 2027" in page(member_client, "/challenge")
+    assert "Waterdieren Kaart 2027" in page(member_client, "/dashboard")
+
+
+# --- the versions and the cache itself --------------------------------------------------------------------
+
+
+def test_a_shared_version_never_comes_back_also_when_the_cache_lost_it():
+    seen = set(shared_versions("catalogue"))
+    for _ in range(20):
+        shared_version_bump("catalogue")
+        (bumped,) = shared_versions("catalogue")
+        assert bumped not in seen
+        seen.add(bumped)
+    cache.delete("version:catalogue")  # evicted, or Redis restarted
+    (fresh,) = shared_versions("catalogue")
+    assert fresh not in seen and fresh == shared_versions("catalogue")[0]
+
+
+def test_upcoming_events_keep_the_page_only_until_the_first_one_starts(member):
+    assert seconds_until_first_starts([]) == 60 * 60 * 24
+    event = EventFactory()
+    cards = upcoming_events_for(member)
+    assert cards[0].event == event
+    assert 0 < seconds_until_first_starts(cards) <= 60 * 60 * 24
+
+
+class BrokenCacheBackend(BaseCache):
+    """A cache server that does not answer."""
+
+    def __init__(self, location, params):
+        super().__init__(params)
+
+    def _down(self, *args, **kwargs):
+        raise ConnectionError("cache down")
+
+    add = get = set = touch = delete = clear = get_many = set_many = incr = has_key = _down
+
+
+@override_settings(CACHES={"default": {"BACKEND": "tests.test_page_cache.BrokenCacheBackend"}})
+def test_a_cache_that_is_down_costs_speed_not_the_page(member_client, member, card):
+    dip_register(user=member)
+    assert dip_count_on(page(member_client, "/challenge")) == "1"
+    dip_register(user=member)
+    assert dip_count_on(page(member_client, "/challenge")) == "2"
+    assert "Welkom" in page(member_client, "/dashboard")
+
+
+# --- /admin: the club's figures, the physical badges list and the catalogue -------------------------------
+
+
+def stat_on(html: str, name: str) -> int:
+    return int(re.search(rf'data-admin-stat="{name}">(\d+)<', html).group(1))
+
+
+def test_the_admin_page_is_served_from_the_cache(admin_client, django_assert_max_num_queries, page_cache_backend):
+    first = page(admin_client, "/admin")
+    # The session, the admin, and its role with its second factor: the access checks, nothing of the page.
+    with django_assert_max_num_queries(3 + cache_lookups(page_cache_backend)):
+        second = page(admin_client, "/admin")
+    assert without_tokens(second) == without_tokens(first)
+
+
+def test_the_club_figures_move_with_every_service_that_changes_them(admin_client, admin_user, member, card):
+    html = page(admin_client, "/admin")
+    assert stat_on(html, "dips") == 0 and stat_on(html, "activeChallenges") == 1
+    dip_register(user=member)
+    assert stat_on(page(admin_client, "/admin"), "dips") == 1
+    users = stat_on(page(admin_client, "/admin"), "users")
+    user_delete(actor=admin_user, user_id=UserFactory().pk)
+    assert stat_on(page(admin_client, "/admin"), "users") == users  # made past the services, gone through one
+    challenge_stop(user=member, user_challenge_id=card.pk)
+    html = page(admin_client, "/admin")
+    assert stat_on(html, "dips") == 0 and stat_on(html, "activeChallenges") == 0
+
+
+def test_the_physical_badges_list_moves_with_marks_addresses_and_names(admin_client, member, card):
+    for _ in range(5):
+        dip_register(user=member)
+    assert "Geen postadres opgegeven" in page(admin_client, "/admin")
+    postal_address_save(
+        user=member, recipient="", street="Strandweg 1", postcode="2042 AA", city="Zandvoort", country=""
+    )
+    assert "Strandweg 1" in page(admin_client, "/admin")
+    physical_badges_mark(award_ids=list(UserBadge.objects.values_list("pk", flat=True)), status="verstuurd")
+    assert "Fysieke badge verstuurd op" in page(admin_client, "/admin")
+    account_profile_update(user=member, full_name="Ander Lid", email=member.email, newsletter_consent=True)
+    html = page(admin_client, "/admin")
+    assert "Ander Lid" in html and 'data-admin-stat="subscribers"><strong>1<' in html
+    assert "Ander Lid" not in page(admin_client, "/admin?status=te_versturen")  # another page of the list
+
+
+def test_each_admin_gets_their_own_admin_page(admin_client, admin_user):
+    mine = page(admin_client, "/admin")
+    other = AdminFactory()
+    theirs = page(client_for(other), "/admin")
+    assert f'"currentUserId": {admin_user.pk}' in mine and f'"currentUserId": {other.pk}' in theirs
