@@ -152,7 +152,7 @@ def build(results: Path, args) -> str:
         "CPU per request divided by the page's: the throughput ratio a server that is only CPU-bound would "
         "show. *bytes*: average response size including headers.",
         "",
-        "Goals (issue 7):",
+        "Goals (issues 7 and 12):",
         "",
     ]
     for page in RATIO_PAGES:
@@ -180,6 +180,7 @@ def build(results: Path, args) -> str:
         lines.append(f"- query count constant: **missed** on {', '.join(f'`{u}`' for u in growing)}.")
     else:
         lines.append("- no page's query count grows with the data: met (same count on the full and the tiny club).")
+    lines += page_cost_lines(raw / "page_cost.json")
     lines += phone_lines(raw / "phone.json")
     failed = [r["url"] for r in rows if r["errors"] or r["non200"] or r["status_after"] != 200]
     if failed:
@@ -187,6 +188,32 @@ def build(results: Path, args) -> str:
         lines.append(f"- **errors or non-200 answers** on {listing}: see bench/results/raw.")
     lines += photo_and_parsing_lines(raw)
     return "\n".join(lines) + "\n"
+
+
+def page_cost_lines(path: Path) -> list[str]:
+    """bench/page_cost.py: the app process's CPU per request as a multiple of a bare signed-in page."""
+    if not path.exists():
+        return ["", "CPU per request against a bare signed-in page: not measured in this run."]
+    cost = json.loads(path.read_text())
+    lines = [
+        "",
+        "CPU of the app process per request (`bench/page_cost.py`: Django's test client on the same data, "
+        f"median of {cost['rounds']} rounds of {cost['requests_per_round']} requests), against a bare signed-in "
+        "page (session, user, a few bytes):",
+        "",
+        "| URL | CPU ms/req | × bare page | goal |",
+        "| --- | ---: | ---: | --- |",
+    ]
+    verdicts = []
+    for url, page in cost["pages"].items():
+        goal = page["goal_times_bare"]
+        lines.append(
+            f"| `{url}` | {page['cpu_ms']:.2f} | {page['times_bare']:.2f} | {f'≤ {goal:g}×' if goal else '-'} |"
+        )
+        if goal:
+            verdict = "met" if page["times_bare"] <= goal else f"**missed** by {page['times_bare'] - goal:.2f}×"
+            verdicts.append(f"- `{url}` at ≤ {goal:g}× a bare signed-in page: {page['times_bare']:.2f}×, {verdict}.")
+    return [*lines, "", *verdicts]
 
 
 def phone_lines(path: Path) -> list[str]:

@@ -100,6 +100,9 @@ if [ "$BIG_CLUB" != 0 ]; then
   )
 fi
 
+echo "== CPU per request of the member pages and /admin, as a multiple of a bare signed-in page"
+$PY bench/page_cost.py --out "$RESULTS/raw/page_cost.json"
+
 cut -d' ' -f1-3 /proc/loadavg >"$RESULTS/raw/loadavg.txt"  # other work on the machine skews every number
 echo "== gunicorn op $GUNICORN_BIND (load average vooraf: $(cat "$RESULTS/raw/loadavg.txt"))"
 GUNICORN_PID=""
@@ -128,7 +131,8 @@ WORKERS=$($PY -c 'import runpy; c = runpy.run_path("config/gunicorn.conf.py"); p
 
 echo "== inloggen via /auth"
 MEMBER_COOKIE=$($PY bench/signin.py --port "$PORT" --email lid0001@load.koudwater.test --password ijskoud-load)
-ADMIN_COOKIE=$($PY bench/signin.py --port "$PORT" --email admin@load.koudwater.test --password ijskoud-load)
+ADMIN_COOKIE=$($PY bench/signin.py --port "$PORT" --email admin@load.koudwater.test --password ijskoud-load \
+  --totp-secret "$($PY -c 'import django; django.setup(); from apps.demo.load_data import LOAD_ADMIN_TOTP_SECRET as s; print(s)')")
 
 while read -r url who; do
   if [ -n "$ONLY" ] && [ "$url" != /healthz ] && [[ " $ONLY " != *" $url "* ]]; then continue; fi
