@@ -294,15 +294,20 @@ def physical_badges(flt: PhysicalFilter) -> dict:
         page = PHYSICAL.page(awards, ListQuery(cursor=flt.cursor))
     except ListQueryError:  # a spoilt cursor: start at the top
         page = PHYSICAL.page(awards)
-    counts = UserBadge.objects.aggregate(
-        **{status: Count("pk", filter=Q(physical_status=status)) for status in PhysicalStatus.values}
-    )
     return {
         "rows": [PhysicalRow(award=award, address=_address_lines(award.user)) for award in page.rows],
         "next": page.next,
-        "counts": [(PhysicalStatus(status), counts[status]) for status in PhysicalStatus.values],
+        "counts": physical_counts(),
         "badges": list(Badge.objects.select_related("challenge").order_by("challenge__name", "milestone_dips")),
     }
+
+
+def physical_counts() -> list[tuple[PhysicalStatus, int]]:
+    """How many earned badges there are per physical status, in the order of the statuses (one query)."""
+    counts = UserBadge.objects.aggregate(
+        **{status: Count("pk", filter=Q(physical_status=status)) for status in PhysicalStatus.values}
+    )
+    return [(PhysicalStatus(status), counts[status]) for status in PhysicalStatus.values]
 
 
 def _address_lines(user) -> list[str]:

@@ -4,6 +4,7 @@ from .views import api, exports, page, physical
 
 # Physical badges: the list of badges still to post, and marking them as posted.
 physical_badge_pages = [
+    path("", physical.physical_list, name="adminpanel_physical"),
     path("te-versturen.xlsx", exports.to_send_xlsx, name="adminpanel_to_send_xlsx"),
     path("te-versturen.csv", exports.to_send_csv, name="adminpanel_to_send_csv"),
     path("markeren", physical.physical_mark, name="adminpanel_physical_mark"),

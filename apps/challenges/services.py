@@ -451,7 +451,7 @@ def physical_badges_mark(
             UserBadge.objects.select_for_update().filter(pk__in=ids).order_by("pk").values_list("pk", flat=True)
         )
         changed = UserBadge.objects.filter(pk__in=locked).update(physical_status=status, physical_status_on=on)
-        club_changed()  # the physical badges list and its counts on /admin
+        club_changed()  # the counts per status on /admin
         member_pages_changed(user_ids=UserBadge.objects.filter(pk__in=locked).values_list("user_id", flat=True))
         return changed
 
@@ -480,14 +480,11 @@ def postal_address_save(
     with transaction.atomic():
         User.objects.select_for_update().only("pk").get(pk=user.pk)
         address, _ = PostalAddress.objects.update_or_create(user=user, defaults=values)
-        club_changed()  # the addresses in the physical badges list on /admin
         return address
 
 
 def postal_address_delete(*, user: User) -> None:
-    with transaction.atomic():
-        PostalAddress.objects.filter(user=user).delete()
-        club_changed()
+    PostalAddress.objects.filter(user=user).delete()
 
 
 def challenge_stop(*, user: User, user_challenge_id: int) -> None:

@@ -17,7 +17,7 @@ from apps.challenges.models import Challenge
 from apps.challenges.photos import ProcessedPhoto
 from apps.challenges.services import challenge_start, dip_register
 from tests.challenges.photo_samples import image_bytes
-from tests.factories import AdminFactory, EventFactory, UserFactory
+from tests.factories import AdminFactory, EventFactory, PostalAddressFactory, UserFactory
 
 
 @dataclass(frozen=True)
@@ -109,6 +109,14 @@ def account() -> Visit:
 def admin() -> Visit:
     member_with_card(dips=6, photo_every=2)
     return Visit("/admin", AdminFactory(full_name="Anna Admin"))
+
+
+@screen("admin-physical-badges")
+def admin_physical_badges() -> Visit:
+    """Three badges to post, one member with a long name and an address, one without."""
+    member_with_card(dips=26)
+    PostalAddressFactory(user=member_with_card(dips=5))
+    return Visit("/admin/fysieke-badges/", AdminFactory(full_name="Anna Admin"))
 
 
 @screen("dashboard-admin")

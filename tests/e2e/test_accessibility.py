@@ -8,7 +8,7 @@ from django.urls import reverse
 from apps.challenges.models import Challenge, Dip, UserChallenge
 from tests.challenges.photo_samples import image_bytes
 from tests.e2e.conftest import sign_in
-from tests.factories import AdminFactory, EventFactory, UserFactory
+from tests.factories import AdminFactory, EventFactory, UserBadgeFactory, UserFactory
 from tests.security.test_authorization_matrix import PATTERNS, decision_for
 
 AXE = Axe()
@@ -54,6 +54,7 @@ PAGES: dict[str, tuple[str, str]] = {
     "mfa_deactivate_totp": ("/account/beveiliging/app/uitzetten", "admin"),
     "mfa_generate_recovery_codes": ("/account/beveiliging/herstelcodes/nieuw", "admin"),
     "adminpanel": ("/admin", "admin"),
+    "adminpanel_physical": ("/admin/fysieke-badges/", "admin"),
     "admin:index": ("/django-admin/", "admin"),
 }
 # Pages that are no page of their own: files, redirects, POST-only forms, JSON, or a page tested elsewhere.
@@ -93,6 +94,7 @@ def people():
         user=member, challenge=Challenge.objects.get(target_dips=5), challenge_type="normal"
     )
     Dip.objects.create(user=member, user_challenge=card, number=1, dip_date="2026-11-20")
+    UserBadgeFactory(user_challenge=card)  # a row in the physical badges list, with its form
     EventFactory()
     return {"member": member, "admin": AdminFactory(full_name="Anna Admin")}
 

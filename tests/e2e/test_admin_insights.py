@@ -98,8 +98,10 @@ def test_a_badge_marked_sent_is_seen_by_its_member(page, club):
     shoot(member_page, "account-address")
 
     admin_page = new_page_for(page, admin)
-    admin_page.goto(page.base_url + "/admin?status=te_versturen#fysieke-badges")
-    section = admin_page.get_by_role("region", name="Fysieke badges")
+    admin_page.goto(page.base_url + "/admin")
+    admin_page.get_by_role("link", name="Te versturen", exact=True).click()
+    admin_page.wait_for_url(page.base_url + "/admin/fysieke-badges/?status=te_versturen")
+    section = admin_page.get_by_role("region", name="Verzendlijst")
     section.get_by_text("Strandweg 1, 2042 AB Zandvoort").wait_for()
     section.get_by_label("Marit Zwemmer").check()
     section.get_by_label("Nieuwe status").select_option(label="Verstuurd")

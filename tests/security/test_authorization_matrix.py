@@ -116,6 +116,7 @@ ACCESS: dict[str, str] = {
     "adminpanel_users_xlsx": "admin",
     "adminpanel_to_send_xlsx": "admin",
     "adminpanel_to_send_csv": "admin",
+    "adminpanel_physical": "admin",
     "adminpanel_physical_mark": "admin",
     "postal_address": "member_post",
     # Badge art is public, like the catalogue's static art.
@@ -558,7 +559,7 @@ ROUTES: dict[str, Route] = {
     "adminpanel_physical_mark": Route(
         method="POST",
         data=lambda w: {"award": [w.user_badge.pk], "physical_status": "verstuurd"},
-        expect={"admin": Expect(302, "/admin#fysieke-badges", then=_badge_sent)},
+        expect={"admin": Expect(302, "/admin/fysieke-badges/", then=_badge_sent)},
     ),
     "postal_address": Route(
         method="POST",

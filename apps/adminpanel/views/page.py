@@ -7,36 +7,25 @@ from django.views.decorators.http import require_safe
 
 from apps.accounts.access import admin_required
 from apps.accounts.services import CLUB
-from apps.challenges.models import PhysicalStatus
 from apps.challenges.services import CATALOGUE
 from apps.core.page_cache import Page, cached_page, shared_versions
 
 from ..csv_export import MESSAGE_NO_SUBSCRIBERS, subscribers_csv, subscribers_filename
 from ..insights import club_figures
-from ..selectors import PhysicalFilter, admin_stats_payload, physical_badges, subscriber_rows
+from ..selectors import admin_stats_payload, physical_counts, subscriber_rows
 
 
 @admin_required
 @require_safe
 def admin_page(request):
-    """Cached per admin, per page of the physical badges list and per version of the club's data: any
-    change to a figure, a badge or an address on it is a new version (apps.accounts.services.club_changed)."""
-    physical_filter = PhysicalFilter.from_query(request.GET)
+    """Cached per admin and per version of the club's data: any change to a figure on it is a new version
+    (apps.accounts.services.club_changed)."""
     today = timezone.localdate()
-    key = (
-        "admin",
-        request.user.pk,
-        request.user.pages_version,
-        today,
-        physical_filter,
-        *shared_versions(CLUB, CATALOGUE),
-    )
-    return cached_page(
-        request, key=key, template="adminpanel/admin.html", page=lambda: _admin_page(request, physical_filter, today)
-    )
+    key = ("admin", request.user.pk, request.user.pages_version, today, *shared_versions(CLUB, CATALOGUE))
+    return cached_page(request, key=key, template="adminpanel/admin.html", page=lambda: _admin_page(request, today))
 
 
-def _admin_page(request, physical_filter: PhysicalFilter, today) -> Page:
+def _admin_page(request, today) -> Page:
     stats, insights = club_figures(today=today)
     islands = {
         "currentUserId": request.user.pk,
@@ -57,10 +46,7 @@ def _admin_page(request, physical_filter: PhysicalFilter, today) -> Page:
         "stats": stats,
         "islands": islands,
         "insights": insights,
-        "physical": physical_badges(physical_filter),
-        "physical_filter": physical_filter,
-        "physical_statuses": PhysicalStatus.choices,
-        "today": today,
+        "physical_counts": physical_counts(),
     }
     return Page(context)
 

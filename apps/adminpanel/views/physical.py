@@ -1,18 +1,21 @@
-"""Marking physical badges as sent or handed over, several at once, from the list on /admin."""
+"""The physical badges list: which earned badges still have to be posted, and marking them as sent or handed
+over, several at once."""
 
 import datetime
 from urllib.parse import urlencode
 
 from django.contrib import messages
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.utils import timezone
+from django.views.decorators.http import require_POST, require_safe
 
 from apps.accounts.access import admin_required
 from apps.challenges.models import PhysicalStatus
 from apps.challenges.services import ChallengeError, physical_badges_mark
 
-PHYSICAL_ANCHOR = "fysieke-badges"
+from ..selectors import PhysicalFilter, physical_badges
+
 MESSAGE_MARKED = "{count} {badges} gemarkeerd als: {status}."
 MESSAGE_BAD_DATE = "Vul een geldige datum in."
 
@@ -20,7 +23,22 @@ MESSAGE_BAD_DATE = "Vul een geldige datum in."
 def physical_list_url(query) -> str:
     """Back to the list with the filter it was sent from (only the filter's own keys travel along)."""
     kept = {key: query[key] for key in ("status", "badge") if query.get(key)}
-    return reverse("adminpanel") + (f"?{urlencode(kept)}" if kept else "") + f"#{PHYSICAL_ANCHOR}"
+    return reverse("adminpanel_physical") + (f"?{urlencode(kept)}" if kept else "")
+
+
+@admin_required
+@require_safe
+def physical_list(request):
+    """Its own page, not a part of /admin: fifty rows with their forms would double the size of that page,
+    which every admin opens, while this one is opened when there is something to post."""
+    physical_filter = PhysicalFilter.from_query(request.GET)
+    context = {
+        "physical": physical_badges(physical_filter),
+        "physical_filter": physical_filter,
+        "physical_statuses": PhysicalStatus.choices,
+        "today": timezone.localdate(),
+    }
+    return render(request, "adminpanel/physical_badges.html", context)
 
 
 @admin_required
