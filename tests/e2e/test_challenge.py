@@ -1,5 +1,7 @@
 """The heart of the app in real Chromium: start a card, register dips, earn a badge, stop, finish."""
 
+from playwright.sync_api import expect
+
 from apps.challenges.models import Challenge, Dip, UserChallenge
 from tests.challenges.photo_samples import image_bytes
 from tests.e2e.conftest import sign_in
@@ -23,16 +25,16 @@ def test_start_waterdieren_and_register_dips_with_and_without_photo(page, tmp_pa
     page.get_by_role("button", name="Start Nu").click()
     page.wait_for_url("**/challenge")
     page.get_by_text("Challenge gestart!").wait_for()
-    assert page.get_by_text("Nog 100 plonsen te gaan!").is_visible()
+    expect(page.get_by_text("Nog 100 plonsen te gaan!")).to_be_visible()
 
     register(page)
-    assert page.get_by_text("Nog 99 plonsen te gaan!").is_visible()
+    expect(page.get_by_text("Nog 99 plonsen te gaan!")).to_be_visible()
 
     photo = tmp_path / "zee.jpg"
     photo.write_bytes(image_bytes("JPEG", size=(640, 480)))
     page.get_by_label("Foto (optioneel)").set_input_files(str(photo))
     register(page)
-    assert page.get_by_text("Nog 98 plonsen te gaan!").is_visible()
+    expect(page.get_by_text("Nog 98 plonsen te gaan!")).to_be_visible()
     thumbnail = page.get_by_role("img", name="Foto bij plons 2").first
     thumbnail.scroll_into_view_if_needed()  # thumbnails load lazily
     assert thumbnail.evaluate("img => img.decode().then(() => img.naturalWidth)") > 0
@@ -62,7 +64,7 @@ def test_reaching_a_milestone_shows_the_badge_and_its_toast(page):
     )
     sign_in(page, member)
     page.goto(page.base_url + "/challenge")
-    assert page.get_by_role("heading", name="Verdiende Badges (0 / 6)").is_visible()
+    expect(page.get_by_role("heading", name="Verdiende Badges (0 / 6)")).to_be_visible()
     page.get_by_role("button", name="Plons registreren").click()
     page.get_by_text("Badge verdiend: Waterslak!").wait_for()
     page.get_by_role("heading", name="Verdiende Badges (1 / 6)").wait_for()
@@ -98,5 +100,5 @@ def test_finish_the_five_dip_challenge_with_its_celebration(page):
     assert UserChallenge.objects.get(user=member).completed_at is not None
 
     page.goto(page.base_url + "/dashboard")
-    assert page.get_by_role("heading", name="Je verdiende badges (1)").is_visible()
-    assert page.get_by_text("Waterslak").first.is_visible()
+    expect(page.get_by_role("heading", name="Je verdiende badges (1)")).to_be_visible()
+    expect(page.get_by_text("Waterslak").first).to_be_visible()

@@ -4,6 +4,7 @@ import datetime
 from decimal import Decimal
 
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from apps.accounts.models import User
 from apps.challenges.models import Challenge, Dip, UserBadge, UserChallenge
@@ -26,7 +27,7 @@ def test_register_a_dip_with_details_then_undo_it(page):
     page.goto(page.base_url + "/challenge")
 
     page.get_by_text("Details (optioneel)").click()
-    assert page.get_by_text("Zwem nooit alleen").is_visible()
+    expect(page.get_by_text("Zwem nooit alleen")).to_be_visible()
     page.get_by_label("Watertemperatuur (°C)").fill("4,5")
     page.get_by_label("Minuten").fill("2")
     page.get_by_label("Seconden").fill("30")
@@ -50,7 +51,7 @@ def test_register_a_dip_with_details_then_undo_it(page):
     page.get_by_text("Plons ongedaan gemaakt.").first.wait_for()
     assert page.get_by_text("4,5 °C · 2:30 · Strand Scheveningen").count() == 0
     assert list(Dip.objects.filter(user=member).values_list("number", flat=True)) == [1]
-    assert page.get_by_text("Nog 4 plonsen te gaan!").is_visible()
+    expect(page.get_by_text("Nog 4 plonsen te gaan!")).to_be_visible()
     assert page.js_errors == []
 
 
@@ -96,7 +97,7 @@ def test_statistics_page_on_a_phone_and_a_desktop(page):
     member = UserFactory()
     sign_in(page, member)
     page.goto(page.base_url + "/statistieken")
-    assert page.get_by_text("Nog geen plonsen in je logboek.").is_visible()
+    expect(page.get_by_text("Nog geen plonsen in je logboek.")).to_be_visible()
     screenshot(page, "logbook-statistics-empty")
 
     card = UserChallenge.objects.create(
@@ -120,10 +121,10 @@ def test_statistics_page_on_a_phone_and_a_desktop(page):
     page.goto(page.base_url + "/dashboard")
     page.get_by_role("link", name="Mijn statistieken").click()
     page.wait_for_url("**/statistieken")
-    assert page.get_by_role("heading", name="Mijn statistieken").is_visible()
-    assert page.get_by_role("img", name="Plonsen per week, laatste 26 weken").is_visible()
-    assert page.get_by_role("img", name="Jaarkalender van je plonsdagen").is_visible()
-    assert page.get_by_text("Je koudste plons").is_visible()
+    expect(page.get_by_role("heading", name="Mijn statistieken")).to_be_visible()
+    expect(page.get_by_role("img", name="Plonsen per week, laatste 26 weken")).to_be_visible()
+    expect(page.get_by_role("img", name="Jaarkalender van je plonsdagen")).to_be_visible()
+    expect(page.get_by_text("Je koudste plons")).to_be_visible()
     assert no_sideways_scroll(page)
     screenshot(page, "logbook-statistics-phone")
     page.set_viewport_size(DESKTOP)
