@@ -4,7 +4,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 
-from apps.challenges.photos import MAX_SIDE, THUMB_SIDE, PhotoError, photo_process
+from apps.challenges.photos import DRAFT_SIDE, MAX_SIDE, THUMB_SIDE, PhotoError, photo_process
 from tests.challenges.photo_samples import exif_with_gps_and_rotation, image_bytes
 
 
@@ -38,9 +38,20 @@ def test_exif_orientation_is_applied_and_all_metadata_is_stripped():
     assert b"SnoopCam" not in result.full and b"SnoopCam" not in result.thumbnail
 
 
-def test_big_photos_are_capped_and_thumbnails_are_small():
-    result = photo_process(upload(image_bytes("JPEG", size=(4000, 3000))))
-    assert max(Image.open(io.BytesIO(result.full)).size) == MAX_SIDE
+@pytest.mark.parametrize(
+    ("fmt", "size", "stored"),
+    [
+        ("PNG", (3000, 2000), (2048, 1365)),
+        ("JPEG", (3264, 2448), (2048, 1536)),  # 8 MP: half scale would be 1632 px, so decoded whole
+        ("JPEG", (4000, 3000), (2000, 1500)),  # a 12 MP phone photo: decoded at half scale, kept so
+        ("JPEG", (8000, 6000), (2000, 1500)),  # 48 MP: decoded at a quarter
+    ],
+)
+def test_big_photos_are_capped_and_thumbnails_are_small(fmt, size, stored):
+    result = photo_process(upload(image_bytes(fmt, size=size)))
+    full = Image.open(io.BytesIO(result.full))
+    assert full.size == stored
+    assert DRAFT_SIDE <= max(full.size) <= MAX_SIDE
     assert max(Image.open(io.BytesIO(result.thumbnail)).size) == THUMB_SIDE
 
 
@@ -49,6 +60,20 @@ def test_transparent_png_gets_a_white_background():
     Image.new("RGBA", (10, 10), (0, 0, 0, 0)).save(out, format="PNG")
     result = photo_process(upload(out.getvalue(), "x.png", "image/png"))
     assert Image.open(io.BytesIO(result.full)).convert("RGB").getpixel((5, 5)) == (255, 255, 255)
+
+
+def test_a_transparent_photo_is_put_on_white_and_still_turned_upright():
+    photo = Image.new("RGBA", (200, 100), (0, 0, 0, 0))
+    photo.paste((200, 0, 0, 255), (0, 0, 100, 100))  # left half opaque red, right half transparent
+    photo.paste((0, 0, 0, 128), (100, 0, 200, 10))  # a strip of half-transparent black
+    out = io.BytesIO()
+    photo.save(out, format="PNG", exif=exif_with_gps_and_rotation())
+    stored = Image.open(io.BytesIO(photo_process(upload(out.getvalue(), "x.png", "image/png")).full))
+    assert stored.size == (100, 200)  # rotated 90° clockwise: the left half is now on top
+    red, white, grey = stored.getpixel((50, 50)), stored.getpixel((50, 150)), stored.getpixel((95, 150))
+    assert red[0] > 180 and red[1] < 40 and red[2] < 40
+    assert min(white) > 245
+    assert all(110 < channel < 145 for channel in grey)
 
 
 @pytest.mark.parametrize(
