@@ -121,7 +121,8 @@ def photo_process(upload) -> ProcessedPhoto:
     """Check and re-encode an uploaded file. Raises PhotoError with a Dutch message.
 
     Memory stays bounded: the pixel count is checked from the header before anything is decoded, JPEGs
-    are decoded at a reduced scale, and the photo is shrunk before any copy (rotation, colour mode) is made.
+    are decoded at a reduced scale, a transparent photo is put on white before it is shrunk, and the photo
+    is shrunk before it is rotated.
     """
     if upload.size is not None and upload.size > max_photo_bytes():
         raise PhotoError(too_large_message())

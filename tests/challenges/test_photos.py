@@ -55,9 +55,19 @@ def test_big_photos_are_capped_and_thumbnails_are_small(fmt, size, stored):
     assert max(Image.open(io.BytesIO(result.thumbnail)).size) == THUMB_SIDE
 
 
-def test_transparent_png_gets_a_white_background():
+def _transparent(mode: str) -> Image.Image:
+    if mode == "P":  # a palette whose colour 0 is see-through
+        image = Image.new("P", (10, 10), 0)
+        image.info["transparency"] = 0
+        return image
+    return Image.new(mode, (10, 10), (0, 0) if mode == "LA" else (0, 0, 0, 0))
+
+
+@pytest.mark.parametrize("mode", ["RGBA", "LA", "P"])
+def test_transparent_png_gets_a_white_background(mode):
     out = io.BytesIO()
-    Image.new("RGBA", (10, 10), (0, 0, 0, 0)).save(out, format="PNG")
+    _transparent(mode).save(out, format="PNG")
+    assert Image.open(io.BytesIO(out.getvalue())).mode == mode
     result = photo_process(upload(out.getvalue(), "x.png", "image/png"))
     assert Image.open(io.BytesIO(result.full)).convert("RGB").getpixel((5, 5)) == (255, 255, 255)
 
