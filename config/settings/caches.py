@@ -20,7 +20,7 @@ DATABASE_CACHE = {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOC
 
 def cache_settings(redis_url: str, *, timeout_ms: int = 500) -> dict:
     if not redis_url:
-        return {"default": DATABASE_CACHE, "pages": DATABASE_CACHE}
+        return {"default": dict(DATABASE_CACHE), "pages": dict(DATABASE_CACHE)}
 
     def redis(fallback: str | None) -> dict:
         from redis.backoff import NoBackoff
@@ -39,4 +39,4 @@ def cache_settings(redis_url: str, *, timeout_ms: int = 500) -> dict:
             },
         }
 
-    return {"default": redis(fallback="database"), "pages": redis(fallback=None), "database": DATABASE_CACHE}
+    return {"default": redis(fallback="database"), "pages": redis(fallback=None), "database": dict(DATABASE_CACHE)}
