@@ -111,7 +111,7 @@ def build(results: Path, args) -> str:
         f"Measured {datetime.datetime.now().astimezone():%Y-%m-%d %H:%M %Z} with `make bench`: gunicorn "
         f"({info['workers']} {'sync' if info['threads'] == '1' else 'gthread'} workers × {info['threads']} "
         f"thread{'' if info['threads'] == '1' else 's'}, production settings, "
-        f"{'sessions and cache in Redis' if os.environ.get('REDIS_URL') else 'sessions and cache in the database'}) "
+        f"{'cache in Redis, sessions' if os.environ.get('REDIS_URL') else 'sessions and cache'} in the database) "
         "and PostgreSQL "
         f"{info['postgres']} on one machine, loaded from the same machine by wrk {info['wrk']} "
         f"(`-t{args.threads} -c{args.connections} -d{args.duration}` per URL, after a short warm-up).",

@@ -23,7 +23,7 @@ export DJANGO_SECRET_KEY
 export DJANGO_ALLOWED_HOSTS=127.0.0.1,localhost
 export MEDIA_ROOT=$PWD/$RESULTS/media
 export LOG_LEVEL=${LOG_LEVEL:-WARNING}
-# As in production with more than one container: sessions and rate-limit counters in Redis (when one
+# As in production with more than one container: rate-limit counters and cached pages in Redis (when one
 # answers on this machine; BENCH_REDIS_URL= empty measures the database-only setup).
 if [ -z "${BENCH_REDIS_URL+set}" ] && redis-cli -h 127.0.0.1 ping >/dev/null 2>&1; then
   BENCH_REDIS_URL=redis://127.0.0.1:6379/3

@@ -1,7 +1,36 @@
-"""Django's Redis cache backend, without a new `redis.Redis` client for every cache call."""
+"""Django's Redis cache backend, with one client per pool, and a Redis that fails costing speed only.
 
+What a failure means is chosen per cache alias in config/settings/caches.py: `FALLBACK` names the alias
+that answers instead (the database cache, for counters that must hold), or, without it, a failed call
+answers like a miss (get: the default, add: False, set: nothing stored). The connect and read timeouts
+in OPTIONS bound every call, and a process that saw Redis fail skips it for `SKIP_AFTER_FAILURE`
+seconds, so a hung Redis costs one timeout now and then, not one per call.
+"""
+
+import logging
+import time
+from urllib.parse import urlsplit
+
+from django.core.cache import caches
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient as DjangoRedisCacheClient
+from redis.exceptions import RedisError
+
+logger = logging.getLogger(__name__)
+
+SKIP_AFTER_FAILURE = 5.0  # seconds
+
+# Per Redis server, shared by the aliases and threads of this process: until when it is skipped, and
+# whether it failed last (so an outage is logged once, and its end once).
+_skip_until: dict[str, float] = {}
+_failing: set[str] = set()
+
+
+def forget_failures() -> None:
+    """Try every server again now (tests start each state fresh)."""
+    _skip_until.clear()
+    _failing.clear()
 
 
 class RedisCacheClient(DjangoRedisCacheClient):
@@ -21,7 +50,78 @@ class RedisCacheClient(DjangoRedisCacheClient):
         return client
 
 
+def _not_found(key):
+    raise ValueError(f"Key '{key}' not found.")  # what incr says of a missing key: the caller starts over
+
+
 class RedisCache(DjangoRedisCache):
     def __init__(self, server, params):
         super().__init__(server, params)
         self._class = RedisCacheClient
+        self._fallback = params.get("FALLBACK")
+        self._server = self._servers[0]
+
+    def _guarded(self, method: str, miss, *args):
+        """`method` on Redis; when Redis fails or is being skipped, on the fallback alias or `miss()`."""
+        server = self._server
+        if _skip_until.get(server, 0.0) <= time.monotonic():
+            try:
+                result = getattr(super(), method)(*args)
+            except (RedisError, OSError) as error:
+                _skip_until[server] = time.monotonic() + SKIP_AFTER_FAILURE
+                if server not in _failing:
+                    _failing.add(server)
+                    logger.warning(
+                        "Redis at %s does not answer (%s: %s); %s until it does",
+                        _address(server),
+                        type(error).__name__,
+                        error,
+                        f"using the '{self._fallback}' cache" if self._fallback else "cache misses",
+                    )
+            else:
+                if server in _failing:
+                    _failing.discard(server)
+                    logger.warning("Redis at %s answers again", _address(server))
+                return result
+        if self._fallback:
+            return getattr(caches[self._fallback], method)(*args)
+        return miss()
+
+    def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._guarded("add", lambda: False, key, value, timeout, version)
+
+    def get(self, key, default=None, version=None):
+        return self._guarded("get", lambda: default, key, default, version)
+
+    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._guarded("set", lambda: None, key, value, timeout, version)
+
+    def touch(self, key, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._guarded("touch", lambda: False, key, timeout, version)
+
+    def delete(self, key, version=None):
+        return self._guarded("delete", lambda: False, key, version)
+
+    def get_many(self, keys, version=None):
+        return self._guarded("get_many", dict, keys, version)
+
+    def has_key(self, key, version=None):
+        return self._guarded("has_key", lambda: False, key, version)
+
+    def incr(self, key, delta=1, version=None):
+        return self._guarded("incr", lambda: _not_found(key), key, delta, version)
+
+    def set_many(self, data, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._guarded("set_many", lambda: list(data), data, timeout, version)
+
+    def delete_many(self, keys, version=None):
+        return self._guarded("delete_many", lambda: None, keys, version)
+
+    def clear(self):
+        return self._guarded("clear", lambda: False)
+
+
+def _address(server: str) -> str:
+    """host:port/db of a Redis URL, without a password that may be in it."""
+    parts = urlsplit(server)
+    return f"{parts.hostname}:{parts.port or 6379}{parts.path}"

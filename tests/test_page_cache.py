@@ -1,16 +1,11 @@
 """The cached member pages (apps/core/page_cache.py): served from the cache, and never stale after a
 service changed what they show; per-request parts (CSRF token, messages) never come from the cache."""
 
-import os
 import re
-import socket
 from decimal import Decimal
 
 import pytest
 from django.core.cache import cache
-from django.core.cache.backends.base import BaseCache
-from django.core.management import call_command
-from django.test import override_settings
 
 from apps.accounts.services import account_profile_update, admin_grant, user_delete
 from apps.challenges.conditions import DipConditions
@@ -29,7 +24,9 @@ from apps.challenges.services import (
 from apps.core.page_cache import csrf_placeholder, shared_version_bump, shared_versions
 from apps.events.selectors import seconds_until_first_starts, upcoming_events_for
 from apps.events.services import event_leave, event_sign_up, events_deactivate
+from config.settings.caches import cache_settings
 from tests.factories import AdminFactory, EventFactory, UserFactory
+from tests.redis_states import caches_in_state
 
 pytestmark = pytest.mark.django_db
 CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
@@ -40,35 +37,28 @@ def without_tokens(html: str) -> str:
     return TOKENS.sub("", html)
 
 
-TEST_REDIS_URL = "redis://127.0.0.1:6379/15"  # a database of its own, emptied by every test
+REDIS_STATES = {"redis": "up", "redis-down": "down", "redis-hung": "hung"}
+OUTAGES = ("redis-down", "redis-hung")
 
 
-@pytest.fixture(autouse=True, params=["locmem", "database", "redis"])
+@pytest.fixture(autouse=True, params=["locmem", "database", *REDIS_STATES])
 def page_cache_backend(request, settings):
     """Every test here runs on the local-memory cache, on the database cache (production without
-    `REDIS_URL`) and on Redis through `config.cache.RedisCache` (production with it; CI starts Redis)."""
-    if request.param == "redis":
-        if not _redis_answers():
-            reason = "no Redis on 127.0.0.1:6379 (.ci/run starts one)"
-            if os.environ.get("REDIS_REQUIRED") == "1":
-                pytest.fail(f"REDIS_REQUIRED=1 but {reason}", pytrace=False)
-            pytest.skip(reason)
-        settings.CACHES = {"default": {"BACKEND": "config.cache.RedisCache", "LOCATION": TEST_REDIS_URL}}
+    `REDIS_URL`), and with `REDIS_URL` set (tests/redis_states.py): Redis up (CI starts one), down and
+    hung, where every page is rendered and none fails."""
     if request.param == "database":
-        settings.CACHES = {
-            "default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "django_cache"}
-        }
-        call_command("createcachetable", verbosity=0)  # what migration accounts.0002 does on such a site
+        settings.CACHES = cache_settings("")
+    if request.param in REDIS_STATES:
+        with caches_in_state(settings, REDIS_STATES[request.param]):
+            yield request.param
+        return
     cache.clear()
-    return request.param
+    yield request.param
 
 
-def _redis_answers() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 6379), timeout=0.5):
-            return True
-    except OSError:
-        return False
+def served_from_the_cache(backend: str) -> None:
+    if backend in OUTAGES:
+        pytest.skip("nothing is served from a Redis that is down or hung")
 
 
 @pytest.fixture
@@ -97,6 +87,7 @@ def cache_lookups(backend: str) -> int:
 def test_a_second_visit_is_served_from_the_cache_with_two_queries(
     member_client, card, django_assert_max_num_queries, page_cache_backend
 ):
+    served_from_the_cache(page_cache_backend)
     dip_register(user=card.user)
     first = page(member_client, "/dashboard")
     # The session and the member (and the cache's own look-ups): nothing of the page itself.
@@ -236,7 +227,8 @@ def test_a_catalogue_change_shows_on_every_page_at_once(member_client, member, c
 # --- the versions and the cache itself --------------------------------------------------------------------
 
 
-def test_a_shared_version_never_comes_back_also_when_the_cache_lost_it():
+def test_a_shared_version_never_comes_back_also_when_the_cache_lost_it(page_cache_backend):
+    served_from_the_cache(page_cache_backend)
     seen = set(shared_versions("catalogue"))
     for _ in range(20):
         shared_version_bump("catalogue")
@@ -256,27 +248,6 @@ def test_upcoming_events_keep_the_page_only_until_the_first_one_starts(member):
     assert 0 < seconds_until_first_starts(cards) <= 60 * 60 * 24
 
 
-class BrokenCacheBackend(BaseCache):
-    """A cache server that does not answer."""
-
-    def __init__(self, location, params):
-        super().__init__(params)
-
-    def _down(self, *args, **kwargs):
-        raise ConnectionError("cache down")
-
-    add = get = set = touch = delete = clear = get_many = set_many = incr = has_key = _down
-
-
-@override_settings(CACHES={"default": {"BACKEND": "tests.test_page_cache.BrokenCacheBackend"}})
-def test_a_cache_that_is_down_costs_speed_not_the_page(member_client, member, card):
-    dip_register(user=member)
-    assert dip_count_on(page(member_client, "/challenge")) == "1"
-    dip_register(user=member)
-    assert dip_count_on(page(member_client, "/challenge")) == "2"
-    assert "Welkom" in page(member_client, "/dashboard")
-
-
 # --- /admin: the club's figures, the physical badge counts and the catalogue ------------------------------
 
 
@@ -285,6 +256,7 @@ def stat_on(html: str, name: str) -> int:
 
 
 def test_the_admin_page_is_served_from_the_cache(admin_client, django_assert_max_num_queries, page_cache_backend):
+    served_from_the_cache(page_cache_backend)
     first = page(admin_client, "/admin")
     # The session, the admin, and its role with its second factor: the access checks, nothing of the page.
     with django_assert_max_num_queries(3 + cache_lookups(page_cache_backend)):

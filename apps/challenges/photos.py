@@ -100,7 +100,8 @@ def photo_decode_slot():
 def photo_upload_allowed(*, user_id: int, now: float | None = None) -> bool:
     """Count one photo upload for the member; False once they sent more than the limit in this window.
 
-    Counted in the shared cache (Redis in production), so every worker and container sees the same count.
+    Counted in the shared cache (Redis in production), so every worker and container sees the same count;
+    while Redis fails, in the database cache (config/settings/caches.py): the limit holds in an outage too.
     Refused uploads count too: they cost the server as much work as accepted ones.
     """
     window = settings.PHOTO_UPLOAD_WINDOW_SECONDS

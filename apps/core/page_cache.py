@@ -10,7 +10,8 @@ nothing is ever deleted, old pages expire. Pages are stored compressed (a dashbo
 
 What belongs to one request stays out: a page is rendered with a placeholder where its CSRF token goes,
 and each request puts its own token there; a request with messages to show is rendered, not cached.
-A cache that is down costs speed, never the page: every cache error falls back to rendering.
+A cache that is down costs speed, never the page: every cache error falls back to rendering (the `pages`
+alias answers a failing Redis like a miss, config/settings/caches.py; an error of any other cache too).
 """
 
 import hashlib
@@ -25,7 +26,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib import messages
-from django.core.cache import cache
+from django.core.cache import caches
 from django.db import transaction
 from django.http import HttpResponse
 from django.middleware.csrf import get_token
@@ -140,7 +141,7 @@ def _cache_key(parts: tuple) -> str:
 
 def _cache_call(method: str, *args):
     try:
-        return getattr(cache, method)(*args)
+        return getattr(caches["pages"], method)(*args)
     except Exception:  # noqa: BLE001 - a cache that is down costs speed, not the page
         logger.warning("cache unavailable (%s)", method, exc_info=True)
         return None

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import dj_database_url
 
+from .caches import cache_settings
 from .env import env_bool, env_int, env_list, env_str
 from .security import content_security_policy
 from .storage import badge_art_storage_settings, photo_storage_settings
@@ -187,15 +188,9 @@ DJANGO_VITE = {
 
 # --- Cache and sessions -------------------------------------------------------------------------------------
 
-# Rate-limit counters must be shared by every app container: Redis when configured, else the database.
-# With Redis, sessions are read from it too (and still written to the database, so a Redis restart
-# signs nobody out): one query less on every signed-in request.
-if env_str("REDIS_URL"):
-    CACHES = {"default": {"BACKEND": "config.cache.RedisCache", "LOCATION": env_str("REDIS_URL")}}
-    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
-else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "django_cache"}}
-    SESSION_ENGINE = "django.contrib.sessions.backends.db"
+# What a cache that is down or hung means for each use, and why sessions are not in it: caches.py.
+CACHES = cache_settings(env_str("REDIS_URL"), timeout_ms=env_int("REDIS_TIMEOUT_MS", 500))
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 30
 
 # --- Security: cookies, headers, Content Security Policy ----------------------------------------------------

@@ -9,7 +9,11 @@ from .base import STORAGES
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# One store for both aliases, as on a site (config/settings/caches.py): emptying `cache` empties the pages.
+CACHES = {
+    alias: {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "koud"}
+    for alias in ("default", "pages")
+}
 MEDIA_ROOT = Path(tempfile.mkdtemp(prefix="koud-test-media-"))
 if STORAGES["photos"]["BACKEND"].endswith("FileSystemStorage"):
     STORAGES["photos"]["OPTIONS"]["location"] = MEDIA_ROOT / "dip_photos"

@@ -36,8 +36,9 @@ def test_check_deploy_is_clean_with_production_settings():
     assert "no issues" in result.stdout
 
 
-def test_with_redis_the_cache_and_sessions_are_shared_by_every_container():
-    """REDIS_URL makes the rate-limit counters and sessions live in Redis (CI's machine runs one)."""
+def test_with_redis_the_cache_is_shared_by_every_container_and_sessions_stay_in_the_database():
+    """REDIS_URL makes the rate-limit counters and cached pages live in Redis (CI's machine runs one);
+    sessions stay in the database, which a Redis outage cannot lose or bring back (config/settings/caches.py)."""
     script = (
         "from django.conf import settings; from django.core.cache import cache, caches; import uuid;"
         "key = 'koud-test-' + uuid.uuid4().hex; cache.set(key, 'gedeeld', 30);"
@@ -52,7 +53,7 @@ def test_with_redis_the_cache_and_sessions_are_shared_by_every_container():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1].split() == [
-        "django.contrib.sessions.backends.cached_db",
+        "django.contrib.sessions.backends.db",
         "RedisCache",
         "gedeeld",
     ]
