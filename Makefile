@@ -62,5 +62,5 @@ e2e: install frontend chromium
 # Load data on PostgreSQL (its own database), gunicorn with production settings on 127.0.0.1, wrk at
 # 16 connections. Writes bench/results/latest.md and the table in docs/performance.md. See bench/README.md.
 .PHONY: bench
-bench: install frontend chromium
+bench: install frontend chromium nginx
 	bench/run.sh

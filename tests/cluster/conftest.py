@@ -2,7 +2,7 @@
 processes sharing the test database (PostgreSQL), Redis and the S3 server, with Debian's nginx and the
 shipped deploy/nginx/koud.conf balancing over both instances, and a real SMTP server (aiosmtpd).
 
-Started once per test session (about 10 s), for the tests marked `cluster`. They need PostgreSQL,
+Started once for this folder (about 10 s), for the tests marked `cluster`. They need PostgreSQL,
 Redis, nginx and, for the photos, the S3 server (tests/support/s3server.sh; without its S3_* variables
 the instances share a local photo folder instead). A missing piece skips them on a quick local run and
 fails them when CI=true or POSTGRES_REQUIRED=1 (CI sets both).
@@ -97,7 +97,9 @@ def _photo_storage_env(workdir: Path) -> dict[str, str]:
     return {"PHOTO_STORAGE": "local"}  # one folder both instances write to, as a shared volume would be
 
 
-@pytest.fixture(scope="session")
+# Package scope: the servers stop after the last test of this folder, before other tests' transactional
+# writes (queued mails among them) could reach these workers.
+@pytest.fixture(scope="package")
 def cluster(django_db_setup, tmp_path_factory):
     from django.db import connection
 
