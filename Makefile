@@ -10,7 +10,7 @@ PYTEST_ARGS ?=
 PORT ?= 8000
 DJANGO_DEBUG ?= false
 
-.PHONY: run test install frontend chromium lint e2e
+.PHONY: run test install frontend chromium nginx lint e2e
 
 run: install frontend
 	$(PY) manage.py migrate --noinput
@@ -21,7 +21,7 @@ run: install frontend
 	$(PY) manage.py db_worker --no-reload & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT; \
 	  DJANGO_DEBUG=$(DJANGO_DEBUG) $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
-test: install frontend chromium
+test: install frontend chromium nginx
 	cd frontend && npm run typecheck && npm test
 	$(PY) -m ruff check .
 	$(PY) manage.py makemigrations --check --dry-run
@@ -47,6 +47,10 @@ frontend/dist/manifest.json: $(STAMPS)/npm $(FRONTEND_SOURCES)
 chromium:
 	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
 
+# The buffering proxy of deploy/nginx/koud.conf: tests/cluster/ run it (as the user, on loopback) in front of gunicorn.
+nginx:
+	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nginx-light >/dev/null; }
+
 lint: install
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
@@ -58,5 +62,5 @@ e2e: install frontend chromium
 # Load data on PostgreSQL (its own database), gunicorn with production settings on 127.0.0.1, wrk at
 # 16 connections. Writes bench/results/latest.md and the table in docs/performance.md. See bench/README.md.
 .PHONY: bench
-bench: install frontend chromium
+bench: install frontend chromium nginx
 	bench/run.sh

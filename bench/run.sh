@@ -185,5 +185,7 @@ if [ -z "$ONLY" ] || [[ " $ONLY " == *" /dashboard "* ]] || [[ " $ONLY " == *" /
 fi
 
 stop_gunicorn
+echo "== trage telefoons: vijf foto's van 5 MB op 0,75 Mbit/s tegelijk, via nginx (deploy/nginx/koud.conf)"
+$PY bench/slow_upload.py --out "$RESULTS/raw/slow_upload.json"
 $PY bench/report.py --results "$RESULTS" --workers "$WORKERS" --connections "$CONNECTIONS" --threads "$THREADS" \
   --duration "$DURATION" ${BENCH_NO_DOC:+--no-doc}
