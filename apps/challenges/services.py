@@ -211,7 +211,10 @@ def _dip_register_locked(
         badge = Badge.objects.filter(challenge_id=card.challenge_id, milestone_dips=number).first()
         award = None
         if badge is not None:
-            award = UserBadge.objects.create(user=user, badge=badge, user_challenge=card, earned_at=now)
+            # A physical badge posted before its dip was undone kept its award: the member has it already.
+            award = UserBadge.objects.filter(user_challenge=card, badge=badge).first() or UserBadge.objects.create(
+                user=user, badge=badge, user_challenge=card, earned_at=now
+            )
         completed = number >= target
         if completed:
             card.completed_at = now
@@ -553,14 +556,19 @@ def _card_recount_after_dip_removal(*, card: UserChallenge, removed_number: int)
     dip_delete and the member's dip_undo alike. Returns the ids of the badges taken back.
 
     The dips are numbered 1..count again, so the next dip_register (number = count + 1) cannot collide;
-    a badge is kept only while the count still reaches its milestone; completion holds only at the target.
+    a badge is kept only while the count still reaches its milestone, or once its physical badge went out;
+    completion holds only at the target.
     """
     later = card.dips.filter(number__gt=removed_number)
     if later.exists():
         later.update(number=F("number") + _RENUMBER_PARKING)
         card.dips.filter(number__gt=_RENUMBER_PARKING).update(number=F("number") - _RENUMBER_PARKING - 1)
     count = card.dips.count()
-    revoked_awards = UserBadge.objects.filter(user_challenge=card, badge__milestone_dips__gt=count)
+    # A badge already posted or handed over stays (the member has it); taking it back would put it on the
+    # to-send list again once a dip reaches its milestone.
+    revoked_awards = UserBadge.objects.filter(
+        user_challenge=card, badge__milestone_dips__gt=count, physical_status=PhysicalStatus.TO_SEND
+    )
     revoked = tuple(revoked_awards.values_list("badge_id", flat=True))
     revoked_awards.delete()
     if card.completed_at is not None and count < card.challenge.target_dips:
