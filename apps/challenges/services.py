@@ -51,6 +51,11 @@ MESSAGE_OTHER_CARD = "Deze plons hoort bij een challenge die niet meer actief is
 
 # A dip tapped without signal counts on the moment of the tap when it arrives within this time.
 TAP_TIME_MAX_AGE = datetime.timedelta(hours=72)
+# A phone's clock may run this far behind the server's: a tap that little before the card's start counts at
+# the start; earlier it cannot have been made on this card.
+TAP_CLOCK_SKEW = datetime.timedelta(minutes=10)
+MESSAGE_TAP_BEFORE_START = "Deze plons is getikt voordat je challenge begon. Hij is niet geteld."
+MESSAGE_DAILY_LIMIT_THAT_DAY = "Op {date} heb je al een plons geregistreerd. Er telt één plons per dag."
 
 
 class ChallengeError(Exception):
@@ -136,7 +141,8 @@ def dip_register(
             request_id=request_id,
             conditions=conditions,
             user_challenge_id=user_challenge_id,
-            now=dip_moment(tapped_at=tapped_at, now=now),
+            tapped_at=tapped_at,
+            now=now,
         )
     except BaseException:
         _photo_delete(names)
@@ -146,14 +152,22 @@ def dip_register(
     return outcome
 
 
-def dip_moment(*, tapped_at: datetime.datetime | None, now: datetime.datetime) -> datetime.datetime:
+def dip_moment(
+    *, tapped_at: datetime.datetime | None, now: datetime.datetime, card_started_at: datetime.datetime | None = None
+) -> datetime.datetime:
     """When a dip counts: the moment of the tap when it is in the past and at most 72 hours old, else now.
 
     The phone's clock is trusted only that far: a tap "from the future" or from long ago gets the server's time.
+    A tap before the card started (`card_started_at`) is refused (ChallengeError), unless it is within
+    TAP_CLOCK_SKEW of the start: then it counts at the start.
     """
-    if tapped_at is not None and now - TAP_TIME_MAX_AGE <= tapped_at <= now:
-        return tapped_at
-    return now
+    if tapped_at is None or not now - TAP_TIME_MAX_AGE <= tapped_at <= now:
+        return now
+    if card_started_at is not None and tapped_at < card_started_at:
+        if tapped_at < card_started_at - TAP_CLOCK_SKEW:
+            raise ChallengeError(MESSAGE_TAP_BEFORE_START)
+        return min(card_started_at, now)
+    return tapped_at
 
 
 def _photo_delete(names: tuple[str, str]) -> None:
@@ -169,6 +183,7 @@ def _dip_register_locked(
     request_id: uuid.UUID | None,
     conditions: DipConditions,
     user_challenge_id: int | None,
+    tapped_at: datetime.datetime | None,
     now: datetime.datetime,
 ) -> DipOutcome:
     with transaction.atomic():
@@ -185,10 +200,12 @@ def _dip_register_locked(
         earlier = card.dips.filter(request_id=request_id).first() if request_id else None
         if earlier is not None:
             return _replay(card, earlier)
+        # Judged under the card's lock, against its start: a claimed tap time cannot reach days before it.
+        moment = dip_moment(tapped_at=tapped_at, now=now, card_started_at=card.started_at)
         target = card.challenge.target_dips
         count = card.dips.count()
-        today = timezone.localdate(now)
-        refusal = _card_refusal(card, count=count, today=today)
+        today = timezone.localdate(moment)
+        refusal = _card_refusal(card, count=count, today=today, server_today=timezone.localdate(now))
         if refusal is not None:
             raise ChallengeError(refusal)
 
@@ -200,7 +217,7 @@ def _dip_register_locked(
             dip_date=today,
             photo=photo_names[0],
             thumbnail=photo_names[1],
-            created_at=now,
+            created_at=moment,
             request_id=request_id,
             water_temperature=conditions.water_temperature,
             duration_seconds=conditions.duration_seconds,
@@ -213,23 +230,31 @@ def _dip_register_locked(
         if badge is not None:
             # A physical badge posted before its dip was undone kept its award: the member has it already.
             award = UserBadge.objects.filter(user_challenge=card, badge=badge).first() or UserBadge.objects.create(
-                user=user, badge=badge, user_challenge=card, earned_at=now
+                user=user, badge=badge, user_challenge=card, earned_at=moment
             )
         completed = number >= target
         if completed:
-            card.completed_at = now
+            card.completed_at = moment
             card.save(update_fields=["completed_at"])
         return DipOutcome(dip=dip, dip_count=number, badge=badge, award=award, completed=completed, user_challenge=card)
 
 
-def _card_refusal(card: UserChallenge, *, count: int, today: datetime.date) -> str | None:
-    """Why this card takes no dip now (Dutch), or None."""
+def _card_refusal(
+    card: UserChallenge, *, count: int, today: datetime.date, server_today: datetime.date | None = None
+) -> str | None:
+    """Why this card takes no dip on the day `today` (Dutch), or None. `server_today` is the real day, when
+    `today` is the day of a tap sent later: the daily limit holds per calendar day of the dip (dip_date), so
+    taps claimed on earlier days can each take only a day that has no dip yet."""
     if card.is_completed:
         return MESSAGE_COMPLETED
     if count >= card.challenge.target_dips:
         return MESSAGE_MAXIMUM.format(target=card.challenge.target_dips)
     if settings.DIP_DAILY_LIMIT_ENABLED and card.dips.filter(dip_date=today).exists():
-        return MESSAGE_DAILY_LIMIT
+        if server_today is None or today == server_today:
+            return MESSAGE_DAILY_LIMIT
+        from .selectors import dutch_date  # the selectors import this module
+
+        return MESSAGE_DAILY_LIMIT_THAT_DAY.format(date=dutch_date(today))
     return None
 
 
