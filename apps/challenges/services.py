@@ -187,6 +187,7 @@ def _dip_register_locked(
     now: datetime.datetime,
 ) -> DipOutcome:
     with transaction.atomic():
+        member_lock(user_id=user.pk)
         card = (
             UserChallenge.objects.select_for_update(of=("self",))
             .select_related("challenge")
@@ -518,6 +519,7 @@ def postal_address_delete(*, user: User) -> None:
 def challenge_stop(*, user: User, user_challenge_id: int) -> None:
     """Delete the member's challenge with its dips and badges; photo files go after the commit."""
     with transaction.atomic():
+        member_lock(user_id=user.pk)
         card = UserChallenge.objects.select_for_update().filter(pk=user_challenge_id, user=user, is_active=True).first()
         if card is None:
             if UserChallenge.objects.filter(pk=user_challenge_id).exclude(user=user).exists():
@@ -535,18 +537,31 @@ def dip_delete(*, dip_id: int) -> UserChallenge:
     post_delete signal of Dip). Returns the card as it is now. Raises ChallengeError when the dip is gone.
     """
     with transaction.atomic():
-        card_id = Dip.objects.filter(pk=dip_id).values_list("user_challenge_id", flat=True).first()
-        if card_id is None:
+        found = Dip.objects.filter(pk=dip_id).values_list("user_challenge_id", "user_id").first()
+        if found is None:
             raise ChallengeError(MESSAGE_DIP_UNKNOWN)
+        card_id, user_id = found
+        member_lock(user_id=user_id)
         # The same lock as dip_register: a dip registered meanwhile waits until the card is whole again.
-        card = UserChallenge.objects.select_for_update(of=("self",)).select_related("challenge").get(pk=card_id)
-        dip = card.dips.filter(pk=dip_id).first()  # read again under the lock: a parallel delete may have won
+        card = (
+            UserChallenge.objects.select_for_update(of=("self",)).select_related("challenge").filter(pk=card_id).first()
+        )
+        # Read again under the lock: a parallel delete (of the dip, or of the whole account) may have won.
+        dip = card.dips.filter(pk=dip_id).first() if card is not None else None
         if dip is None:
             raise ChallengeError(MESSAGE_DIP_UNKNOWN)
         dip.delete()
         user_dip_count_refresh(user_id=dip.user_id)
         _card_recount_after_dip_removal(card=card, removed_number=dip.number)
     return card
+
+
+def member_lock(*, user_id: int) -> None:
+    """Lock the member's row before their card or dips. Every service here takes the member first, then the
+    card, in the order the account deletion takes them (the member's row, then the cascade through cards and
+    dips): the two wait for each other instead of deadlocking. A member deleted meanwhile locks nothing, and
+    the service finds no card."""
+    User.objects.select_for_update().filter(pk=user_id).values_list("pk", flat=True).first()
 
 
 def user_dip_count_refresh(*, user_id: int) -> None:
@@ -606,6 +621,9 @@ def user_challenge_delete(*, user_challenge_id: int) -> None:
     """An admin removes a member's card with its dips and badges (challenge_stop without the owner check);
     the photo files go after the commit."""
     with transaction.atomic():
+        user_id = UserChallenge.objects.filter(pk=user_challenge_id).values_list("user_id", flat=True).first()
+        if user_id is not None:
+            member_lock(user_id=user_id)
         card = UserChallenge.objects.select_for_update().filter(pk=user_challenge_id).first()
         if card is None:
             raise ChallengeError(MESSAGE_CARD_UNKNOWN)
@@ -624,6 +642,7 @@ def dip_details_update(
     names = _photo_save(user=user, photo=photo, now=timezone.now()) if photo else ("", "")
     try:
         with transaction.atomic():
+            member_lock(user_id=user.pk)
             dip = Dip.objects.select_for_update().filter(pk=dip_id, user=user).first()
             if dip is None:
                 raise DipNotFoundError(MESSAGE_DIP_UNKNOWN)
@@ -662,6 +681,7 @@ def dip_undo(*, user: User, dip_id: int, now: datetime.datetime | None = None) -
     """
     now = now or timezone.now()
     with transaction.atomic():
+        member_lock(user_id=user.pk)
         card_id = Dip.objects.filter(pk=dip_id, user=user).values_list("user_challenge_id", flat=True).first()
         if card_id is None:
             raise DipNotFoundError(MESSAGE_DIP_UNKNOWN)
