@@ -51,6 +51,11 @@ MESSAGE_OTHER_CARD = "Deze plons hoort bij een challenge die niet meer actief is
 
 # A dip tapped without signal counts on the moment of the tap when it arrives within this time.
 TAP_TIME_MAX_AGE = datetime.timedelta(hours=72)
+# A phone's clock may run this far behind the server's: a tap that little before the card's start counts at
+# the start; earlier it cannot have been made on this card.
+TAP_CLOCK_SKEW = datetime.timedelta(minutes=10)
+MESSAGE_TAP_BEFORE_START = "Deze plons is getikt voordat je challenge begon. Hij is niet geteld."
+MESSAGE_DAILY_LIMIT_THAT_DAY = "Op {date} heb je al een plons geregistreerd. Er telt één plons per dag."
 
 
 class ChallengeError(Exception):
@@ -136,7 +141,8 @@ def dip_register(
             request_id=request_id,
             conditions=conditions,
             user_challenge_id=user_challenge_id,
-            now=dip_moment(tapped_at=tapped_at, now=now),
+            tapped_at=tapped_at,
+            now=now,
         )
     except BaseException:
         _photo_delete(names)
@@ -146,14 +152,22 @@ def dip_register(
     return outcome
 
 
-def dip_moment(*, tapped_at: datetime.datetime | None, now: datetime.datetime) -> datetime.datetime:
+def dip_moment(
+    *, tapped_at: datetime.datetime | None, now: datetime.datetime, card_started_at: datetime.datetime | None = None
+) -> datetime.datetime:
     """When a dip counts: the moment of the tap when it is in the past and at most 72 hours old, else now.
 
     The phone's clock is trusted only that far: a tap "from the future" or from long ago gets the server's time.
+    A tap before the card started (`card_started_at`) is refused (ChallengeError), unless it is within
+    TAP_CLOCK_SKEW of the start: then it counts at the start.
     """
-    if tapped_at is not None and now - TAP_TIME_MAX_AGE <= tapped_at <= now:
-        return tapped_at
-    return now
+    if tapped_at is None or not now - TAP_TIME_MAX_AGE <= tapped_at <= now:
+        return now
+    if card_started_at is not None and tapped_at < card_started_at:
+        if tapped_at < card_started_at - TAP_CLOCK_SKEW:
+            raise ChallengeError(MESSAGE_TAP_BEFORE_START)
+        return min(card_started_at, now)
+    return tapped_at
 
 
 def _photo_delete(names: tuple[str, str]) -> None:
@@ -169,9 +183,11 @@ def _dip_register_locked(
     request_id: uuid.UUID | None,
     conditions: DipConditions,
     user_challenge_id: int | None,
+    tapped_at: datetime.datetime | None,
     now: datetime.datetime,
 ) -> DipOutcome:
     with transaction.atomic():
+        member_lock(user_id=user.pk)
         card = (
             UserChallenge.objects.select_for_update(of=("self",))
             .select_related("challenge")
@@ -185,10 +201,12 @@ def _dip_register_locked(
         earlier = card.dips.filter(request_id=request_id).first() if request_id else None
         if earlier is not None:
             return _replay(card, earlier)
+        # Judged under the card's lock, against its start: a claimed tap time cannot reach days before it.
+        moment = dip_moment(tapped_at=tapped_at, now=now, card_started_at=card.started_at)
         target = card.challenge.target_dips
         count = card.dips.count()
-        today = timezone.localdate(now)
-        refusal = _card_refusal(card, count=count, today=today)
+        today = timezone.localdate(moment)
+        refusal = _card_refusal(card, count=count, today=today, server_today=timezone.localdate(now))
         if refusal is not None:
             raise ChallengeError(refusal)
 
@@ -200,7 +218,7 @@ def _dip_register_locked(
             dip_date=today,
             photo=photo_names[0],
             thumbnail=photo_names[1],
-            created_at=now,
+            created_at=moment,
             request_id=request_id,
             water_temperature=conditions.water_temperature,
             duration_seconds=conditions.duration_seconds,
@@ -211,22 +229,33 @@ def _dip_register_locked(
         badge = Badge.objects.filter(challenge_id=card.challenge_id, milestone_dips=number).first()
         award = None
         if badge is not None:
-            award = UserBadge.objects.create(user=user, badge=badge, user_challenge=card, earned_at=now)
+            # A physical badge posted before its dip was undone kept its award: the member has it already.
+            award = UserBadge.objects.filter(user_challenge=card, badge=badge).first() or UserBadge.objects.create(
+                user=user, badge=badge, user_challenge=card, earned_at=moment
+            )
         completed = number >= target
         if completed:
-            card.completed_at = now
+            card.completed_at = moment
             card.save(update_fields=["completed_at"])
         return DipOutcome(dip=dip, dip_count=number, badge=badge, award=award, completed=completed, user_challenge=card)
 
 
-def _card_refusal(card: UserChallenge, *, count: int, today: datetime.date) -> str | None:
-    """Why this card takes no dip now (Dutch), or None."""
+def _card_refusal(
+    card: UserChallenge, *, count: int, today: datetime.date, server_today: datetime.date | None = None
+) -> str | None:
+    """Why this card takes no dip on the day `today` (Dutch), or None. `server_today` is the real day, when
+    `today` is the day of a tap sent later: the daily limit holds per calendar day of the dip (dip_date), so
+    taps claimed on earlier days can each take only a day that has no dip yet."""
     if card.is_completed:
         return MESSAGE_COMPLETED
     if count >= card.challenge.target_dips:
         return MESSAGE_MAXIMUM.format(target=card.challenge.target_dips)
     if settings.DIP_DAILY_LIMIT_ENABLED and card.dips.filter(dip_date=today).exists():
-        return MESSAGE_DAILY_LIMIT
+        if server_today is None or today == server_today:
+            return MESSAGE_DAILY_LIMIT
+        from .selectors import dutch_date  # the selectors import this module
+
+        return MESSAGE_DAILY_LIMIT_THAT_DAY.format(date=dutch_date(today))
     return None
 
 
@@ -490,6 +519,7 @@ def postal_address_delete(*, user: User) -> None:
 def challenge_stop(*, user: User, user_challenge_id: int) -> None:
     """Delete the member's challenge with its dips and badges; photo files go after the commit."""
     with transaction.atomic():
+        member_lock(user_id=user.pk)
         card = UserChallenge.objects.select_for_update().filter(pk=user_challenge_id, user=user, is_active=True).first()
         if card is None:
             if UserChallenge.objects.filter(pk=user_challenge_id).exclude(user=user).exists():
@@ -507,18 +537,31 @@ def dip_delete(*, dip_id: int) -> UserChallenge:
     post_delete signal of Dip). Returns the card as it is now. Raises ChallengeError when the dip is gone.
     """
     with transaction.atomic():
-        card_id = Dip.objects.filter(pk=dip_id).values_list("user_challenge_id", flat=True).first()
-        if card_id is None:
+        found = Dip.objects.filter(pk=dip_id).values_list("user_challenge_id", "user_id").first()
+        if found is None:
             raise ChallengeError(MESSAGE_DIP_UNKNOWN)
+        card_id, user_id = found
+        member_lock(user_id=user_id)
         # The same lock as dip_register: a dip registered meanwhile waits until the card is whole again.
-        card = UserChallenge.objects.select_for_update(of=("self",)).select_related("challenge").get(pk=card_id)
-        dip = card.dips.filter(pk=dip_id).first()  # read again under the lock: a parallel delete may have won
+        card = (
+            UserChallenge.objects.select_for_update(of=("self",)).select_related("challenge").filter(pk=card_id).first()
+        )
+        # Read again under the lock: a parallel delete (of the dip, or of the whole account) may have won.
+        dip = card.dips.filter(pk=dip_id).first() if card is not None else None
         if dip is None:
             raise ChallengeError(MESSAGE_DIP_UNKNOWN)
         dip.delete()
         user_dip_count_refresh(user_id=dip.user_id)
         _card_recount_after_dip_removal(card=card, removed_number=dip.number)
     return card
+
+
+def member_lock(*, user_id: int) -> None:
+    """Lock the member's row before their card or dips. Every service here takes the member first, then the
+    card, in the order the account deletion takes them (the member's row, then the cascade through cards and
+    dips): the two wait for each other instead of deadlocking. A member deleted meanwhile locks nothing, and
+    the service finds no card."""
+    User.objects.select_for_update().filter(pk=user_id).values_list("pk", flat=True).first()
 
 
 def user_dip_count_refresh(*, user_id: int) -> None:
@@ -553,14 +596,19 @@ def _card_recount_after_dip_removal(*, card: UserChallenge, removed_number: int)
     dip_delete and the member's dip_undo alike. Returns the ids of the badges taken back.
 
     The dips are numbered 1..count again, so the next dip_register (number = count + 1) cannot collide;
-    a badge is kept only while the count still reaches its milestone; completion holds only at the target.
+    a badge is kept only while the count still reaches its milestone, or once its physical badge went out;
+    completion holds only at the target.
     """
     later = card.dips.filter(number__gt=removed_number)
     if later.exists():
         later.update(number=F("number") + _RENUMBER_PARKING)
         card.dips.filter(number__gt=_RENUMBER_PARKING).update(number=F("number") - _RENUMBER_PARKING - 1)
     count = card.dips.count()
-    revoked_awards = UserBadge.objects.filter(user_challenge=card, badge__milestone_dips__gt=count)
+    # A badge already posted or handed over stays (the member has it); taking it back would put it on the
+    # to-send list again once a dip reaches its milestone.
+    revoked_awards = UserBadge.objects.filter(
+        user_challenge=card, badge__milestone_dips__gt=count, physical_status=PhysicalStatus.TO_SEND
+    )
     revoked = tuple(revoked_awards.values_list("badge_id", flat=True))
     revoked_awards.delete()
     if card.completed_at is not None and count < card.challenge.target_dips:
@@ -573,6 +621,9 @@ def user_challenge_delete(*, user_challenge_id: int) -> None:
     """An admin removes a member's card with its dips and badges (challenge_stop without the owner check);
     the photo files go after the commit."""
     with transaction.atomic():
+        user_id = UserChallenge.objects.filter(pk=user_challenge_id).values_list("user_id", flat=True).first()
+        if user_id is not None:
+            member_lock(user_id=user_id)
         card = UserChallenge.objects.select_for_update().filter(pk=user_challenge_id).first()
         if card is None:
             raise ChallengeError(MESSAGE_CARD_UNKNOWN)
@@ -591,6 +642,7 @@ def dip_details_update(
     names = _photo_save(user=user, photo=photo, now=timezone.now()) if photo else ("", "")
     try:
         with transaction.atomic():
+            member_lock(user_id=user.pk)
             dip = Dip.objects.select_for_update().filter(pk=dip_id, user=user).first()
             if dip is None:
                 raise DipNotFoundError(MESSAGE_DIP_UNKNOWN)
@@ -629,6 +681,7 @@ def dip_undo(*, user: User, dip_id: int, now: datetime.datetime | None = None) -
     """
     now = now or timezone.now()
     with transaction.atomic():
+        member_lock(user_id=user.pk)
         card_id = Dip.objects.filter(pk=dip_id, user=user).values_list("user_challenge_id", flat=True).first()
         if card_id is None:
             raise DipNotFoundError(MESSAGE_DIP_UNKNOWN)

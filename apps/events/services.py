@@ -174,10 +174,21 @@ def event_leave(*, user: User, event_id: int) -> str | None:
             raise EventError(MESSAGE_PAST)
         deleted, _ = EventParticipant.objects.filter(event=event, user=user).delete()
         if deleted:
+            _promotion_mail_withdraw(event=event, user=user)
             _promote_waitlist(event)
             return Left.PLACE
         deleted, _ = EventWaitlistEntry.objects.filter(event=event, user=user).delete()
         return Left.WAITLIST if deleted else None
+
+
+def _promotion_mail_withdraw(*, event: Event, user: User) -> None:
+    """A place given up before its "Je bent van de wachtlijst gehaald" went out (a member leaving at the moment
+    of the promotion): that promotion no longer stands, so its mail is not sent. Call under the event's lock.
+    The mail's row lock waits for a worker sending it right now; a mail already sent stays on record."""
+    pending = Mail.objects.select_for_update().filter(
+        kind=Mail.Kind.WAITLIST_PROMOTION, event=event, user=user, status__in=[Mail.Status.QUEUED, Mail.Status.FAILED]
+    )
+    Mail.objects.filter(pk__in=list(pending.values_list("pk", flat=True))).delete()
 
 
 def event_save(*, event: Event) -> list[EventParticipant]:

@@ -6,10 +6,13 @@ import uuid
 import pytest
 from django.utils import timezone
 
-from apps.challenges.models import Challenge, Dip
+from apps.challenges.models import Challenge, Dip, UserChallenge
 from apps.challenges.services import (
     MESSAGE_COMPLETED,
+    MESSAGE_DAILY_LIMIT,
     MESSAGE_OTHER_CARD,
+    MESSAGE_TAP_BEFORE_START,
+    TAP_CLOCK_SKEW,
     TAP_TIME_MAX_AGE,
     ChallengeError,
     challenge_start,
@@ -23,9 +26,17 @@ pytestmark = pytest.mark.django_db
 NOW = datetime.datetime(2026, 11, 23, 10, 0, tzinfo=datetime.UTC)
 
 
+def _card_started(member, *, at: datetime.datetime, target_dips: int = 5) -> UserChallenge:
+    card = challenge_start(user=member, challenge_id=Challenge.objects.get(target_dips=target_dips).pk)
+    UserChallenge.objects.filter(pk=card.pk).update(started_at=at)
+    card.refresh_from_db()
+    return card
+
+
 @pytest.fixture
 def card(member):
-    return challenge_start(user=member, challenge_id=Challenge.objects.get(target_dips=5).pk)
+    # Started well before NOW and before the real clock's "now" minus 72 hours: every tap below is after it.
+    return _card_started(member, at=min(NOW, timezone.now()) - datetime.timedelta(days=7))
 
 
 @pytest.mark.parametrize(
@@ -77,6 +88,58 @@ def test_a_tap_for_a_completed_card_gets_the_usual_message(member, card):
     assert card.dips.count() == 5
 
 
+# --- the card's start and the daily limit ---------------------------------------------------------------
+
+
+def test_a_tap_from_before_the_card_started_is_refused_in_dutch(member):
+    card = _card_started(member, at=NOW - datetime.timedelta(hours=2))
+    with pytest.raises(ChallengeError, match=MESSAGE_TAP_BEFORE_START):
+        dip_register(user=member, tapped_at=NOW - datetime.timedelta(hours=5), user_challenge_id=card.pk, now=NOW)
+    assert card.dips.count() == 0
+
+
+def test_a_tap_just_before_the_start_counts_at_the_start_as_a_phone_clock_may_run_behind(member):
+    started = NOW - datetime.timedelta(hours=2)
+    card = _card_started(member, at=started)
+    outcome = dip_register(user=member, tapped_at=started - TAP_CLOCK_SKEW / 2, user_challenge_id=card.pk, now=NOW)
+    assert Dip.objects.get(pk=outcome.dip.pk).created_at == started
+
+
+def test_with_the_daily_limit_claimed_earlier_days_on_a_new_card_give_one_dip(member, settings):
+    # The attack: a card started a minute ago, then taps "from" today and the three days before, at once.
+    settings.DIP_DAILY_LIMIT_ENABLED = True
+    card = _card_started(member, at=NOW - datetime.timedelta(minutes=1))
+    counted, refused = 0, []
+    for hours in (0, 24, 48, 71):
+        try:
+            dip_register(user=member, tapped_at=NOW - datetime.timedelta(hours=hours), request_id=uuid.uuid4(), now=NOW)
+            counted += 1
+        except ChallengeError as error:
+            refused.append(str(error))
+    assert counted == 1 and card.dips.count() == 1
+    assert refused == [MESSAGE_TAP_BEFORE_START] * 3
+
+
+def test_with_the_daily_limit_each_calendar_day_of_the_dips_counts_once(member, settings):
+    # Saturday and Sunday on a beach without signal, sent on Monday morning, then a tap on Monday itself.
+    settings.DIP_DAILY_LIMIT_ENABLED = True
+    card = _card_started(member, at=NOW - datetime.timedelta(days=10))
+    saturday = datetime.datetime(2026, 11, 21, 9, 0, tzinfo=datetime.UTC)
+    sunday = datetime.datetime(2026, 11, 22, 22, 30, tzinfo=datetime.UTC)  # 23:30 in Amsterdam: still Sunday
+    dip_register(user=member, tapped_at=saturday, now=NOW)
+    dip_register(user=member, tapped_at=sunday, now=NOW)
+    with pytest.raises(ChallengeError, match="Op 21 november 2026 heb je al een plons geregistreerd"):
+        dip_register(user=member, tapped_at=saturday + datetime.timedelta(hours=3), now=NOW)
+    dip_register(user=member, now=NOW)
+    with pytest.raises(ChallengeError, match=MESSAGE_DAILY_LIMIT):
+        dip_register(user=member, tapped_at=NOW - datetime.timedelta(minutes=5), now=NOW)
+    assert sorted(card.dips.values_list("dip_date", flat=True)) == [
+        datetime.date(2026, 11, 21),
+        datetime.date(2026, 11, 22),
+        datetime.date(2026, 11, 23),
+    ]
+
+
 # --- the endpoint ---------------------------------------------------------------------------------
 
 
@@ -117,4 +180,14 @@ def test_the_endpoint_refuses_a_bad_tap_time_or_card_in_dutch(member_client, car
 def test_the_endpoint_refuses_a_queued_tap_for_another_card_with_409(member_client, card):
     response = member_client.post("/challenge/plons", {"user_challenge_id": str(card.pk + 1000)})
     assert response.status_code == 409 and response.json()["error"] == MESSAGE_OTHER_CARD
+    assert card.dips.count() == 0
+
+
+def test_the_endpoint_refuses_a_queued_tap_from_before_the_card_with_409_in_dutch(member_client, member):
+    card = _card_started(member, at=timezone.now() - datetime.timedelta(hours=1))
+    tapped = timezone.now() - datetime.timedelta(hours=30)
+    response = member_client.post(
+        "/challenge/plons", {"tapped_at": tapped.isoformat(), "user_challenge_id": str(card.pk)}
+    )
+    assert response.status_code == 409 and response.json()["error"] == MESSAGE_TAP_BEFORE_START
     assert card.dips.count() == 0

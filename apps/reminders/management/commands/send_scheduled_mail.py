@@ -5,11 +5,15 @@ import datetime
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
+from apps.challenges.photo_cleanup import photo_orphans_delete
 from apps.reminders.scheduled import scheduled_mails_send
 
 
 class Command(BaseCommand):
-    help = "Zet de herinneringen (event morgen, 14 dagen geen plons) en mislukte e-mails in de wachtrij."
+    help = (
+        "Zet de herinneringen (event morgen, 14 dagen geen plons) en mislukte e-mails in de wachtrij; "
+        "ruimt fotobestanden zonder plons op."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--now", help="Doe alsof het dit moment is (ISO 8601, bijv. 2026-12-01T10:00+01:00).")
@@ -28,3 +32,6 @@ class Command(BaseCommand):
             f"{run.reminders} herinnering(en) voor events, {run.nudges} plonsherinnering(en), "
             f"{run.retried} mislukte e-mail(s) opnieuw in de wachtrij."
         )
+        # On the real clock, never --now: a file younger than an hour may belong to an upload still running.
+        removed = photo_orphans_delete()
+        self.stdout.write(f"{removed} fotobestand(en) zonder plons verwijderd.")
