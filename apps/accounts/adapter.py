@@ -1,9 +1,14 @@
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.account.internal.flows.reauthentication import get_reauthentication_flows
+from allauth.mfa.models import Authenticator
 from django.conf import settings
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.shortcuts import redirect
+from django.urls import reverse
 
 from .passwords import password_length_validate
+from .services import MESSAGE_PASSWORD_WRONG, account_email_change_confirm
 
 # allauth's own Dutch says only "probeer het later nogmaals"; members must know to wait a while, or
 # that a new password (the link right below the form) lets them in at once.
@@ -12,6 +17,9 @@ MESSAGE_TOO_MANY_LOGIN_ATTEMPTS = (
     "of kies hieronder 'Wachtwoord vergeten?'."
 )
 MESSAGE_ACCOUNT_INACTIVE = "Dit account is niet actief. Neem contact op met de organisatie."
+MESSAGE_EMAIL_CONFIRMED = "Gelukt: {email} is nu je e-mailadres. Daarmee log je voortaan in."
+REAUTHENTICATE_WITH_PASSWORD = "Met je wachtwoord"  # noqa: S105 - a label
+REAUTHENTICATE_WITH_PASSKEY = "Met je passkey"
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -20,6 +28,7 @@ class AccountAdapter(DefaultAccountAdapter):
     error_messages = {
         **DefaultAccountAdapter.error_messages,
         "too_many_login_attempts": MESSAGE_TOO_MANY_LOGIN_ATTEMPTS,
+        "incorrect_password": MESSAGE_PASSWORD_WRONG,
     }
 
     def _get_login_attempts_cache_key(self, request, **credentials):
@@ -44,3 +53,37 @@ class AccountAdapter(DefaultAccountAdapter):
         # Our Dutch "too short" text first: Django's Dutch catalogue lacks its current one.
         password_length_validate(password)
         return super().clean_password(password, user=user)
+
+    def get_reauthentication_methods(self, user):
+        """Asking again before a sensitive action: the password, or a passkey. Not a code from the app or a
+        recovery code: reading recovery codes is one of the actions this guards."""
+        flows = {flow["id"]: flow for flow in get_reauthentication_flows(user)} if user.is_authenticated else {}
+        methods = []
+        if "reauthenticate" in flows:
+            methods.append(
+                {
+                    "id": "reauthenticate",
+                    "description": REAUTHENTICATE_WITH_PASSWORD,
+                    "url": reverse("account_reauthenticate"),
+                }
+            )
+        if Authenticator.Type.WEBAUTHN in flows.get("mfa_reauthenticate", {}).get("types", []):
+            methods.append(
+                {
+                    "id": "mfa_reauthenticate:webauthn",
+                    "description": REAUTHENTICATE_WITH_PASSKEY,
+                    "url": reverse("mfa_reauthenticate_webauthn"),
+                }
+            )
+        return methods
+
+    def confirm_email(self, request, email_address):
+        """The link to a new e-mail address was opened (allauth's confirmation view): our service makes the
+        change, in one transaction with the cached pages and the notice to the old address."""
+        try:
+            email = account_email_change_confirm(email_address_id=email_address.pk)
+        except ValidationError as error:
+            messages.error(request, error.messages[0])
+            return False
+        messages.success(request, MESSAGE_EMAIL_CONFIRMED.format(email=email))
+        return True

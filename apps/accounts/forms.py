@@ -1,5 +1,6 @@
 """Forms for /auth and allauth's password reset. They check input; the rules live in the services."""
 
+from allauth.account import forms as allauth_forms
 from allauth.account.forms import LoginForm, ResetPasswordForm, ResetPasswordKeyForm
 from allauth.mfa.webauthn.forms import AddWebAuthnForm
 from django import forms
@@ -88,6 +89,22 @@ class PasswordResetForm(DescribedErrorsMixin, ResetPasswordForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         _plain(self.fields["email"], label="E-mailadres", autocomplete="email", inputmode="email")
+
+    def clean_email(self):
+        email = super().clean_email()
+        # allauth also finds an account by an address still waiting for its confirmation link; a reset link
+        # goes only to the address the account uses now.
+        self.users = [user for user in self.users if user.email.lower() == email.strip().lower()]
+        return email
+
+
+class ReauthenticateForm(DescribedErrorsMixin, allauth_forms.ReauthenticateForm):
+    """allauth's 'confirm it is you' form (its check, rate limit and record), with our Dutch label."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _plain(self.fields["password"], label="Je wachtwoord", autocomplete="current-password")
+        self.fields["password"].help_text = ""
 
 
 class PasswordResetKeyForm(DescribedErrorsMixin, ResetPasswordKeyForm):

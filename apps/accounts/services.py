@@ -20,6 +20,7 @@ from apps.invitations.services import (
 
 from .models import User, UserRole
 from .passwords import password_length_validate
+from .signals import email_change_requested, email_changed
 
 MESSAGE_NAME_REQUIRED = "Vul je naam in"
 MESSAGE_EMAIL_REQUIRED = "Vul je e-mailadres in"
@@ -33,6 +34,11 @@ MESSAGE_LAST_ADMIN_OWN_ACCOUNT = (
 MESSAGE_PASSWORD_WRONG = "Dit wachtwoord klopt niet."  # noqa: S105 - a message, not a password
 MESSAGE_PASSWORD_SAME = "Kies een ander wachtwoord dan je huidige."  # noqa: S105 - a message
 MESSAGE_USER_UNKNOWN = "Deze gebruiker bestaat niet (meer)."
+MESSAGE_EMAIL_LINK_UNUSABLE = (
+    "Deze link werkt niet (meer): hij is al gebruikt, verlopen of vervangen door een nieuwere. "
+    "Vraag op Mijn account een nieuwe aan."
+)
+MESSAGE_EMAIL_TAKEN_SINCE = "Dit e-mailadres is inmiddels van een ander account. Kies op Mijn account een ander adres."
 
 
 def _input_errors(*, code: str, full_name: str, email: str, password: str) -> dict[str, list[str]]:
@@ -156,8 +162,20 @@ def admin_revoke(*, user: User) -> bool:
     return deleted > 0
 
 
-def account_profile_update(*, user: User, full_name: str | None, email: str | None, newsletter_consent: bool) -> User:
-    """Change the member's own name, e-mail address (unique, whatever its case) and newsletter consent.
+def _email_taken(email: str, *, user: User) -> bool:
+    """Another account uses this address, as its login or as an address allauth verified for it."""
+    return (
+        User.objects.filter(email__iexact=email).exclude(pk=user.pk).exists()
+        or EmailAddress.objects.filter(email__iexact=email, verified=True).exclude(user=user).exists()
+    )
+
+
+def account_profile_update(
+    *, user: User, full_name: str | None, email: str | None, newsletter_consent: bool
+) -> str | None:
+    """Change the member's own name and newsletter consent at once. A new e-mail address (unique, whatever its
+    case) is only asked for here: a link goes to it, and it replaces the old one when that link is opened
+    (`account_email_change_confirm`). Returns the address the link goes to, or None when the address stays.
 
     Raises ValidationError with Dutch messages per field (full_name, email); nothing changes then.
     """
@@ -166,24 +184,69 @@ def account_profile_update(*, user: User, full_name: str | None, email: str | No
     errors = _profile_errors(full_name=full_name, email=email)
     if errors:
         raise ValidationError(errors)
-    taken = ValidationError({"email": [ValidationError(MESSAGE_EMAIL_TAKEN, code="email_taken")]})
+    with transaction.atomic():
+        locked = User.objects.select_for_update().get(pk=user.pk)
+        new_email = email if email != locked.email.lower() else None
+        if new_email and _email_taken(new_email, user=locked):
+            raise ValidationError({"email": [ValidationError(MESSAGE_EMAIL_TAKEN, code="email_taken")]})
+        locked.full_name, locked.newsletter_consent = full_name, bool(newsletter_consent)
+        locked.save(update_fields=["full_name", "newsletter_consent"])
+        member_pages_changed(user_ids=[user.pk])  # the dashboard greets them by name
+        club_changed()  # the newsletter's subscribers
+        if new_email:
+            _email_change_request(user=locked, email=new_email)
+    user.full_name, user.newsletter_consent = full_name, bool(newsletter_consent)
+    return new_email
+
+
+def _email_change_request(*, user: User, email: str) -> None:
+    """allauth's change-email records: the address in use (primary, verified) and one waiting for its link.
+    An earlier request for another address is replaced, so only the latest link works."""
+    current, _created = EmailAddress.objects.get_or_create(
+        user=user, email=user.email.lower(), defaults={"primary": True, "verified": True}
+    )
+    EmailAddress.objects.filter(user=user).exclude(pk=current.pk).exclude(email=email).delete()
+    if not (current.primary and current.verified):
+        current.primary = current.verified = True
+        current.save(update_fields=["primary", "verified"])
+    pending, _created = EmailAddress.objects.get_or_create(
+        user=user, email=email, defaults={"primary": False, "verified": False}
+    )
+    email_change_requested.send(sender=User, user=user, email_address=pending)
+
+
+def account_email_change_confirm(*, email_address_id: int) -> str:
+    """The link in the confirmation mail was opened: the new address replaces the old one (for signing in,
+    mail and password reset), and the old address is told. Returns the new address.
+
+    Raises ValidationError with a Dutch message when the request is gone (replaced or used already) or
+    another account took the address in the meantime (then the request goes too)."""
+    user_id = EmailAddress.objects.filter(pk=email_address_id).values_list("user_id", flat=True).first()
+    taken = False
     try:
         with transaction.atomic():
-            locked = User.objects.select_for_update().get(pk=user.pk)
-            if User.objects.filter(email__iexact=email).exclude(pk=user.pk).exists():
-                raise taken
-            if locked.email != email:
-                # allauth also looks people up by its own address table: the old address must not
-                # stay a way in.
-                EmailAddress.objects.filter(user=locked).exclude(email__iexact=email).delete()
-            locked.full_name, locked.email, locked.newsletter_consent = full_name, email, bool(newsletter_consent)
-            locked.save(update_fields=["full_name", "email", "newsletter_consent"])
-            member_pages_changed(user_ids=[user.pk])  # the dashboard greets them by name
-            club_changed()  # the newsletter's subscribers
-    except IntegrityError as exc:  # another account took the address between our check and our write
-        raise taken from exc
-    user.full_name, user.email, user.newsletter_consent = full_name, email, bool(newsletter_consent)
-    return user
+            user = User.objects.select_for_update().filter(pk=user_id).first()
+            address = EmailAddress.objects.select_for_update().filter(pk=email_address_id, verified=False).first()
+            if user is None or address is None or address.user_id != user.pk:
+                raise ValidationError(MESSAGE_EMAIL_LINK_UNUSABLE, code="email_link_unusable")
+            taken = _email_taken(address.email, user=user)
+            if taken:
+                address.delete()
+            else:
+                old_email = user.email
+                EmailAddress.objects.filter(user=user).exclude(pk=address.pk).delete()
+                address.verified = address.primary = True
+                address.save(update_fields=["verified", "primary"])
+                user.email = address.email
+                user.save(update_fields=["email"])
+                member_pages_changed(user_ids=[user.pk])
+                club_changed()  # the newsletter's subscribers
+                email_changed.send(sender=User, user=user, old_email=old_email)
+    except IntegrityError:  # another account took the address between our check and our write
+        taken = True
+    if taken:
+        raise ValidationError(MESSAGE_EMAIL_TAKEN_SINCE, code="email_taken")
+    return address.email
 
 
 def account_password_change(*, user: User, current_password: str | None, new_password: str | None) -> None:

@@ -7,14 +7,14 @@ from django.urls import include, path, re_path
 from django.views.decorators.http import require_http_methods
 from django.views.generic import RedirectView
 
-from .views import account, auth, profile
+from .views import account, auth, profile, second_step
 
 # allauth's form views take PUT as POST; these pages are forms and links, nothing more.
 forms_only = require_http_methods(["GET", "HEAD", "POST"])
 
 # Passkeys and the second factor: allauth's MFA views in our layout (templates/allauth/), at Dutch addresses
-# (allauth.mfa.urls has English ones). Not its re-authentication pages: adding or removing a factor happens in
-# the member's own signed-in session.
+# (allauth.mfa.urls has English ones). Recovery codes and adding or removing a factor first ask for the
+# password or a passkey again (allauth's reauthentication, the pages under /auth/opnieuw).
 passkey_pages = [
     path("wijzigen", forms_only(webauthn.edit_webauthn), name="mfa_edit_webauthn"),
     path("verwijderen", forms_only(webauthn.remove_webauthn), name="mfa_remove_webauthn"),
@@ -41,6 +41,14 @@ account_pages = [
     path("wachtwoord", profile.password_change, name="account_password"),
     path("verwijderen", profile.delete, name="account_delete"),
     path("beveiliging/", include(security_pages)),
+    # The link in the mail to a new address (allauth's signed key); a button on the page confirms it.
+    re_path(r"^e-mailadres-bevestigen/(?P<key>[-:\w]+)$", allauth_views.confirm_email, name="account_confirm_email"),
+]
+
+# "Bevestig dat jij het bent": allauth's reauthentication with the password or a passkey (AccountAdapter).
+reauthentication_pages = [
+    path("", forms_only(allauth_views.reauthenticate), name="account_reauthenticate"),
+    path("passkey", forms_only(webauthn.reauthenticate_webauthn), name="mfa_reauthenticate_webauthn"),
 ]
 
 # Password reset by e-mail: allauth's views, our Dutch templates (templates/account/).
@@ -67,7 +75,8 @@ allauth_page_names = [
 
 urlpatterns = [
     path("auth", auth.auth_page, name="auth"),
-    path("auth/tweede-stap", forms_only(mfa.authenticate), name="mfa_authenticate"),
+    path("auth/tweede-stap", forms_only(second_step.second_step), name="mfa_authenticate"),
+    path("auth/opnieuw/", include(reauthentication_pages)),
     path("auth/passkey", forms_only(webauthn.login_webauthn), name="mfa_login_webauthn"),
     path("auth/", include(password_reset_pages)),
     path("auth/", include(allauth_page_names)),

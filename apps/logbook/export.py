@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 
+from allauth.account.models import EmailAddress
 from allauth.mfa.models import Authenticator
 from django.utils import timezone
 from django.utils.text import slugify
@@ -164,6 +165,12 @@ def _second_factors(user: User) -> Iterable[dict]:
         }
 
 
+def _email_addresses(user: User) -> Iterable[dict]:
+    # The address in use and one waiting for its confirmation link (a change asked on /account).
+    for address in EmailAddress.objects.filter(user=user).order_by("-primary", "pk"):
+        yield {"e-mailadres": address.email, "bevestigd": address.verified, "in_gebruik": address.primary}
+
+
 SECTIONS: list[ExportSection] = [
     ExportSection("profiel", ["naam", "e-mailadres", "nieuwsbrief", "aangemeld_op", "laatst_ingelogd"], _profile),
     ExportSection(
@@ -201,6 +208,7 @@ SECTIONS: list[ExportSection] = [
     ),
     ExportSection("e-mails", ["soort", "event", "status", "aangemaakt_op", "verstuurd_op"], _mails),
     ExportSection("inlogmethoden", ["soort", "naam", "aangemaakt_op", "laatst_gebruikt"], _second_factors),
+    ExportSection("e-mailadressen", ["e-mailadres", "bevestigd", "in_gebruik"], _email_addresses),
 ]
 
 

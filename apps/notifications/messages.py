@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass
 
+from allauth.account.models import EmailConfirmationHMAC
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
@@ -17,7 +18,11 @@ SUBJECTS = {
     Mail.Kind.WAITLIST_PROMOTION: "Je bent van de wachtlijst gehaald: {event}",
     Mail.Kind.EVENT_REMINDER: "Morgen: {event}",
     Mail.Kind.DIP_NUDGE: "Al 14 dagen geen plons: het water wacht op je",
+    Mail.Kind.EMAIL_CONFIRMATION: "Bevestig je nieuwe e-mailadres",
+    Mail.Kind.EMAIL_CHANGED: "Je e-mailadres is gewijzigd",
 }
+# Answers to the member's own action on their account: no unsubscribe (RFC 8058 is for mail one can stop).
+ACCOUNT_KINDS = {Mail.Kind.EMAIL_CONFIRMATION, Mail.Kind.EMAIL_CHANGED}
 
 
 @dataclass(frozen=True)
@@ -29,6 +34,8 @@ class RenderedMail:
 
 
 def _unsubscribe(mail: Mail) -> str:
+    if mail.kind in ACCOUNT_KINDS:
+        return ""
     if mail.kind == Mail.Kind.INVITATION:
         return unsubscribe_url(scope=UnsubscribeScope.INVITATIONS, email=mail.to_email)
     if mail.kind == Mail.Kind.DIP_NUDGE:
@@ -52,6 +59,16 @@ def _context(mail: Mail) -> dict:
         context |= {"event": mail.event, "events_url": absolute_url(reverse("events"))}
     if mail.kind == Mail.Kind.DIP_NUDGE:
         context["challenge_url"] = absolute_url(reverse("challenge"))
+    if mail.kind == Mail.Kind.EMAIL_CONFIRMATION:
+        # allauth's signed key of the waiting address, made when the mail goes out (valid for
+        # ACCOUNT_EMAIL_CONFIRMATION_EXPIRE_DAYS); nothing secret is stored in the queue.
+        key = EmailConfirmationHMAC(mail.email_address).key
+        context |= {
+            "new_email": mail.to_email,
+            "confirm_url": absolute_url(reverse("account_confirm_email", args=[key])),
+        }
+    if mail.kind == Mail.Kind.EMAIL_CHANGED:
+        context |= {"old_email": mail.to_email, "new_email": mail.user.email}
     return context
 
 
@@ -70,20 +87,22 @@ def render_mail(mail: Mail) -> RenderedMail:
 
 
 def build_message(mail: Mail, *, connection=None) -> EmailMultiAlternatives:
-    """Plain text plus HTML, and the one-click unsubscribe of RFC 8058: none of these mails answers the
+    """Plain text plus HTML, and the one-click unsubscribe of RFC 8058 on every mail that does not answer the
     recipient's own action at that moment, so each one says how to stop it."""
     rendered = render_mail(mail)
+    headers = {"Auto-Submitted": "auto-generated"}
+    if rendered.unsubscribe_url:
+        headers |= {
+            "List-Unsubscribe": f"<{rendered.unsubscribe_url}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        }
     message = EmailMultiAlternatives(
         subject=rendered.subject,
         body=rendered.text,
         from_email=settings.DEFAULT_FROM_EMAIL,
         to=[mail.to_email],
         connection=connection,
-        headers={
-            "List-Unsubscribe": f"<{rendered.unsubscribe_url}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-            "Auto-Submitted": "auto-generated",
-        },
+        headers=headers,
     )
     message.attach_alternative(rendered.html, "text/html")
     return message

@@ -18,6 +18,9 @@ class Mail(models.Model):
         WAITLIST_PROMOTION = "waitlist_promotion", "Van de wachtlijst gehaald"
         EVENT_REMINDER = "event_reminder", "Herinnering voor een event"
         DIP_NUDGE = "dip_nudge", "Herinnering na 14 dagen zonder plons"
+        # The member's own account: answers to what they just did, never with an unsubscribe link.
+        EMAIL_CONFIRMATION = "email_confirmation", "Nieuw e-mailadres bevestigen"
+        EMAIL_CHANGED = "email_changed", "E-mailadres gewijzigd"
 
     class Status(models.TextChoices):
         QUEUED = "queued", "In de wachtrij"
@@ -46,6 +49,15 @@ class Mail(models.Model):
     )
     event = models.ForeignKey(
         "events.Event", on_delete=models.CASCADE, null=True, blank=True, related_name="mails", verbose_name="event"
+    )
+    # The new address a confirmation link is for: a request replaced by a newer one takes its unsent mail along.
+    email_address = models.ForeignKey(
+        "account.EmailAddress",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name="nieuw e-mailadres",
     )
     # Scheduled mails carry a key that says what they are about ("event-reminder:<event>:<user>"); the
     # unique constraint makes a second run of the cron command, or two at once, send nothing twice.

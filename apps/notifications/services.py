@@ -103,6 +103,23 @@ def member_mail_queue(*, kind: str, user, event=None, dedupe_key: str | None = N
     return mail
 
 
+def account_mail_queue(*, kind: str, user, to_email: str, email_address=None) -> Mail:
+    """Queue a mail about the member's own account (a link to confirm a new address, the notice to the old
+    one). Sent whatever their mail choices: it answers what was just done with their account."""
+    now = timezone.now()
+    with transaction.atomic():
+        mail = Mail.objects.create(
+            kind=kind,
+            to_email=to_email,
+            user=user,
+            email_address=email_address,
+            created_at=now,
+            updated_at=now,
+        )
+        _enqueue([mail.pk])
+    return mail
+
+
 def _opted_out(emails: list[str]) -> set[str]:
     found: set[str] = set()
     for start in range(0, len(emails), _CHUNK):
@@ -208,7 +225,7 @@ def _deliver_one(mail_id: int, connection) -> str:
         # The row lock makes a retry that overlaps a slow send wait, and then see 'sent' and stop.
         mail = (
             Mail.objects.select_for_update(of=("self",))
-            .select_related("user", "event", "invitation__invited_by")
+            .select_related("user", "event", "invitation__invited_by", "email_address")
             .filter(pk=mail_id)
             .first()
         )

@@ -124,11 +124,22 @@ ACCOUNT_ADAPTER = "apps.accounts.adapter.AccountAdapter"
 ACCOUNT_RATE_LIMITS = {
     "login_failed": env_str("LOGIN_FAILED_RATE_LIMIT", "10/m/ip,5/5m/key"),
     "reset_password": "20/m/ip,5/m/key",
+    # Every check of a signed-in member's current password (or passkey): asking again before a sensitive
+    # action, changing the password, deleting the account. A borrowed session cannot guess on.
+    "reauthenticate": env_str("REAUTHENTICATE_RATE_LIMIT", "5/5m/user,20/h/user"),
+    "change_password": env_str("REAUTHENTICATE_RATE_LIMIT", "5/5m/user,20/h/user"),
 }
+# Recovery codes, adding or removing a factor and a new e-mail address ask for the password (or a passkey)
+# again, unless the member gave it in the last five minutes (allauth's reauthentication).
+ACCOUNT_REAUTHENTICATION_TIMEOUT = 300
+# A new e-mail address replaces the old one only once the link sent to it is opened; the old address is told.
+ACCOUNT_CHANGE_EMAIL = True
+ACCOUNT_EMAIL_CONFIRMATION_AUTHENTICATED_REDIRECT_URL = "/account"
 # Our Dutch labels on allauth's password reset forms.
 ACCOUNT_FORMS = {
     "reset_password": "apps.accounts.forms.PasswordResetForm",
     "reset_password_from_key": "apps.accounts.forms.PasswordResetKeyForm",
+    "reauthenticate": "apps.accounts.forms.ReauthenticateForm",
 }
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "Koud water challenge: "
 # Invitation-only: a reset request for an unknown address sends nothing (the page says the same either way).
@@ -143,9 +154,6 @@ MFA_TOTP_TOLERANCE = 1
 MFA_FORMS = {"add_webauthn": "apps.accounts.forms.PasskeyAddForm"}
 # No e-mail verification in an invitation-only club: every address may add a factor.
 MFA_ALLOW_UNVERIFIED_EMAIL = True
-# Adding or removing a factor happens on /account in the member's own session; allauth's separate
-# re-authentication pages are not part of this app.
-MFA_REAUTHENTICATION_REQUIRED = False
 # WebAuthn needs https; only the local server and the browser tests (http://localhost) may do without.
 MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = env_bool("MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN", DEBUG)
 # Rate limits count per client IP; behind a load balancer, say how many proxies set X-Forwarded-For.

@@ -6,7 +6,7 @@ from allauth.mfa.totp.internal.auth import TOTP
 from django.contrib.messages import get_messages
 
 from apps.accounts.second_factor import MESSAGE_SECOND_FACTOR_REQUIRED
-from tests.factories import TOTP_SECRET, AdminFactory
+from tests.factories import DEFAULT_PASSWORD, TOTP_SECRET, AdminFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -67,6 +67,7 @@ def test_the_account_page_lists_the_members_passkeys_with_a_way_to_remove_them(m
 
 
 def test_the_pages_of_allauth_are_dutch_in_our_layout(member_client):
+    member_client.post("/auth/opnieuw/", {"password": DEFAULT_PASSWORD})  # adding a factor asks for it first
     html = member_client.get("/account/beveiliging/passkeys/toevoegen").content.decode()
     assert '<html lang="nl">' in html and 'class="site-header"' in html
     assert "Naam van de passkey" in html and "Toevoegen" in html

@@ -212,3 +212,22 @@ def stop_confirmation_page() -> Visit:
 @screen("offline-page")
 def offline_page() -> Visit:
     return Visit("/offline")
+
+
+@screen("bevestig-dat-jij-het-bent")
+def reauthenticate_screen() -> Visit:
+    return Visit("/auth/opnieuw/?next=/account/beveiliging/herstelcodes", UserFactory())
+
+
+@screen("nieuw-e-mailadres-bevestigen")
+def confirm_email_screen() -> Visit:
+    from allauth.account.models import EmailConfirmationHMAC
+
+    from apps.accounts.services import account_profile_update
+
+    member = UserFactory()
+    account_profile_update(
+        user=member, full_name=member.full_name, email="nieuw-adres@example.nl", newsletter_consent=False
+    )
+    address = member.emailaddress_set.get(verified=False)
+    return Visit(f"/account/e-mailadres-bevestigen/{EmailConfirmationHMAC(address).key}", member)

@@ -31,6 +31,13 @@ def virtual_authenticator(page) -> None:
 def add_passkey(page, name: str) -> None:
     page.goto(page.base_url + "/account")
     page.get_by_role("link", name="Passkey toevoegen").click()
+    # A session alone does not add a factor: the password first (or a passkey, once there is one).
+    expect(page.get_by_role("heading", name="Bevestig dat jij het bent")).to_be_visible()
+    if page.get_by_label("Je wachtwoord").count():
+        page.get_by_label("Je wachtwoord").fill(DEFAULT_PASSWORD)
+        page.get_by_role("button", name="Bevestigen").click()
+    else:
+        page.get_by_role("button", name="Bevestigen met je passkey").click()
     page.get_by_label("Naam van de passkey").fill(name)
     expect(page.get_by_label("Inloggen met alleen deze passkey (vingerafdruk, gezicht of pincode)")).to_be_checked()
     screenshot(page, "passkey-add")
@@ -53,6 +60,7 @@ def test_register_a_passkey_sign_out_and_sign_in_with_it(page):
     # Another member cannot touch it by its id.
     other = Client()
     other.force_login(UserFactory())
+    other.post("/auth/opnieuw/", {"password": DEFAULT_PASSWORD})  # past the password, still not theirs
     assert other.get(f"/account/beveiliging/passkeys/{passkey.pk}/verwijderen").status_code == 404
 
     page.get_by_role("button", name="Uitloggen").click()
@@ -97,3 +105,27 @@ def test_an_admin_is_stopped_until_a_second_factor_is_set_up(page):
     expect(page).to_have_url(page.base_url + "/admin")
     page.goto(page.base_url + "/django-admin/")
     expect(page).to_have_url(page.base_url + "/django-admin/")
+
+
+def test_a_password_sign_in_asks_for_the_passkey_in_plain_dutch_and_a_passkey_only_member_gets_in(page):
+    """From a walk: a member with a passkey was asked for an 'authenticatiecode' after the password, and stuck."""
+    member = UserFactory(email="pim@example.nl")
+    virtual_authenticator(page)
+    sign_in(page, member)
+    add_passkey(page, "Mijn telefoon")
+    page.get_by_role("button", name="Uitloggen").click()
+    page.wait_for_url(page.base_url + "/")
+
+    page.goto(page.base_url + "/auth")
+    page.get_by_label("E-mailadres").fill("pim@example.nl")
+    page.get_by_label("Wachtwoord", exact=True).fill(DEFAULT_PASSWORD)
+    page.get_by_role("button", name="Inloggen", exact=True).click()
+    page.wait_for_url(page.base_url + "/auth/tweede-stap")
+    expect(page.get_by_role("heading", name="Nog één stap")).to_be_visible()
+    expect(page.get_by_text("Laat nu met je passkey zien dat jij het bent")).to_be_visible()
+    assert "authenticatiecode" not in page.content().lower()
+    screenshot(page, "second-step-passkey")
+    page.get_by_role("button", name="Ga verder met je passkey").click()
+    page.wait_for_url(page.base_url + "/dashboard")
+    expect(page.get_by_role("link", name="Mijn account")).to_be_visible()
+    assert page.js_errors == []

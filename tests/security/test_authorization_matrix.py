@@ -58,6 +58,8 @@ DJANGO_ADMIN_PREFIX = "django-admin/"
 # django_admin    Django's admin site: anonymous and members to its login (which is /auth); the admin role only
 # shadowed        a pattern an earlier one answers for (its URL never reaches it)
 # allauth_member  allauth's MFA pages of the signed-in member: anonymous to /auth/login/?next=… (which is /auth)
+# reauth_member   like allauth_member, but a session alone is not enough: signed-in users first to
+#                 /auth/opnieuw/?next=… (the password or a passkey again; tests/accounts/test_reauthentication.py)
 # allauth_stage   a step of a sign-in: without one, visitors to /auth/login/ and signed-in users to /dashboard
 
 ACCESS: dict[str, str] = {
@@ -123,15 +125,20 @@ ACCESS: dict[str, str] = {
     "badge_art": "public",
     # Passkeys and the second factor: allauth's MFA views, each on the signed-in member's own factors only.
     "mfa_index": "allauth_member",
-    "mfa_activate_totp": "allauth_member",
-    "mfa_deactivate_totp": "allauth_member",
-    "mfa_view_recovery_codes": "allauth_member",
-    "mfa_generate_recovery_codes": "allauth_member",
-    "mfa_download_recovery_codes": "allauth_member",
+    "mfa_activate_totp": "reauth_member",
+    "mfa_deactivate_totp": "reauth_member",
+    "mfa_view_recovery_codes": "reauth_member",
+    "mfa_generate_recovery_codes": "reauth_member",
+    "mfa_download_recovery_codes": "reauth_member",
     "mfa_list_webauthn": "allauth_member",
-    "mfa_add_webauthn": "allauth_member",
-    "mfa_edit_webauthn": "allauth_member",
-    "mfa_remove_webauthn": "allauth_member",
+    "mfa_add_webauthn": "reauth_member",
+    "mfa_edit_webauthn": "reauth_member",
+    "mfa_remove_webauthn": "reauth_member",
+    # "Bevestig dat jij het bent": the password, or a passkey (without one: to the password page).
+    "account_reauthenticate": "allauth_member",
+    "mfa_reauthenticate_webauthn": "allauth_member",
+    # The link to a new e-mail address: allauth's signed key in the URL is the credential.
+    "account_confirm_email": "public",
     # The second step of a sign-in, and the passkey sign-in: only within a sign-in, else back to /auth.
     "mfa_authenticate": "allauth_stage",
     "mfa_login_webauthn": "allauth_stage",
@@ -230,6 +237,7 @@ def _admin_object(world: World, route: str):
 REGEX_URLS: dict[str, Callable[[World], str]] = {
     "account_reset_password_from_key": lambda w: f"/auth/wachtwoord-herstellen/{w.member.pk}-set-password",
     "admin:app_list": lambda w: "/django-admin/challenges/",
+    "account_confirm_email": lambda w: "/account/e-mailadres-bevestigen/MQ:1tAbCd:niet-echt",
     "django-admin/(?P<url>.*)$": lambda w: "/django-admin/bestaat-niet/",
 }
 
@@ -376,19 +384,17 @@ MESSAGE_ONE_ACTIVE = "Je hebt al een actieve challenge. Rond die eerst af of sto
 NO_SUCH_FACTOR = Expect(404)
 
 ROUTES: dict[str, Route] = {
-    # The admin has an authenticator app (the role needs a factor), the members have none.
-    "mfa_activate_totp": Route(expect={"admin": Expect(302, "/account/beveiliging/app/uitzetten")}),
+    # Nobody in the world has a passkey: the passkey page sends everyone to the password page.
+    "mfa_reauthenticate_webauthn": Route(
+        expect={role: Expect(302, "/auth/opnieuw/") for role in ("member", "other_member", "admin")}
+    ),
+    # The members have no authenticator app to turn off (the admin has one, so the role needs a factor).
     "mfa_deactivate_totp": Route(expect={"member": NO_SUCH_FACTOR, "other_member": NO_SUCH_FACTOR}),
+    # Nobody in the world has recovery codes (with codes: the password first, test_reauthentication.py).
     "mfa_view_recovery_codes": Route(
         expect={"member": NO_SUCH_FACTOR, "other_member": NO_SUCH_FACTOR, "admin": NO_SUCH_FACTOR}
     ),
     "mfa_download_recovery_codes": Route(
-        expect={"member": NO_SUCH_FACTOR, "other_member": NO_SUCH_FACTOR, "admin": NO_SUCH_FACTOR}
-    ),
-    "mfa_edit_webauthn": Route(
-        expect={"member": NO_SUCH_FACTOR, "other_member": NO_SUCH_FACTOR, "admin": NO_SUCH_FACTOR}
-    ),
-    "mfa_remove_webauthn": Route(
         expect={"member": NO_SUCH_FACTOR, "other_member": NO_SUCH_FACTOR, "admin": NO_SUCH_FACTOR}
     ),
     "logout": Route(method="POST"),
@@ -467,16 +473,12 @@ ROUTES: dict[str, Route] = {
             "admin": Expect(302, "/dashboard#events", refused=True),
         },
     ),
+    # A new e-mail address: not on a session alone; the password (or a passkey) first, nothing changes yet.
     "account_profile": Route(
         method="POST",
         data=lambda w: {"profiel-full_name": "Nieuwe Naam", "profiel-email": "nieuw-adres@example.nl"},
         expect={
-            role: Expect(
-                302,
-                "/account",
-                message="Je gegevens zijn opgeslagen.",
-                then=lambda w, role=role: User.objects.get(email="nieuw-adres@example.nl") == w.user(role),
-            )
+            role: Expect(302, "/auth/opnieuw/?next=%2Faccount%2Fprofiel", refused=True)
             for role in ("member", "other_member", "admin")
         },
     ),
@@ -620,6 +622,8 @@ def expected(pattern: Pattern, role: str, url: str, route: Route) -> Expect:
     if decision == "allauth_member":
         # Where to exactly: test_allauth_pages_send_visitors_to_sign_in_and_back.
         return Expect(302) if anonymous else Expect(200)
+    if decision == "reauth_member":
+        return Expect(302) if anonymous else Expect(302, "/auth/opnieuw/?next=" + quote(url, safe=""))
     if decision == "allauth_stage":
         return Expect(302, "/auth/login/") if anonymous else Expect(302, "/dashboard")
     if decision == "post_any":
@@ -708,7 +712,9 @@ def test_matrix(world, pattern, role):
 # --- follow-ups the matrix cannot say in one request ------------------------------------------------
 
 
-@pytest.mark.parametrize("pattern", [p for p in PATTERNS if decision_for(p) == "allauth_member"], ids=str)
+@pytest.mark.parametrize(
+    "pattern", [p for p in PATTERNS if decision_for(p) in ("allauth_member", "reauth_member")], ids=str
+)
 def test_allauth_pages_send_visitors_to_sign_in_and_back(world, pattern):
     """allauth's views go through its /auth/login/ (to /auth, keeping `next`); Django's straight to /auth."""
     url = url_for(pattern, world)
