@@ -1,5 +1,6 @@
 """The text of each kind of mail: subject, plain text and HTML, rendered from the rows a `Mail` points at."""
 
+import re
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -17,7 +18,18 @@ SUBJECTS = {
     Mail.Kind.WAITLIST_PROMOTION: "Je bent van de wachtlijst gehaald: {event}",
     Mail.Kind.EVENT_REMINDER: "Morgen: {event}",
     Mail.Kind.DIP_NUDGE: "Al 14 dagen geen plons: het water wacht op je",
+    Mail.Kind.EXPORT_READY: "Je gegevens staan klaar om te downloaden",
 }
+# Mails that answer the member's own request (an export, a password reset): no unsubscribe link.
+WITHOUT_UNSUBSCRIBE = {Mail.Kind.EXPORT_READY, Mail.Kind.ACCOUNT}
+
+# Line breaks and other control characters, which no header value may hold (a CR/LF would start a new header).
+_HEADER_BREAKS = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]+")
+
+
+def clean_header(value: str) -> str:
+    """One line of plain text: every run of control characters becomes one space."""
+    return " ".join(_HEADER_BREAKS.sub(" ", value).split())
 
 
 @dataclass(frozen=True)
@@ -29,6 +41,8 @@ class RenderedMail:
 
 
 def _unsubscribe(mail: Mail) -> str:
+    if mail.kind in WITHOUT_UNSUBSCRIBE:
+        return ""
     if mail.kind == Mail.Kind.INVITATION:
         return unsubscribe_url(scope=UnsubscribeScope.INVITATIONS, email=mail.to_email)
     if mail.kind == Mail.Kind.DIP_NUDGE:
@@ -52,10 +66,17 @@ def _context(mail: Mail) -> dict:
         context |= {"event": mail.event, "events_url": absolute_url(reverse("events"))}
     if mail.kind == Mail.Kind.DIP_NUDGE:
         context["challenge_url"] = absolute_url(reverse("challenge"))
+    if mail.kind == Mail.Kind.EXPORT_READY:
+        context |= {
+            "export_url": absolute_url(reverse("account") + "#export"),
+            "export_keep_hours": settings.EXPORT_KEEP_HOURS,
+        }
     return context
 
 
 def render_mail(mail: Mail) -> RenderedMail:
+    if mail.kind == Mail.Kind.ACCOUNT:
+        return RenderedMail(subject=mail.subject, text=mail.body_text, html=mail.body_html, unsubscribe_url="")
     context = _context(mail)
     link = _unsubscribe(mail)
     context["unsubscribe_url"] = link
@@ -70,20 +91,24 @@ def render_mail(mail: Mail) -> RenderedMail:
 
 
 def build_message(mail: Mail, *, connection=None) -> EmailMultiAlternatives:
-    """Plain text plus HTML, and the one-click unsubscribe of RFC 8058: none of these mails answers the
-    recipient's own action at that moment, so each one says how to stop it."""
+    """Plain text plus HTML, and the one-click unsubscribe of RFC 8058 on every mail that does not answer
+    the recipient's own action at that moment. The one place a mail is built: its header values are
+    cleaned here, whatever text (an event title) went into them."""
     rendered = render_mail(mail)
+    headers = {"Auto-Submitted": "auto-generated"}
+    if rendered.unsubscribe_url:
+        headers |= {
+            "List-Unsubscribe": f"<{clean_header(rendered.unsubscribe_url)}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        }
     message = EmailMultiAlternatives(
-        subject=rendered.subject,
+        subject=clean_header(rendered.subject),
         body=rendered.text,
         from_email=settings.DEFAULT_FROM_EMAIL,
-        to=[mail.to_email],
+        to=[clean_header(mail.to_email)],
         connection=connection,
-        headers={
-            "List-Unsubscribe": f"<{rendered.unsubscribe_url}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-            "Auto-Submitted": "auto-generated",
-        },
+        headers=headers,
     )
-    message.attach_alternative(rendered.html, "text/html")
+    if rendered.html:
+        message.attach_alternative(rendered.html, "text/html")
     return message

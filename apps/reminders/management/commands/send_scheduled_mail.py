@@ -9,7 +9,10 @@ from apps.reminders.scheduled import scheduled_mails_send
 
 
 class Command(BaseCommand):
-    help = "Zet de herinneringen (event morgen, 14 dagen geen plons) en mislukte e-mails in de wachtrij."
+    help = (
+        "Zet de herinneringen (event morgen, 14 dagen geen plons), mislukte e-mails en werk van een "
+        "gestopte worker (opnieuw) in de wachtrij."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--now", help="Doe alsof het dit moment is (ISO 8601, bijv. 2026-12-01T10:00+01:00).")
@@ -26,5 +29,6 @@ class Command(BaseCommand):
         run = scheduled_mails_send(now=moment)
         self.stdout.write(
             f"{run.reminders} herinnering(en) voor events, {run.nudges} plonsherinnering(en), "
-            f"{run.retried} mislukte e-mail(s) opnieuw in de wachtrij."
+            f"{run.retried} mislukte e-mail(s) opnieuw in de wachtrij, "
+            f"{run.recovered} blijven hangende e-mail(s) en taken opnieuw in de wachtrij."
         )
