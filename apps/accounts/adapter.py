@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import redirect
 from django.urls import reverse
 
+from .mail import queue_connection
 from .passwords import password_length_validate
 from .services import MESSAGE_PASSWORD_WRONG, account_email_change_confirm
 
@@ -48,6 +49,12 @@ class AccountAdapter(DefaultAccountAdapter):
         # allauth would send the member to its own 'account inactive' page; we have only /auth.
         messages.error(request, MESSAGE_ACCOUNT_INACTIVE)
         return redirect(settings.LOGIN_URL)
+
+    def render_mail(self, template_prefix, email, context, headers=None):
+        # allauth sends what this returns with `msg.send()`: through the mail queue, never SMTP in the request.
+        message = super().render_mail(template_prefix, email, context, headers=headers)
+        message.connection = queue_connection() or message.connection
+        return message
 
     def clean_password(self, password, user=None):
         # Our Dutch "too short" text first: Django's Dutch catalogue lacks its current one.

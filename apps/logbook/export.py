@@ -1,12 +1,12 @@
-""" "Download mijn gegevens": everything the app keeps about one member, as one streamed ZIP.
+""" "Download mijn gegevens": everything the app keeps about one member, as one ZIP.
 
 Each kind of data is a section: a name, its columns and a function that reads the member's rows. The
 ZIP holds every section twice, as `<name>.json` and `<name>.csv` (cells neutralised like the newsletter
 CSV), and the member's photos under `fotos/`. A feature that keeps new personal data adds its section to
 SECTIONS; nothing else changes.
 
-Streamed: the archive is written into a small buffer that is handed out piece by piece, and photos are
-copied in chunks, so a member with a thousand photos never has them in memory at once.
+The background worker writes the archive into a file (apps/logbook/services.py), photos copied in chunks,
+so a member with a thousand photos never has them in memory at once and no web worker spends minutes on it.
 """
 
 import csv
@@ -14,7 +14,7 @@ import datetime
 import io
 import json
 import zipfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -242,41 +242,13 @@ def _section_files(section: ExportSection, rows: list[dict]) -> tuple[bytes, byt
     return as_json.encode(), (BOM + out.getvalue()).encode()
 
 
-class _Spool(io.RawIOBase):
-    """A write-only, unseekable file that keeps what was written until it is drained: zipfile then
-    writes each entry with a trailing data descriptor, which is what makes the archive streamable."""
-
-    def __init__(self):
-        super().__init__()
-        self._chunks: list[bytes] = []
-        self._position = 0
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, data) -> int:
-        self._chunks.append(bytes(data))
-        self._position += len(data)
-        return len(data)
-
-    def tell(self) -> int:
-        return self._position
-
-    def drain(self) -> bytes:
-        data = b"".join(self._chunks)
-        self._chunks.clear()
-        return data
-
-
-def export_stream(user: User) -> Iterator[bytes]:
-    """The ZIP, piece by piece (for a StreamingHttpResponse)."""
-    spool = _Spool()
-    with zipfile.ZipFile(spool, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+def export_write(user: User, target) -> None:
+    """Write the member's ZIP into `target`, a writable binary file."""
+    with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for section in SECTIONS:
             as_json, as_csv = _section_files(section, list(section.rows(user)))
             archive.writestr(f"{section.name}.json", as_json)
             archive.writestr(f"{section.name}.csv", as_csv)
-            yield spool.drain()
         storage = photo_storage()
         dips = (
             Dip.objects.filter(user=user)
@@ -295,8 +267,6 @@ def export_stream(user: User) -> Iterator[bytes]:
                 photo_archive_name(dip), date_time=timezone.localtime(dip.created_at).timetuple()[:6]
             )
             entry.compress_type = zipfile.ZIP_STORED
-            with source, archive.open(entry, "w") as target:
+            with source, archive.open(entry, "w") as target_entry:
                 while chunk := source.read(PHOTO_CHUNK_BYTES):
-                    target.write(chunk)
-                    yield spool.drain()
-    yield spool.drain()
+                    target_entry.write(chunk)

@@ -6,8 +6,14 @@ class NotificationsConfig(AppConfig):
     verbose_name = "E-mail"
 
     def ready(self):
+        from apps.accounts.mail import account_mail_queue_register
         from apps.accounts.signals import email_change_requested, email_changed
         from apps.invitations.signals import invitations_created
+
+        from .services import allauth_mail_queue
+
+        # Accounts sit below this app: allauth's mails (password reset) go through this app's queue.
+        account_mail_queue_register(allauth_mail_queue)
 
         # Invitations and accounts sit below this app: they announce what happened, their mails are queued here.
         invitations_created.connect(_queue_invitation_mails, dispatch_uid="invitation-mails")

@@ -1,5 +1,6 @@
 """The text of each kind of mail: subject, plain text and HTML, rendered from the rows a `Mail` points at."""
 
+import re
 from dataclasses import dataclass
 
 from allauth.account.models import EmailConfirmationHMAC
@@ -20,9 +21,19 @@ SUBJECTS = {
     Mail.Kind.DIP_NUDGE: "Al 14 dagen geen plons: het water wacht op je",
     Mail.Kind.EMAIL_CONFIRMATION: "Bevestig je nieuwe e-mailadres",
     Mail.Kind.EMAIL_CHANGED: "Je e-mailadres is gewijzigd",
+    Mail.Kind.EXPORT_READY: "Je gegevens staan klaar om te downloaden",
 }
-# Answers to the member's own action on their account: no unsubscribe (RFC 8058 is for mail one can stop).
-ACCOUNT_KINDS = {Mail.Kind.EMAIL_CONFIRMATION, Mail.Kind.EMAIL_CHANGED}
+# Answers to the member's own request (a new address, an export, a password reset): no unsubscribe link
+# (RFC 8058 is for mail one can stop).
+WITHOUT_UNSUBSCRIBE = {Mail.Kind.EMAIL_CONFIRMATION, Mail.Kind.EMAIL_CHANGED, Mail.Kind.EXPORT_READY, Mail.Kind.ACCOUNT}
+
+# Line breaks and other control characters, which no header value may hold (a CR/LF would start a new header).
+_HEADER_BREAKS = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]+")
+
+
+def clean_header(value: str) -> str:
+    """One line of plain text: every run of control characters becomes one space."""
+    return " ".join(_HEADER_BREAKS.sub(" ", value).split())
 
 
 @dataclass(frozen=True)
@@ -34,7 +45,7 @@ class RenderedMail:
 
 
 def _unsubscribe(mail: Mail) -> str:
-    if mail.kind in ACCOUNT_KINDS:
+    if mail.kind in WITHOUT_UNSUBSCRIBE:
         return ""
     if mail.kind == Mail.Kind.INVITATION:
         return unsubscribe_url(scope=UnsubscribeScope.INVITATIONS, email=mail.to_email)
@@ -69,10 +80,17 @@ def _context(mail: Mail) -> dict:
         }
     if mail.kind == Mail.Kind.EMAIL_CHANGED:
         context |= {"old_email": mail.to_email, "new_email": mail.user.email}
+    if mail.kind == Mail.Kind.EXPORT_READY:
+        context |= {
+            "export_url": absolute_url(reverse("account") + "#export"),
+            "export_keep_hours": settings.EXPORT_KEEP_HOURS,
+        }
     return context
 
 
 def render_mail(mail: Mail) -> RenderedMail:
+    if mail.kind == Mail.Kind.ACCOUNT:
+        return RenderedMail(subject=mail.subject, text=mail.body_text, html=mail.body_html, unsubscribe_url="")
     context = _context(mail)
     link = _unsubscribe(mail)
     context["unsubscribe_url"] = link
@@ -87,22 +105,24 @@ def render_mail(mail: Mail) -> RenderedMail:
 
 
 def build_message(mail: Mail, *, connection=None) -> EmailMultiAlternatives:
-    """Plain text plus HTML, and the one-click unsubscribe of RFC 8058 on every mail that does not answer the
-    recipient's own action at that moment, so each one says how to stop it."""
+    """Plain text plus HTML, and the one-click unsubscribe of RFC 8058 on every mail that does not answer
+    the recipient's own action at that moment. The one place a mail is built: its header values are
+    cleaned here, whatever text (an event title) went into them."""
     rendered = render_mail(mail)
     headers = {"Auto-Submitted": "auto-generated"}
     if rendered.unsubscribe_url:
         headers |= {
-            "List-Unsubscribe": f"<{rendered.unsubscribe_url}>",
+            "List-Unsubscribe": f"<{clean_header(rendered.unsubscribe_url)}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         }
     message = EmailMultiAlternatives(
-        subject=rendered.subject,
+        subject=clean_header(rendered.subject),
         body=rendered.text,
         from_email=settings.DEFAULT_FROM_EMAIL,
-        to=[mail.to_email],
+        to=[clean_header(mail.to_email)],
         connection=connection,
         headers=headers,
     )
-    message.attach_alternative(rendered.html, "text/html")
+    if rendered.html:
+        message.attach_alternative(rendered.html, "text/html")
     return message

@@ -21,6 +21,9 @@ class Mail(models.Model):
         # The member's own account: answers to what they just did, never with an unsubscribe link.
         EMAIL_CONFIRMATION = "email_confirmation", "Nieuw e-mailadres bevestigen"
         EMAIL_CHANGED = "email_changed", "E-mailadres gewijzigd"
+        EXPORT_READY = "export_ready", "Je gegevens staan klaar"
+        # allauth's mails (password reset): rendered in the request, sent by the worker like every other mail.
+        ACCOUNT = "account", "Accountmail"
 
     class Status(models.TextChoices):
         QUEUED = "queued", "In de wachtrij"
@@ -62,6 +65,11 @@ class Mail(models.Model):
     # Scheduled mails carry a key that says what they are about ("event-reminder:<event>:<user>"); the
     # unique constraint makes a second run of the cron command, or two at once, send nothing twice.
     dedupe_key = models.CharField("sleutel", max_length=120, unique=True, null=True, blank=True)
+    # Only for mails rendered before they are queued (allauth's): the text holds a reset key, so it is
+    # kept only until the mail is sent or given up.
+    subject = models.CharField("onderwerp", max_length=255, blank=True)
+    body_text = models.TextField("tekst", blank=True)
+    body_html = models.TextField("html", blank=True)
     status = models.CharField("status", max_length=20, choices=Status.choices, default=Status.QUEUED)
     attempts = models.PositiveSmallIntegerField("pogingen", default=0)
     last_error = models.CharField("laatste fout", max_length=500, blank=True)
@@ -75,6 +83,7 @@ class Mail(models.Model):
         ordering = ["-created_at", "-pk"]
         indexes = [
             models.Index(fields=["updated_at"], name="mail_failed_idx", condition=Q(status="failed")),
+            models.Index(fields=["updated_at"], name="mail_queued_idx", condition=Q(status="queued")),
         ]
 
     def __str__(self):

@@ -9,8 +9,9 @@ import logging
 import smtplib
 from collections.abc import Iterable
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.mail import get_connection
+from django.core.mail import EmailMessage, get_connection
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -73,6 +74,8 @@ def mail_preference_set(*, user, event_mails: bool | None = None, dip_nudge: boo
 
 
 def _member_wants(user, kind: str) -> bool:
+    if kind not in MEMBER_SCOPES:
+        return True  # an answer to the member's own request (their export): no choice to respect
     preference = mail_preference_for(user)
     if MEMBER_SCOPES[kind] == UnsubscribeScope.DIP_NUDGE:
         return preference.dip_nudge
@@ -113,6 +116,28 @@ def account_mail_queue(*, kind: str, user, to_email: str, email_address=None) ->
             to_email=to_email,
             user=user,
             email_address=email_address,
+            created_at=now,
+            updated_at=now,
+        )
+        _enqueue([mail.pk])
+    return mail
+
+
+def allauth_mail_queue(*, message: EmailMessage) -> Mail:
+    """Queue a mail allauth rendered (a password reset) instead of sending it in the request: the request
+    then costs the same whether the address has an account or not, and a mail server that is down costs
+    a retry later, not a 500. Called through apps.accounts.mail (see NotificationsConfig.ready)."""
+    html = next((content for content, mimetype in getattr(message, "alternatives", []) if mimetype == "text/html"), "")
+    to_email = message.to[0]
+    now = timezone.now()
+    with transaction.atomic():
+        mail = Mail.objects.create(
+            kind=Mail.Kind.ACCOUNT,
+            to_email=to_email,
+            user=get_user_model().objects.filter(email__iexact=to_email).first(),
+            subject=str(message.subject)[:255],
+            body_text=message.body,
+            body_html=html,
             created_at=now,
             updated_at=now,
         )
@@ -220,6 +245,28 @@ def mails_retry_failed(*, now: datetime.datetime | None = None) -> int:
     return len(mail_ids)
 
 
+def mails_recover_stuck(*, now: datetime.datetime | None = None) -> int:
+    """Queue again the mails left 'queued' by a worker that died (kill -9, or SIGKILL after a SIGTERM):
+    its transaction was rolled back, so the mail never left, but no task will look at it again.
+
+    Idempotent and safe beside live workers: a mail being sent right now is row-locked by its worker and
+    skipped here, and a mail queued twice is sent once (`_deliver_one` checks its status under the lock).
+    The mail's `updated_at` moves, so one that merely waits behind a long queue is queued again at most
+    once per STUCK_AFTER."""
+    now = now or timezone.now()
+    stuck_after = datetime.timedelta(seconds=settings.BACKGROUND_STUCK_AFTER_SECONDS)
+    with transaction.atomic():
+        mail_ids = list(
+            Mail.objects.select_for_update(skip_locked=True)
+            .filter(status=Mail.Status.QUEUED, updated_at__lte=now - stuck_after)
+            .order_by("pk")
+            .values_list("pk", flat=True)[:1000]
+        )
+        Mail.objects.filter(pk__in=mail_ids).update(updated_at=now)
+        _enqueue(mail_ids)
+    return len(mail_ids)
+
+
 def _deliver_one(mail_id: int, connection) -> str:
     with transaction.atomic():
         # The row lock makes a retry that overlaps a slow send wait, and then see 'sent' and stop.
@@ -234,18 +281,29 @@ def _deliver_one(mail_id: int, connection) -> str:
         mail.attempts += 1
         mail.updated_at = timezone.now()
         try:
-            build_message(mail, connection=connection).send()
-        except (smtplib.SMTPException, OSError) as error:
-            # OSError: refused, unreachable or timed out. The mail stays, marked failed, for a retry.
-            logger.warning("mail %s to %s failed: %s", mail.pk, mail.to_email, error)
+            message = build_message(mail, connection=connection)
+        except Exception as error:
+            # A mail that cannot be built must not take the rest of its batch down with it.
+            logger.exception("mail %s could not be built", mail.pk)
             mail.status = Mail.Status.FAILED
-            mail.last_error = str(error)[:500]
-            connection.close()
+            mail.last_error = f"{type(error).__name__}: {error}"[:500]
         else:
-            mail.status = Mail.Status.SENT
-            mail.sent_at = mail.updated_at
-            mail.last_error = ""
-        mail.save(update_fields=["status", "attempts", "updated_at", "sent_at", "last_error"])
+            try:
+                message.send()
+            except (smtplib.SMTPException, OSError) as error:
+                # OSError: refused, unreachable or timed out. The mail stays, marked failed, for a retry.
+                logger.warning("mail %s to %s failed: %s", mail.pk, mail.to_email, error)
+                mail.status = Mail.Status.FAILED
+                mail.last_error = str(error)[:500]
+                connection.close()
+            else:
+                mail.status = Mail.Status.SENT
+                mail.sent_at = mail.updated_at
+                mail.last_error = ""
+        if mail.status == Mail.Status.SENT or mail.attempts >= MAX_ATTEMPTS:
+            # A reset key lives no longer than it must.
+            mail.body_text = mail.body_html = ""
+        mail.save(update_fields=["status", "attempts", "updated_at", "sent_at", "last_error", "body_text", "body_html"])
         return mail.status
 
 

@@ -11,9 +11,10 @@ from django.db.models import Max
 from django.utils import timezone
 
 from apps.challenges.models import UserChallenge
+from apps.core.background import stuck_tasks_requeue
 from apps.events.models import EventParticipant
 from apps.notifications.models import Mail
-from apps.notifications.services import mails_retry_failed, member_mail_queue
+from apps.notifications.services import mails_recover_stuck, mails_retry_failed, member_mail_queue
 
 NUDGE_AFTER_DAYS = 14
 # Reminders for tomorrow's events go out from this hour on (local time), not at a cron run just after midnight.
@@ -25,6 +26,7 @@ class ScheduledRun:
     reminders: int
     nudges: int
     retried: int
+    recovered: int = 0  # mails and tasks a dead worker left behind, queued again
 
 
 def _local(now: datetime.datetime) -> datetime.datetime:
@@ -88,4 +90,5 @@ def scheduled_mails_send(*, now: datetime.datetime | None = None) -> ScheduledRu
         reminders=event_reminders_queue(now=now),
         nudges=dip_nudges_queue(now=now),
         retried=mails_retry_failed(now=now),
+        recovered=stuck_tasks_requeue(now=now) + mails_recover_stuck(now=now),
     )

@@ -7,7 +7,7 @@ import dj_database_url
 from .caches import cache_settings
 from .env import env_bool, env_int, env_list, env_str
 from .security import content_security_policy
-from .storage import badge_art_storage_settings, photo_storage_settings
+from .storage import badge_art_storage_settings, export_storage_settings, photo_storage_settings
 
 # --- Core ---------------------------------------------------------------------------------------------------
 
@@ -181,6 +181,7 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "photos": _photos_storage,
     "badge_art": badge_art_storage_settings(MEDIA_ROOT),
+    "exports": export_storage_settings(MEDIA_ROOT),
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 
@@ -235,6 +236,9 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30)
 # Mail and other slow work are background tasks (django-tasks) in the database: a request only adds a
 # row, `manage.py db_worker` (one or more, in their own processes or containers) runs them.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+# A task (or a mail) a worker claimed this long ago and never finished belongs to a worker that died: the
+# cron command queues it again (apps/core/background.py). Longer than the longest honest task.
+BACKGROUND_STUCK_AFTER_SECONDS = env_int("BACKGROUND_STUCK_AFTER_SECONDS", 30 * 60)
 
 # --- Uploads and the app's own rules ------------------------------------------------------------------------
 
@@ -254,6 +258,14 @@ PHOTO_DECODE_WAIT_SECONDS = env_int("PHOTO_DECODE_WAIT_SECONDS", 10)
 PHOTO_UPLOADS_PER_WINDOW = env_int("PHOTO_UPLOADS_PER_WINDOW", 20)
 PHOTO_UPLOAD_WINDOW_SECONDS = env_int("PHOTO_UPLOAD_WINDOW_SECONDS", 600)
 
+# "Download mijn gegevens": the worker writes the ZIP into private storage ("exports" above); it stays this
+# long. A download link lives EXPORT_LINK_SECONDS. Locally the file is served by the proxy (`x-accel`: an
+# X-Accel-Redirect to nginx's internal EXPORT_ACCEL_LOCATION, aliased to MEDIA_ROOT/exports/) or, without
+# a proxy (make run), by the app itself (`app`). On S3 the member is sent to a presigned URL.
+EXPORT_KEEP_HOURS = env_int("EXPORT_KEEP_HOURS", 24)
+EXPORT_LINK_SECONDS = env_int("EXPORT_LINK_SECONDS", 300)
+EXPORT_SERVE_VIA = env_str("EXPORT_SERVE_VIA", "app")
+EXPORT_ACCEL_LOCATION = "/protected-exports/"
 # The 24-hour rule of the marketing text: off by default, as in the original app.
 DIP_DAILY_LIMIT_ENABLED = env_bool("DIP_DAILY_LIMIT_ENABLED", False)
 

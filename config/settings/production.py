@@ -2,7 +2,7 @@
 
 from .base import *  # noqa: F403
 from .base import STORAGES
-from .env import env_bool, env_int, env_secret
+from .env import env_bool, env_int, env_secret, env_str
 
 DEBUG = False
 SECRET_KEY = env_secret("DJANGO_SECRET_KEY")
@@ -18,3 +18,7 @@ CSRF_COOKIE_SECURE = True
 SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 60 * 60 * 24 * 365)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = True
+
+# Production runs behind the buffering proxy (deploy/nginx/koud.conf): a local export ZIP is handed to it
+# with X-Accel-Redirect, so no web worker pushes it byte by byte to a slow phone.
+EXPORT_SERVE_VIA = env_str("EXPORT_SERVE_VIA", "x-accel")

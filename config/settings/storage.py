@@ -59,3 +59,25 @@ def badge_art_storage_settings(media_root: Path) -> dict:
         "BACKEND": "django.core.files.storage.FileSystemStorage",
         "OPTIONS": {"location": media_root / "badge_art", "base_url": BADGE_ART_URL},
     }
+
+
+# The member's export ZIP ("Download mijn gegevens"), private like the photos: locally in MEDIA_ROOT/exports
+# (no URL; served through a signed link, by nginx's internal location or the app), on S3 under exports/
+# with presigned URLs only.
+def export_storage_settings(media_root: Path) -> dict:
+    if env_str("PHOTO_STORAGE", "local") == "s3":
+        return {
+            "BACKEND": "storages.backends.s3.S3Storage",
+            "OPTIONS": _s3_connection()
+            | {
+                "location": "exports",
+                "default_acl": "private",
+                "querystring_auth": True,
+                "querystring_expire": env_int("EXPORT_LINK_SECONDS", 300),
+                "file_overwrite": False,
+            },
+        }
+    return {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": media_root / "exports", "base_url": None},
+    }

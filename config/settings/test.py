@@ -17,6 +17,8 @@ CACHES = {
 MEDIA_ROOT = Path(tempfile.mkdtemp(prefix="koud-test-media-"))
 if STORAGES["photos"]["BACKEND"].endswith("FileSystemStorage"):
     STORAGES["photos"]["OPTIONS"]["location"] = MEDIA_ROOT / "dip_photos"
+if STORAGES["exports"]["BACKEND"].endswith("FileSystemStorage"):
+    STORAGES["exports"]["OPTIONS"]["location"] = MEDIA_ROOT / "exports"
 if STORAGES["badge_art"]["BACKEND"].endswith("FileSystemStorage"):
     STORAGES["badge_art"]["OPTIONS"]["location"] = MEDIA_ROOT / "badge_art"
 

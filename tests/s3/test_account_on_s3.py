@@ -1,5 +1,5 @@
 """Mijn account on a real S3 server: deleting the account removes the photo objects, undoing a dip
-removes its photo, and the export streams the photos out of the bucket."""
+removes its photo, and the export is built from the bucket into the bucket and handed out by a presigned URL."""
 
 import io
 import zipfile
@@ -10,9 +10,11 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from apps.accounts.models import User
 from apps.challenges.models import Challenge, Dip
 from apps.challenges.services import challenge_start
-from config.settings.storage import photo_storage_settings
+from apps.logbook.models import MemberExport
+from config.settings.storage import export_storage_settings, photo_storage_settings
 from tests.challenges.photo_samples import image_bytes
 from tests.factories import DEFAULT_PASSWORD
+from tests.mailbox import run_worker
 
 pytestmark = [pytest.mark.s3, pytest.mark.django_db]
 
@@ -22,7 +24,11 @@ def s3_photos(settings, s3_env, s3_bucket, monkeypatch, tmp_path):
     monkeypatch.setenv("PHOTO_STORAGE", "s3")
     monkeypatch.setenv("S3_ENDPOINT_URL", s3_env["endpoint_url"])
     monkeypatch.setenv("S3_BUCKET", s3_bucket)
-    settings.STORAGES = {**settings.STORAGES, "photos": photo_storage_settings(tmp_path)}
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "photos": photo_storage_settings(tmp_path),
+        "exports": export_storage_settings(tmp_path),
+    }
     from django.core.files.storage import storages
 
     return storages["photos"]
@@ -64,12 +70,38 @@ def test_undo_removes_the_photo_object(client, member, s3_photos, s3_cleanup, dj
     assert not any(s3_photos.exists(name) for name in names)
 
 
-def test_the_export_streams_the_photos_from_the_bucket(client, member, s3_photos, s3_cleanup):
+def test_the_export_is_built_in_the_bucket_and_handed_out_by_a_presigned_url(
+    client, member, s3_photos, s3_cleanup, http_get, django_capture_on_commit_callbacks
+):
     names = _dips_with_photos(client, member, 2)
     for name in names:
         s3_cleanup(name)
-    response = client.get("/account/export")
-    archive = zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content)))
+    assert client.post("/account/export").status_code == 302
+    run_worker()
+    export = MemberExport.objects.get(user=member, status=MemberExport.Status.READY)
+    s3_cleanup(f"exports/{export.file_name}")
+
+    response = client.get("/account/export/download")
+    assert response.status_code == 302
+    url = response["Location"]
+    assert f"/exports/{export.file_name}?" in url and "X-Amz-Expires=300" in url and "X-Amz-Signature=" in url
+    assert "response-content-disposition=attachment" in url
+    status, body = http_get(url)
+    assert status == 200
+    archive = zipfile.ZipFile(io.BytesIO(body))
     photos = sorted(name for name in archive.namelist() if name.startswith("fotos/"))
-    assert len(photos) == 2
-    assert all(archive.read(name)[:2] == b"\xff\xd8" for name in photos)
+    assert len(photos) == 2 and all(archive.read(name)[:2] == b"\xff\xd8" for name in photos)
+    # Without the signature the object is private.
+    assert http_get(url.split("?")[0])[0] == 403
+
+    # Another member gets nothing of it.
+    from tests.factories import UserFactory
+
+    client.force_login(UserFactory())
+    assert client.get("/account/export/download")["Location"] == "/account#export"
+
+    # A new request replaces it: the old object leaves the bucket.
+    client.force_login(member)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post("/account/export")
+    assert not s3_photos.exists(f"exports/{export.file_name}")

@@ -14,6 +14,7 @@ from apps.accounts.models import User, UserRole
 from apps.challenges.models import Badge, Challenge, Dip, PostalAddress, UserBadge, UserChallenge, photo_storage
 from apps.events.models import CalendarFeed, Event, EventParticipant, EventWaitlistEntry
 from apps.invitations.models import Invitation
+from apps.logbook.models import MemberExport
 from apps.notifications.models import InvitationOptOut, Mail, MailPreference
 from tests.challenges.photo_samples import image_bytes
 from tests.factories import (
@@ -50,6 +51,7 @@ GUARDED_MODELS = [
     Mail,
     MailPreference,
     InvitationOptOut,
+    MemberExport,
 ]
 
 

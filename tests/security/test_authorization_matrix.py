@@ -25,6 +25,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.contrib.messages import get_messages
 from django.core.files.base import ContentFile
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
+from django.utils import timezone
 
 from apps.accounts.access import MESSAGE_ADMIN_SESSION_EXPIRED, MESSAGE_NO_ADMIN, MESSAGE_SESSION_EXPIRED
 from apps.accounts.models import User, UserRole
@@ -32,6 +33,8 @@ from apps.challenges.models import Dip, PostalAddress, UserBadge, UserChallenge
 from apps.events.models import CalendarFeed, EventParticipant
 from apps.events.services import MESSAGE_CALENDAR_RENEWED
 from apps.invitations.models import Invitation
+from apps.logbook.models import MemberExport
+from apps.logbook.views import MESSAGE_EXPORT_REQUESTED
 from apps.notifications.links import UnsubscribeScope, unsubscribe_token
 from apps.notifications.models import Mail, MailPreference
 from tests.factories import DEFAULT_PASSWORD
@@ -82,7 +85,10 @@ ACCESS: dict[str, str] = {
     "dashboard": "member",
     "account": "member",
     "statistics": "member",
-    "account_export": "member",
+    # The export: asked for with a POST, downloaded through a short-lived link signed for its owner.
+    "account_export": "member_post",
+    "account_export_download": "member",
+    "account_export_file": "member",
     "account_profile": "member_post",
     "account_password": "member_post",
     "account_delete": "member_post",
@@ -250,7 +256,23 @@ URL_ARGS: dict[str, Callable[[World], dict]] = {
     # Only the latest dip of a card can be undone.
     "dip_undo": lambda w: {"dip_id": w.member_plain_dip.pk},
     "badge_art": lambda w: {"name": _stored_badge_art()},
+    "account_export_file": lambda w: {"token": _member_export_link(w)},
 }
+
+
+def _member_export_link(world: World) -> str:
+    """The member's ready export and its signed link (the token is made for the member alone)."""
+    from django.core import signing
+
+    from apps.logbook.models import MemberExport
+    from apps.logbook.services import export_storage
+    from apps.logbook.views import EXPORT_LINK_SALT
+
+    name = export_storage().save(f"{world.member.pk}-matrix.zip", ContentFile(b"PK\x05\x06" + bytes(18)))
+    MemberExport.objects.update_or_create(
+        user=world.member, defaults={"status": "ready", "file_name": name, "ready_at": timezone.now()}
+    )
+    return signing.dumps({"u": world.member.pk, "f": name}, salt=EXPORT_LINK_SALT)
 
 
 def _stored_badge_art() -> str:
@@ -563,6 +585,25 @@ ROUTES: dict[str, Route] = {
         data=lambda w: {"award": [w.user_badge.pk], "physical_status": "verstuurd"},
         expect={"admin": Expect(302, "/admin/fysieke-badges/", then=_badge_sent)},
     ),
+    "account_export": Route(
+        method="POST",
+        expect={
+            role: Expect(
+                302,
+                "/account#export",
+                message=MESSAGE_EXPORT_REQUESTED,
+                then=lambda w, role=role: MemberExport.objects.get(user=w.user(role), status="preparing"),
+            )
+            for role in ROLES
+            if role != "anonymous"
+        },
+    ),
+    # No one in the world has an export yet: back to /account, where it can be asked for.
+    "account_export_download": Route(
+        expect={role: Expect(302, "/account#export", refused=True) for role in ROLES if role != "anonymous"}
+    ),
+    # The link is the member's: anyone else gets a 404, as for a link that does not exist.
+    "account_export_file": Route(expect={role: Expect(404) for role in ROLES if role not in ("anonymous", "member")}),
     "postal_address": Route(
         method="POST",
         data=lambda w: {"street": "Strandweg 1", "postcode": "1234 ab", "city": "Zandvoort"},
@@ -864,12 +905,11 @@ METHODS = ["PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"]
 def test_other_http_methods_never_fail_and_never_change_data(world, role):
     """PUT, PATCH, DELETE, OPTIONS and HEAD on every pattern: a refusal or the GET answer, never a 500 or a write."""
     client = world.client(role)
+    # Sample URLs first: some (a signed export link) need their object made.
+    urls = [url_for(pattern, world) for pattern in PATTERNS if decision_for(pattern) != "shadowed"]
     before = database_state()
     answers = {}
-    for pattern in PATTERNS:
-        if decision_for(pattern) == "shadowed":
-            continue
-        url = url_for(pattern, world)
+    for url in urls:
         for method in METHODS:
             response = client.generic(method, url)
             answers[(method, url)] = response.status_code

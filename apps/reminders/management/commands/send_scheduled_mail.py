@@ -11,8 +11,8 @@ from apps.reminders.scheduled import scheduled_mails_send
 
 class Command(BaseCommand):
     help = (
-        "Zet de herinneringen (event morgen, 14 dagen geen plons) en mislukte e-mails in de wachtrij; "
-        "ruimt fotobestanden zonder plons op."
+        "Zet de herinneringen (event morgen, 14 dagen geen plons), mislukte e-mails en werk van een "
+        "gestopte worker (opnieuw) in de wachtrij; ruimt fotobestanden zonder plons op."
     )
 
     def add_arguments(self, parser):
@@ -30,7 +30,8 @@ class Command(BaseCommand):
         run = scheduled_mails_send(now=moment)
         self.stdout.write(
             f"{run.reminders} herinnering(en) voor events, {run.nudges} plonsherinnering(en), "
-            f"{run.retried} mislukte e-mail(s) opnieuw in de wachtrij."
+            f"{run.retried} mislukte e-mail(s) opnieuw in de wachtrij, "
+            f"{run.recovered} blijven hangende e-mail(s) en taken opnieuw in de wachtrij."
         )
         # On the real clock, never --now: a file younger than an hour may belong to an upload still running.
         removed = photo_orphans_delete()

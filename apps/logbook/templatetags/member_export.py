@@ -1,0 +1,19 @@
+"""The "Download mijn gegevens" section of /account: ask for an export, see it being prepared, download it."""
+
+from django import template
+from django.conf import settings
+
+from ..models import MemberExport
+
+register = template.Library()
+
+
+@register.inclusion_tag("logbook/_export_section.html", takes_context=True)
+def member_export_section(context):
+    export = MemberExport.objects.filter(user=context["user"]).first()
+    return {
+        "export": export,
+        "downloadable": export is not None and export.is_downloadable(),
+        "keep_hours": settings.EXPORT_KEEP_HOURS,
+        "csrf_token": context.get("csrf_token"),
+    }
