@@ -7,6 +7,7 @@ import socket
 from decimal import Decimal
 
 import pytest
+from allauth.mfa.totp.internal.auth import TOTP
 from django.core.cache import cache
 from django.core.cache.backends.base import BaseCache
 from django.core.management import call_command
@@ -29,7 +30,7 @@ from apps.challenges.services import (
 from apps.core.page_cache import csrf_placeholder, shared_version_bump, shared_versions
 from apps.events.selectors import seconds_until_first_starts, upcoming_events_for
 from apps.events.services import event_leave, event_sign_up, events_deactivate
-from tests.factories import AdminFactory, EventFactory, UserFactory
+from tests.factories import TOTP_SECRET, AdminFactory, EventFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
@@ -198,6 +199,7 @@ def test_a_new_name_and_the_admin_role_show_at_once(member_client, member):
     account_profile_update(user=member, full_name="Nieuwe Naam", email=member.email, newsletter_consent=False)
     assert "Welkom, Nieuwe Naam!" in page(member_client, "/dashboard")
     assert 'href="/admin"' not in page(member_client, "/dashboard")
+    TOTP.activate(member, TOTP_SECRET)  # the admin role acts only with a second factor
     admin_grant(user=member)
     assert 'href="/admin"' in page(member_client, "/dashboard")
 

@@ -87,13 +87,13 @@ class UserAdmin(ServiceDeleteMixin, admin.ModelAdmin):
             .get_queryset(request)
             .annotate(
                 dip_total=Count("dips", distinct=True),
-                has_admin_role=Exists(UserRole.objects.filter(user=OuterRef("pk"), role=UserRole.Role.ADMIN)),
+                holds_admin_role=Exists(UserRole.objects.filter(user=OuterRef("pk"), role=UserRole.Role.ADMIN)),
             )
         )
 
-    @admin.display(description="admin", boolean=True, ordering="has_admin_role")
+    @admin.display(description="admin", boolean=True, ordering="holds_admin_role")
     def is_admin_role(self, obj):
-        return obj.has_admin_role
+        return obj.holds_admin_role
 
     @admin.display(description="plonsen", ordering="dip_total")
     def dip_count(self, obj):

@@ -133,17 +133,12 @@ def member_pages_changed(*, user_ids: Iterable[int]) -> None:
     User.objects.filter(pk__in=list(user_ids)).update(pages_version=F("pages_version") + 1)
 
 
-def _forget_cached_role(user: User) -> None:
-    # User.is_admin caches its answer on the instance; a caller holding the same object must see the change.
-    user.__dict__.pop("_is_admin", None)
-
-
 def admin_grant(*, user: User) -> bool:
     """Give `user` the admin role. True when it was new, False when they already had it."""
     with transaction.atomic():
         _role, created = UserRole.objects.get_or_create(user=user, role=UserRole.Role.ADMIN)
         member_pages_changed(user_ids=[user.pk])  # their pages' header shows the way to /admin
-    _forget_cached_role(user)
+    user.forget_admin_standing()  # a caller holding this object sees the change
     return created
 
 
@@ -152,7 +147,7 @@ def admin_revoke(*, user: User) -> bool:
     with transaction.atomic():
         deleted, _per_model = UserRole.objects.filter(user=user, role=UserRole.Role.ADMIN).delete()
         member_pages_changed(user_ids=[user.pk])
-    _forget_cached_role(user)
+    user.forget_admin_standing()  # a caller holding this object sees the change
     return deleted > 0
 
 

@@ -100,7 +100,7 @@ def test_the_role_inline_grants_through_admin_grant(admin_client, member, spies)
     response = admin_client.post(change_url(member), role_form(member, roles=[], add=True))
     assert response.status_code == 302, response.content.decode()[:2000]
     assert spies == ["admin_grant"]
-    assert User.objects.get(pk=member.pk).is_admin
+    assert User.objects.get(pk=member.pk).has_admin_role
 
 
 def test_the_role_inline_revokes_through_admin_revoke(admin_client, spies):
@@ -109,7 +109,7 @@ def test_the_role_inline_revokes_through_admin_revoke(admin_client, spies):
     response = admin_client.post(change_url(colleague), role_form(colleague, roles=[role], delete={role.pk}))
     assert response.status_code == 302, response.content.decode()[:2000]
     assert spies == ["admin_revoke"]
-    assert not User.objects.get(pk=colleague.pk).is_admin
+    assert not User.objects.get(pk=colleague.pk).has_admin_role
 
 
 def test_an_admin_cannot_take_away_their_own_role_there(admin_client, admin_user, spies):
