@@ -1,5 +1,5 @@
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db.models import Count, Exists, OuterRef
 from django.forms.models import BaseInlineFormSet
@@ -8,7 +8,15 @@ from apps.core.admin_writes import ServiceDeleteMixin
 
 from .models import User, UserRole
 from .passwords import password_length_validate
-from .services import AdminActionError, admin_grant, admin_revoke, user_delete, user_delete_refusal
+from .services import (
+    AdminActionError,
+    admin_grant,
+    admin_revoke,
+    user_deactivation_refusal,
+    user_delete,
+    user_delete_refusal,
+    user_save,
+)
 
 # The Django admin is for admins only: whoever takes their own role away here locks themselves out,
 # and when they are the last admin the club has none left.
@@ -50,6 +58,14 @@ class UserAdminForm(forms.ModelForm):
     class Meta:
         model = User
         fields = ["email", "full_name", "newsletter_consent", "is_active", "password"]
+
+    def clean_is_active(self):
+        is_active = self.cleaned_data["is_active"]
+        if not is_active and self.instance.pk is not None:
+            refusal = user_deactivation_refusal(user_id=self.instance.pk)
+            if refusal:
+                raise ValidationError(refusal)
+        return is_active
 
     def clean_password(self):
         password = self.cleaned_data["password"]
@@ -103,6 +119,13 @@ class UserAdmin(ServiceDeleteMixin, admin.ModelAdmin):
         # As Django's own UserAdmin: ?password__startswith=... would read a hash one character at a time.
         return not lookup.startswith("password") and super().lookup_allowed(lookup, value, request)
 
+    def save_model(self, request, obj, form, change):
+        try:
+            user_save(user=obj)
+        except AdminActionError as error:
+            # Another admin was switched off between the form's check and this save: nothing was saved.
+            self.message_user(request, str(error), level=messages.ERROR)
+
     def delete_refusal(self, request, obj):
         return user_delete_refusal(actor=request.user, user=obj)
 
@@ -119,7 +142,10 @@ class UserAdmin(ServiceDeleteMixin, admin.ModelAdmin):
         if formset.new_objects:
             admin_grant(user=form.instance)
         if formset.deleted_objects:
-            admin_revoke(user=form.instance)
+            try:
+                admin_revoke(user=form.instance)
+            except AdminActionError as error:
+                self.message_user(request, str(error), level=messages.ERROR)
         return None
 
 
@@ -153,4 +179,7 @@ class UserRoleAdmin(ServiceDeleteMixin, admin.ModelAdmin):
     def delete_through_service(self, request, obj):
         if self.delete_refusal(request, obj):
             raise ValidationError(MESSAGE_OWN_ROLE)
-        admin_revoke(user=obj.user)
+        try:
+            admin_revoke(user=obj.user)
+        except AdminActionError as error:
+            raise ValidationError(str(error)) from error

@@ -153,7 +153,7 @@ def test_an_unexpected_database_conflict_gives_the_generic_message_and_writes_no
 # --- admin role -------------------------------------------------------------------------------
 
 
-def test_admin_grant_and_revoke(member):
+def test_admin_grant_and_revoke(member, admin_user):  # admin_user: the club keeps an active admin
     assert not member.has_admin_role
     assert admin_grant(user=member) is True
     assert member.has_admin_role
