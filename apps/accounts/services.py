@@ -213,7 +213,7 @@ class AccountDeletionError(Exception):
 
 
 class AdminActionError(AccountDeletionError):
-    """A deletion refused on the admin screens."""
+    """A refusal on the admin screens and commands: a deletion, switching off or revoking the last active admin."""
 
 
 # The club never has zero active admins: no removal or deactivation takes away the last active holder of
