@@ -20,6 +20,12 @@ def admin_user(db):
 
 
 @pytest.fixture
+def bare_admin(db):
+    """The admin role without a second factor: a member until they add one (AdminFactory's admins have one)."""
+    return AdminFactory(full_name="Bas Rolhouder", email="bas@example.nl", second_factor=False)
+
+
+@pytest.fixture
 def member_client(client, member):
     client.force_login(member)
     return client
@@ -28,6 +34,12 @@ def member_client(client, member):
 @pytest.fixture
 def admin_client(client, admin_user):
     client.force_login(admin_user)
+    return client
+
+
+@pytest.fixture
+def bare_admin_client(client, bare_admin):
+    client.force_login(bare_admin)
     return client
 
 

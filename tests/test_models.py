@@ -3,6 +3,7 @@
 import datetime
 
 import pytest
+from allauth.mfa.totp.internal.auth import TOTP
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -10,6 +11,8 @@ from apps.accounts.models import User, UserRole
 from apps.challenges.models import Badge, Challenge, UserChallenge
 from apps.invitations.models import Invitation
 from tests.factories import (
+    TOTP_SECRET,
+    AdminFactory,
     DipFactory,
     EventFactory,
     EventParticipantFactory,
@@ -41,7 +44,7 @@ def test_create_user_normalises_email_to_lower_case():
 def test_createsuperuser_gets_the_admin_role():
     user = User.objects.create_superuser("baas@example.nl", "geheim123", full_name="Baas")
     assert user.roles.filter(role=UserRole.Role.ADMIN).exists()
-    assert user.is_admin and user.is_staff
+    assert user.has_admin_role
 
 
 def test_admin_role_is_the_one_source_of_truth():
@@ -49,8 +52,22 @@ def test_admin_role_is_the_one_source_of_truth():
     assert not user.is_admin and not user.is_staff and not user.has_perm("challenges.change_dip")
     UserRole.objects.create(user=user, role=UserRole.Role.ADMIN)
     fresh = User.objects.get(pk=user.pk)
+    assert fresh.has_admin_role
+    # The role alone gives no power: acting as admin needs a second factor too.
+    assert not fresh.is_admin and not fresh.is_staff and not fresh.has_perm("challenges.change_dip")
+    TOTP.activate(fresh, TOTP_SECRET)
+    fresh = User.objects.get(pk=user.pk)
     assert fresh.is_admin and fresh.is_staff and fresh.has_perm("challenges.change_dip")
     refused(lambda: UserRole.objects.create(user=user, role=UserRole.Role.ADMIN))
+
+
+def test_acting_as_admin_is_read_in_one_query_per_user_object(django_assert_num_queries):
+    admin = User.objects.get(pk=AdminFactory().pk)
+    with django_assert_num_queries(1):
+        assert admin.is_admin and admin.has_admin_role and admin.is_staff and admin.has_perm("challenges.change_dip")
+    bare = User.objects.get(pk=AdminFactory(second_factor=False).pk)
+    with django_assert_num_queries(1):
+        assert bare.has_admin_role and not bare.is_admin and not bare.is_staff
 
 
 def test_one_active_challenge_per_user_so_at_most_one_waterdieren_card():

@@ -3,6 +3,7 @@
 - Member HTML pages: Django's `login_required` (LOGIN_URL is /auth).
 - `member_required_action`: a member's POST-only form (sign up for an event, start a challenge).
 - `admin_required`: admin HTML pages.
+  Admin-only means `User.is_admin`: the admin role and a second factor (a role holder without one is a member).
 - `member_required_json` / `admin_required_json`: JSON endpoints of the islands, which must get
   JSON back (never a redirect to an HTML page they cannot show).
 """
@@ -22,7 +23,7 @@ DASHBOARD_URL = "/dashboard"
 
 
 def admin_required(view):
-    """Anonymous: to /auth?next=…; a member without the admin role: to /dashboard with 'Je hebt geen admin rechten'."""
+    """Anonymous: to /auth?next=…; anyone who does not act as admin: to /dashboard with 'Je hebt geen admin rechten'."""
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):
@@ -68,7 +69,7 @@ def member_required_json(view):
 
 
 def admin_required_json(view):
-    """Anonymous: 401; a member without the admin role: 403. Both with the admin screen's Dutch texts."""
+    """Anonymous: 401; anyone who does not act as admin: 403. Both with the admin screen's Dutch texts."""
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):

@@ -1,5 +1,5 @@
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db.models import Count, Exists, OuterRef
 from django.forms.models import BaseInlineFormSet
@@ -8,7 +8,15 @@ from apps.core.admin_writes import ServiceDeleteMixin
 
 from .models import User, UserRole
 from .passwords import password_length_validate
-from .services import AdminActionError, admin_grant, admin_revoke, user_delete, user_delete_refusal
+from .services import (
+    AdminActionError,
+    admin_grant,
+    admin_revoke,
+    user_deactivation_refusal,
+    user_delete,
+    user_delete_refusal,
+    user_save,
+)
 
 # The Django admin is for admins only: whoever takes their own role away here locks themselves out,
 # and when they are the last admin the club has none left.
@@ -51,6 +59,14 @@ class UserAdminForm(forms.ModelForm):
         model = User
         fields = ["email", "full_name", "newsletter_consent", "is_active", "password"]
 
+    def clean_is_active(self):
+        is_active = self.cleaned_data["is_active"]
+        if not is_active and self.instance.pk is not None:
+            refusal = user_deactivation_refusal(user_id=self.instance.pk)
+            if refusal:
+                raise ValidationError(refusal)
+        return is_active
+
     def clean_password(self):
         password = self.cleaned_data["password"]
         if password:
@@ -87,13 +103,13 @@ class UserAdmin(ServiceDeleteMixin, admin.ModelAdmin):
             .get_queryset(request)
             .annotate(
                 dip_total=Count("dips", distinct=True),
-                has_admin_role=Exists(UserRole.objects.filter(user=OuterRef("pk"), role=UserRole.Role.ADMIN)),
+                holds_admin_role=Exists(UserRole.objects.filter(user=OuterRef("pk"), role=UserRole.Role.ADMIN)),
             )
         )
 
-    @admin.display(description="admin", boolean=True, ordering="has_admin_role")
+    @admin.display(description="admin", boolean=True, ordering="holds_admin_role")
     def is_admin_role(self, obj):
-        return obj.has_admin_role
+        return obj.holds_admin_role
 
     @admin.display(description="plonsen", ordering="dip_total")
     def dip_count(self, obj):
@@ -102,6 +118,13 @@ class UserAdmin(ServiceDeleteMixin, admin.ModelAdmin):
     def lookup_allowed(self, lookup, value, request=None):
         # As Django's own UserAdmin: ?password__startswith=... would read a hash one character at a time.
         return not lookup.startswith("password") and super().lookup_allowed(lookup, value, request)
+
+    def save_model(self, request, obj, form, change):
+        try:
+            user_save(user=obj)
+        except AdminActionError as error:
+            # Another admin was switched off between the form's check and this save: nothing was saved.
+            self.message_user(request, str(error), level=messages.ERROR)
 
     def delete_refusal(self, request, obj):
         return user_delete_refusal(actor=request.user, user=obj)
@@ -119,7 +142,10 @@ class UserAdmin(ServiceDeleteMixin, admin.ModelAdmin):
         if formset.new_objects:
             admin_grant(user=form.instance)
         if formset.deleted_objects:
-            admin_revoke(user=form.instance)
+            try:
+                admin_revoke(user=form.instance)
+            except AdminActionError as error:
+                self.message_user(request, str(error), level=messages.ERROR)
         return None
 
 
@@ -153,4 +179,7 @@ class UserRoleAdmin(ServiceDeleteMixin, admin.ModelAdmin):
     def delete_through_service(self, request, obj):
         if self.delete_refusal(request, obj):
             raise ValidationError(MESSAGE_OWN_ROLE)
-        admin_revoke(user=obj.user)
+        try:
+            admin_revoke(user=obj.user)
+        except AdminActionError as error:
+            raise ValidationError(str(error)) from error

@@ -5,3 +5,6 @@ class AccountsConfig(AppConfig):
     name = "apps.accounts"
     # allauth's app is called "Accounts" too: two headings with one name on the Django admin index.
     verbose_name = "Gebruikers"
+
+    def ready(self):
+        from . import second_factor  # noqa: F401 - connects the receivers of allauth's factor signals

@@ -1,8 +1,19 @@
+from typing import NamedTuple
+
+from allauth.mfa.models import Authenticator
 from django.contrib.auth.base_user import AbstractBaseUser, BaseUserManager
 from django.db import models
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef
 from django.db.models.functions import Lower
 from django.utils import timezone
+
+# The second factor the admin role needs: a passkey or an authenticator app (recovery codes alone are not one).
+SECOND_FACTOR_TYPES = (Authenticator.Type.WEBAUTHN, Authenticator.Type.TOTP)
+
+
+class AdminStanding(NamedTuple):
+    has_role: bool
+    has_second_factor: bool  # only looked at for role holders; False otherwise
 
 
 class UserManager(BaseUserManager):
@@ -75,13 +86,40 @@ class User(AbstractBaseUser):
         return self.full_name.strip() or "Zwemmer"
 
     @property
-    def is_admin(self) -> bool:
-        """The admin role (the spec's `user_roles`), read once per user object."""
-        if not hasattr(self, "_is_admin"):
-            self._is_admin = self.pk is not None and self.roles.filter(role=UserRole.Role.ADMIN).exists()
-        return self._is_admin
+    def admin_standing(self) -> AdminStanding:
+        """The admin role and the second factor, read together in one query and kept on this user object
+        (one per request): every admin-only decision of a request asks it, but the database once."""
+        if not hasattr(self, "_admin_standing"):
+            factors = Authenticator.objects.filter(user=OuterRef("user"), type__in=SECOND_FACTOR_TYPES)
+            has_factor = (
+                UserRole.objects.filter(user_id=self.pk, role=UserRole.Role.ADMIN)
+                .values_list(Exists(factors), flat=True)
+                .first()
+                if self.pk is not None
+                else None
+            )  # None: no admin role
+            self._admin_standing = AdminStanding(has_role=has_factor is not None, has_second_factor=bool(has_factor))
+        return self._admin_standing
 
-    # Django's admin site asks these; they follow the admin role so there is one source of truth.
+    def forget_admin_standing(self) -> None:
+        """After the role or a factor changed: this object asks the database again."""
+        self.__dict__.pop("_admin_standing", None)
+
+    @property
+    def has_admin_role(self) -> bool:
+        """The admin role alone (the spec's `user_roles`): for granting and revoking, the never-zero-admins
+        guards and /account, which tells a role holder without a factor to add one. It gives no power."""
+        return self.admin_standing.has_role
+
+    @property
+    def is_admin(self) -> bool:
+        """Acts as admin: the admin role AND a second factor. The one predicate of every admin-only decision
+        (views, JSON endpoints, photos, the Django admin through `is_staff`, templates); a role holder
+        without a factor is a member until they add one."""
+        standing = self.admin_standing
+        return standing.has_role and standing.has_second_factor
+
+    # Django's admin site asks these; they follow the one predicate.
     @property
     def is_staff(self) -> bool:
         return self.is_active and self.is_admin

@@ -1,37 +1,35 @@
 """Admins can delete members and see every photo: the admin role needs a second factor.
 
-An admin without a passkey or an authenticator app is sent to set one up before /admin (our screen
-and its JSON endpoints) or /django-admin/ opens. Members are not asked; for them it is optional.
+Whether a user acts as admin is one predicate, `User.is_admin` (the role and a passkey or an
+authenticator app); every admin-only decision asks it, so a role holder without a factor is refused
+like a member everywhere. This middleware adds only the way out: such a role holder who opens /admin
+(our screen and its JSON endpoints) or /django-admin/ is sent to set up a factor on /account.
+Members are not asked; for them a factor is optional.
 """
 
-from allauth.mfa.models import Authenticator
+from allauth.mfa.signals import authenticator_added, authenticator_removed
 from django.contrib import messages
-from django.db.models import Exists, OuterRef
+from django.dispatch import receiver
 from django.http import JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 
-from .models import UserRole
+from .models import AdminStanding
+from .services import member_pages_changed
 
 MESSAGE_SECOND_FACTOR_REQUIRED = (
     "Als admin heb je een tweede factor nodig: voeg een passkey of een authenticator-app toe voordat je verder gaat."
 )
-SECOND_FACTOR_TYPES = (Authenticator.Type.WEBAUTHN, Authenticator.Type.TOTP)
 # Where an admin without a factor is sent: the passkeys and second factor section of /account.
 SETUP_URL_NAME = "account"
 SETUP_ANCHOR = "#tweede-factor"
 
 
 def admin_without_second_factor(user) -> bool:
-    """True for an admin who has no passkey or authenticator app yet. One query for the role and the
-    factor together (it runs on every admin request); the role is kept on the user, so `User.is_admin`
-    asks no more in this request."""
-    factors = Authenticator.objects.filter(user=OuterRef("user"), type__in=SECOND_FACTOR_TYPES)
-    has_factor = (
-        UserRole.objects.filter(user=user, role=UserRole.Role.ADMIN).values_list(Exists(factors), flat=True).first()
-    )  # None: not an admin
-    user._is_admin = has_factor is not None
-    return has_factor is False
+    """True for a holder of the admin role who has no passkey or authenticator app yet. The same one
+    query as `User.is_admin`, kept on the user: asking both costs one query per request."""
+    standing: AdminStanding = user.admin_standing
+    return standing.has_role and not standing.has_second_factor
 
 
 def _is_admin_path(path: str) -> bool:
@@ -50,3 +48,11 @@ class AdminSecondFactorMiddleware:
             messages.warning(request, MESSAGE_SECOND_FACTOR_REQUIRED)
             return redirect(reverse(SETUP_URL_NAME) + SETUP_ANCHOR)
         return self.get_response(request)
+
+
+@receiver([authenticator_added, authenticator_removed], dispatch_uid="accounts_admin_standing_changed")
+def _second_factor_changed(sender, user, **kwargs):
+    """A factor added or removed can make a role holder act as admin, or stop: the rest of this request
+    asks anew, and their cached pages (whose header shows the way to /admin) are rendered anew."""
+    user.forget_admin_standing()
+    member_pages_changed(user_ids=[user.pk])

@@ -31,6 +31,10 @@ MESSAGE_LAST_ADMIN = "Je kunt de laatste admin niet verwijderen."
 MESSAGE_LAST_ADMIN_OWN_ACCOUNT = (
     "Je bent de laatste admin. Maak eerst iemand anders admin voordat je dit account verwijdert."
 )
+MESSAGE_LAST_ACTIVE_ADMIN = (
+    "Je kunt de laatste actieve admin niet op non-actief zetten. Maak eerst iemand anders admin."
+)
+MESSAGE_LAST_ADMIN_ROLE = "Je kunt de admin-rol van de laatste actieve admin niet intrekken."
 MESSAGE_PASSWORD_WRONG = "Dit wachtwoord klopt niet."  # noqa: S105 - a message, not a password
 MESSAGE_PASSWORD_SAME = "Kies een ander wachtwoord dan je huidige."  # noqa: S105 - a message
 MESSAGE_USER_UNKNOWN = "Deze gebruiker bestaat niet (meer)."
@@ -139,26 +143,24 @@ def member_pages_changed(*, user_ids: Iterable[int]) -> None:
     User.objects.filter(pk__in=list(user_ids)).update(pages_version=F("pages_version") + 1)
 
 
-def _forget_cached_role(user: User) -> None:
-    # User.is_admin caches its answer on the instance; a caller holding the same object must see the change.
-    user.__dict__.pop("_is_admin", None)
-
-
 def admin_grant(*, user: User) -> bool:
     """Give `user` the admin role. True when it was new, False when they already had it."""
     with transaction.atomic():
         _role, created = UserRole.objects.get_or_create(user=user, role=UserRole.Role.ADMIN)
         member_pages_changed(user_ids=[user.pk])  # their pages' header shows the way to /admin
-    _forget_cached_role(user)
+    user.forget_admin_standing()  # a caller holding this object sees the change
     return created
 
 
 def admin_revoke(*, user: User) -> bool:
-    """Take the admin role away. True when they had it, False when there was nothing to take."""
+    """Take the admin role away. True when they had it, False when there was nothing to take. The last
+    active admin keeps it (AdminActionError)."""
     with transaction.atomic():
+        if _is_last_active_admin(_active_admin_ids(lock=True), user.pk):
+            raise AdminActionError(MESSAGE_LAST_ADMIN_ROLE)
         deleted, _per_model = UserRole.objects.filter(user=user, role=UserRole.Role.ADMIN).delete()
         member_pages_changed(user_ids=[user.pk])
-    _forget_cached_role(user)
+    user.forget_admin_standing()  # a caller holding this object sees the change
     return deleted > 0
 
 
@@ -274,7 +276,24 @@ class AccountDeletionError(Exception):
 
 
 class AdminActionError(AccountDeletionError):
-    """A deletion refused on the admin screens."""
+    """A refusal on the admin screens and commands: a deletion, switching off or revoking the last active admin."""
+
+
+# The club never has zero active admins: no removal or deactivation takes away the last active holder of
+# the admin role. The role counts, not the second factor: a role holder can add a factor on their own.
+
+
+def _active_admin_ids(*, lock: bool) -> set[int]:
+    """The active holders of the admin role. With `lock` (inside a transaction), every admin role row is
+    locked first: of two changes that could each take away the last active admin (two admins removing or
+    switching off each other at once), the second waits for the first and then sees what it did."""
+    roles = UserRole.objects.filter(role=UserRole.Role.ADMIN).order_by("pk")
+    admin_ids = list((roles.select_for_update() if lock else roles).values_list("user_id", flat=True))
+    return set(User.objects.filter(pk__in=admin_ids, is_active=True).values_list("pk", flat=True))
+
+
+def _is_last_active_admin(active_admin_ids: set[int], user_id: int) -> bool:
+    return user_id in active_admin_ids and not active_admin_ids - {user_id}
 
 
 def user_delete_refusal(*, actor: User, user: User) -> str | None:
@@ -282,8 +301,7 @@ def user_delete_refusal(*, actor: User, user: User) -> str | None:
     `user_delete` asks again under the locks."""
     if actor.pk == user.pk:
         return MESSAGE_SELF_DELETE
-    admins = UserRole.objects.filter(role=UserRole.Role.ADMIN)
-    if admins.filter(user=user).exists() and not admins.exclude(user=user).exists():
+    if _is_last_active_admin(_active_admin_ids(lock=False), user.pk):
         return MESSAGE_LAST_ADMIN
     return None
 
@@ -291,19 +309,37 @@ def user_delete_refusal(*, actor: User, user: User) -> str | None:
 def _user_remove(*, user_id: int, last_admin_message: str, error: type[AccountDeletionError]) -> None:
     """Remove the user with their challenges, dips, badges and event sign-ups (the database cascades);
     their photo files go after the commit (the post_delete signal of each dip, on local disk or S3).
-    Invitations they sent stay, without them. The club always keeps an admin: every admin role row is
-    locked first, so two admins removing each other at once cannot both succeed."""
+    Invitations they sent stay, without them. The club always keeps an active admin (the admin role rows
+    are locked first, then the user)."""
     with transaction.atomic():
-        admin_ids = list(
-            UserRole.objects.select_for_update().filter(role=UserRole.Role.ADMIN).values_list("user_id", flat=True)
-        )
+        active_admin_ids = _active_admin_ids(lock=True)
         user = User.objects.select_for_update().filter(pk=user_id).first()
         if user is None:
             raise error(MESSAGE_USER_UNKNOWN)
-        if admin_ids == [user.pk]:
+        if _is_last_active_admin(active_admin_ids, user.pk):
             raise error(last_admin_message)
         user.delete()
         club_changed()
+
+
+def user_deactivation_refusal(*, user_id: int) -> str | None:
+    """Why this account may not be switched off (Dutch), or None: a form asks it to show the reason at the
+    checkbox; `user_save` asks again under the locks."""
+    return MESSAGE_LAST_ACTIVE_ADMIN if _is_last_active_admin(_active_admin_ids(lock=False), user_id) else None
+
+
+def user_save(*, user: User) -> User:
+    """Save an account as the Django admin's form changed it (a new one too). Switching off the last
+    active admin is refused with AdminActionError, under the lock of every admin role row."""
+    with transaction.atomic():
+        if user.pk is not None and not user.is_active:
+            active_admin_ids = _active_admin_ids(lock=True)
+            User.objects.select_for_update().filter(pk=user.pk).first()  # roles first, then the user, as _user_remove
+            if _is_last_active_admin(active_admin_ids, user.pk):
+                raise AdminActionError(MESSAGE_LAST_ACTIVE_ADMIN)
+        user.save()
+        club_changed()  # the newsletter's subscribers are the active members who opted in
+    return user
 
 
 def user_delete(*, actor: User, user_id: int) -> None:

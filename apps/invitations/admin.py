@@ -1,16 +1,19 @@
-from django import forms
 from django.contrib import admin
+from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.utils import timezone
 
-from apps.core.admin_writes import ServiceDeleteMixin
+from apps.core.admin_writes import ServiceDeleteMixin, ServiceMadeForm
 
 from .models import Invitation
 from .services import invitation_create, invitation_delete
 
 
-class InvitationAddForm(forms.ModelForm):
-    """Only the address: the code is drawn and the 30-day expiry set by invitation_create."""
+class InvitationAddForm(ServiceMadeForm):
+    """Only the address: invitation_create draws the code and sets the 30-day expiry, in clean(), so its
+    refusals (an address with an account or an open invitation) are normal form errors."""
+
+    invited_by = None  # the admin who adds it; InvitationAdmin.get_form sets it
 
     class Meta:
         model = Invitation
@@ -18,6 +21,16 @@ class InvitationAddForm(forms.ModelForm):
         help_texts = {
             "email": "Optioneel. De code en de vervaldatum (over 30 dagen) worden bij het opslaan gemaakt.",
         }
+
+    def clean(self):
+        cleaned = super().clean()
+        if not self.errors:
+            try:
+                self.instance = invitation_create(invited_by=self.invited_by, email=cleaned.get("email"))
+            except ValidationError as error:
+                raise ValidationError({"email": error.messages}) from error
+            cleaned["email"] = self.instance.email  # as stored (lower case), for the admin's messages
+        return cleaned
 
 
 class StatusFilter(admin.SimpleListFilter):
@@ -58,11 +71,13 @@ class InvitationAdmin(ServiceDeleteMixin, admin.ModelAdmin):
     def has_change_permission(self, request, obj=None):
         return False
 
+    def get_form(self, request, obj=None, **kwargs):
+        form = super().get_form(request, obj, **kwargs)
+        form.invited_by = request.user
+        return form
+
     def save_model(self, request, obj, form, change):
-        created = invitation_create(invited_by=request.user, email=form.cleaned_data.get("email"))
-        # The admin's own form object stands in for the invitation in the log and the success message.
-        for field in Invitation._meta.concrete_fields:
-            setattr(obj, field.attname, getattr(created, field.attname))
+        """Nothing to do: the add form's invitation_create made it, and an invitation is never changed."""
 
     def delete_through_service(self, request, obj):
         invitation_delete(invitation=obj)

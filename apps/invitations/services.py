@@ -32,6 +32,8 @@ MESSAGE_CODE_EXPIRED = "Deze uitnodigingscode is verlopen"
 MESSAGE_CODE_OTHER_EMAIL = "Deze uitnodigingscode is bedoeld voor een ander e-mailadres"
 MESSAGE_CODE_VALID = "Geldige uitnodigingscode"
 MESSAGE_EMAIL_INVALID = "Vul een geldig e-mailadres in"
+MESSAGE_EMAIL_HAS_ACCOUNT = "Dit e-mailadres heeft al een account"
+MESSAGE_EMAIL_HAS_OPEN_INVITATION = "Dit e-mailadres heeft al een openstaande uitnodiging"
 MESSAGE_BULK_NONE_VALID = "Geen geldige email adressen gevonden"
 MESSAGE_BULK_ALL_REGISTERED = "Alle email adressen zijn al geregistreerd"
 MESSAGE_BULK_ALL_SKIPPED = "Alle email adressen zijn al geregistreerd of hebben al een openstaande uitnodiging"
@@ -65,10 +67,25 @@ def _email_normalize(email: str | None) -> str | None:
     return email
 
 
+def _emails_not_to_invite(emails: list[str], *, now: datetime.datetime) -> tuple[set[str], set[str]]:
+    """The one rule of the single and the bulk invitation: no new invitation for an address that has an
+    account, nor for one (of the rest) that has an open (unused, unexpired) invitation. Returns both sets."""
+    registered = emails_with_account(emails)
+    invited = emails_with_open_invitation([email for email in emails if email not in registered], now=now)
+    return registered, invited
+
+
 def invitation_create(*, invited_by=None, email: str | None = None, now: datetime.datetime | None = None) -> Invitation:
-    """One invitation; without an e-mail address it is a generic code anyone may use once, with one it is mailed."""
+    """One invitation; without an e-mail address it is a generic code anyone may use once, with one it is mailed.
+    An address that has an account or an open invitation is refused (ValidationError), as the bulk path skips it."""
     now = now or timezone.now()
     email = _email_normalize(email)
+    if email:
+        registered, invited = _emails_not_to_invite([email], now=now)
+        if registered:
+            raise ValidationError(MESSAGE_EMAIL_HAS_ACCOUNT, code="email_has_account")
+        if invited:
+            raise ValidationError(MESSAGE_EMAIL_HAS_OPEN_INVITATION, code="email_has_open_invitation")
     for _ in range(10):
         try:
             with transaction.atomic():
@@ -187,9 +204,8 @@ def invitation_bulk_create(*, invited_by, text: str, now: datetime.datetime | No
         raise ValidationError(MESSAGE_BULK_NONE_VALID, code="no_valid_emails")
     if len(emails) > MAX_BULK_EMAILS:
         raise ValidationError(MESSAGE_BULK_TOO_MANY.format(max=MAX_BULK_EMAILS), code="too_many_emails")
-    registered = emails_with_account(emails)
     # Pasting the same list twice must not give anyone a second open code.
-    invited = emails_with_open_invitation([email for email in emails if email not in registered], now=now)
+    registered, invited = _emails_not_to_invite(emails, now=now)
     new = [email for email in emails if email not in registered and email not in invited]
     if not new:
         if invited:

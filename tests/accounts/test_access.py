@@ -6,6 +6,7 @@ from django.http import HttpResponse, JsonResponse
 from django.urls import path, resolve
 
 from apps.accounts.access import admin_required, admin_required_json, member_required_json
+from tests.factories import AdminFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -90,6 +91,7 @@ def test_a_revoked_admin_is_refused_at_once(client, admin_user):
 
     client.force_login(admin_user)
     assert client.get("/t/admin.json").status_code == 200
+    AdminFactory(email="kees@example.nl")  # the club keeps an active admin
     admin_revoke(user=admin_user)
     assert client.get("/t/admin.json").status_code == 403
 
@@ -101,3 +103,13 @@ def test_anonymous_visitors_of_member_pages_go_to_auth(client, page):
     assert response.status_code == 302
     assert response["Location"].startswith("/auth")
     assert response["Location"] == f"/auth?next={page}"
+
+
+@pytest.mark.urls(__name__)
+def test_the_admin_role_without_a_second_factor_is_refused_like_a_member(bare_admin_client):
+    """Decided by the decorators themselves: these URLs are outside the prefixes the middleware watches."""
+    response = bare_admin_client.get("/t/admin")
+    assert response["Location"] == "/dashboard"
+    assert "Je hebt geen admin rechten" in [str(m) for m in get_messages(response.wsgi_request)]
+    response = bare_admin_client.get("/t/admin.json")
+    assert response.status_code == 403 and response.json() == {"error": "Je hebt geen admin rechten"}

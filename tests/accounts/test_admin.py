@@ -5,7 +5,7 @@ from django.urls import reverse
 
 import apps.accounts.admin as accounts_admin
 from apps.accounts.models import User, UserRole
-from apps.accounts.services import AdminActionError, user_delete
+from apps.accounts.services import MESSAGE_LAST_ACTIVE_ADMIN, AdminActionError, user_delete, user_save
 from tests.factories import AdminFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -100,7 +100,7 @@ def test_the_role_inline_grants_through_admin_grant(admin_client, member, spies)
     response = admin_client.post(change_url(member), role_form(member, roles=[], add=True))
     assert response.status_code == 302, response.content.decode()[:2000]
     assert spies == ["admin_grant"]
-    assert User.objects.get(pk=member.pk).is_admin
+    assert User.objects.get(pk=member.pk).has_admin_role
 
 
 def test_the_role_inline_revokes_through_admin_revoke(admin_client, spies):
@@ -109,7 +109,7 @@ def test_the_role_inline_revokes_through_admin_revoke(admin_client, spies):
     response = admin_client.post(change_url(colleague), role_form(colleague, roles=[role], delete={role.pk}))
     assert response.status_code == 302, response.content.decode()[:2000]
     assert spies == ["admin_revoke"]
-    assert not User.objects.get(pk=colleague.pk).is_admin
+    assert not User.objects.get(pk=colleague.pk).has_admin_role
 
 
 def test_an_admin_cannot_take_away_their_own_role_there(admin_client, admin_user, spies):
@@ -135,3 +135,40 @@ def test_the_role_screen_grants_and_revokes_through_the_services(admin_client, a
         admin_client.post(reverse("admin:accounts_userrole_delete", args=[own.pk]), {"post": "yes"}).status_code == 403
     )
     assert UserRole.objects.filter(pk=own.pk).exists()
+
+
+# --- never zero active admins ------------------------------------------------------------------
+
+
+def test_the_last_admin_cannot_switch_off_their_own_account(admin_client, admin_user):
+    data = role_form(admin_user, roles=list(admin_user.roles.all())) | {"is_active": ""}
+    response = admin_client.post(change_url(admin_user), data)
+    assert response.status_code == 200
+    assert MESSAGE_LAST_ACTIVE_ADMIN in response.content.decode()
+    assert User.objects.get(pk=admin_user.pk).is_active
+
+
+def test_with_another_active_admin_an_admin_account_can_be_switched_off(admin_client, admin_user):
+    colleague = AdminFactory(email="kees@example.nl")
+    data = role_form(colleague, roles=list(colleague.roles.all())) | {"is_active": ""}
+    response = admin_client.post(change_url(colleague), data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert not User.objects.get(pk=colleague.pk).is_active
+    # Now the admin who did it is the last active one.
+    own = role_form(admin_user, roles=list(admin_user.roles.all())) | {"is_active": ""}
+    assert MESSAGE_LAST_ACTIVE_ADMIN in admin_client.post(change_url(admin_user), own).content.decode()
+
+
+def test_a_switched_off_admin_does_not_count_as_the_clubs_admin(admin_user):
+    AdminFactory(email="slaper@example.nl", is_active=False)
+    admin_user.is_active = False
+    with pytest.raises(AdminActionError, match=MESSAGE_LAST_ACTIVE_ADMIN):
+        user_save(user=admin_user)
+    assert User.objects.get(pk=admin_user.pk).is_active
+    with pytest.raises(AdminActionError, match="Je kunt de laatste admin niet verwijderen."):
+        user_delete(actor=UserFactory(), user_id=admin_user.pk)
+    # A member is switched off without any admin question.
+    member = UserFactory(email="weg@example.nl")
+    member.is_active = False
+    user_save(user=member)
+    assert not User.objects.get(pk=member.pk).is_active

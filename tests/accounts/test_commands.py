@@ -5,7 +5,7 @@ from allauth.mfa.totp.internal.auth import TOTP
 from django.core.management import CommandError, call_command
 
 from apps.accounts.models import User
-from tests.factories import TOTP_SECRET, UserFactory
+from tests.factories import TOTP_SECRET, AdminFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -19,13 +19,21 @@ def run(*args) -> str:
 # --- grant_admin / revoke_admin ---------------------------------------------------------------
 
 
-def test_grant_and_revoke_admin(member):
+def test_grant_and_revoke_admin(member, admin_user):  # admin_user: the club keeps an active admin
     assert "is nu admin" in run("grant_admin", "MARIT@example.nl")
-    assert User.objects.get(pk=member.pk).is_admin
+    assert User.objects.get(pk=member.pk).has_admin_role
     assert "was al admin" in run("grant_admin", "marit@example.nl")
     assert "is geen admin meer" in run("revoke_admin", "marit@example.nl")
-    assert not User.objects.get(pk=member.pk).is_admin
+    assert not User.objects.get(pk=member.pk).has_admin_role
     assert "was geen admin" in run("revoke_admin", "marit@example.nl")
+
+
+def test_revoke_admin_keeps_the_last_active_admin(admin_user):
+    with pytest.raises(CommandError, match="Je kunt de admin-rol van de laatste actieve admin niet intrekken."):
+        run("revoke_admin", admin_user.email)
+    assert User.objects.get(pk=admin_user.pk).has_admin_role
+    AdminFactory(email="kees@example.nl")
+    assert "is geen admin meer" in run("revoke_admin", admin_user.email)
 
 
 @pytest.mark.parametrize("command", ["grant_admin", "revoke_admin"])
@@ -42,7 +50,7 @@ def test_createsuperuser_without_prompts_makes_an_admin_who_logs_in_by_email(mon
     run("createsuperuser", "--noinput", "--email", "Beheer@Koud.NL", "--full_name", "Beheerder")
     user = User.objects.get()
     assert (user.email, user.full_name) == ("beheer@koud.nl", "Beheerder")
-    assert user.is_admin and user.is_staff
+    assert user.has_admin_role and not user.is_staff  # the role; the power comes with a second factor
     response = client.post("/auth", {"form": "inloggen", "login": "beheer@koud.nl", "password": "beheer-123"})
     assert response["Location"] == "/dashboard"
     # The admin role needs a second factor before the admin pages open.

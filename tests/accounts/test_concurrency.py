@@ -4,10 +4,10 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from apps.accounts.models import User
-from apps.accounts.services import account_register
+from apps.accounts.services import MESSAGE_LAST_ACTIVE_ADMIN, AdminActionError, account_register, user_save
 from apps.invitations.models import Invitation
 from tests.concurrency import requires_postgresql, run_concurrently
-from tests.factories import InvitationFactory
+from tests.factories import AdminFactory, InvitationFactory
 
 pytestmark = [pytest.mark.concurrency, pytest.mark.django_db(transaction=True)]
 
@@ -61,3 +61,20 @@ def test_twenty_simultaneous_sign_ups_with_one_address_make_exactly_one_account(
     assert User.objects.count() == 1
     # Only the winner's invitation is used; every other code can still be used by someone else.
     assert Invitation.objects.filter(used_at__isnull=False).count() == 1
+
+
+def test_two_admins_switching_each_other_off_at_once_leave_one_active():
+    requires_postgresql()
+    first, second = AdminFactory(email="een@example.nl"), AdminFactory(email="twee@example.nl")
+
+    def switch_off(index):
+        user = User.objects.get(pk=(first, second)[index].pk)
+        user.is_active = False
+        return user_save(user=user)
+
+    results = run_concurrently(switch_off, times=2)
+
+    refusals = [result for result in results if isinstance(result, AdminActionError)]
+    assert len(refusals) == 1, results
+    assert str(refusals[0]) == MESSAGE_LAST_ACTIVE_ADMIN
+    assert User.objects.filter(pk__in=[first.pk, second.pk], is_active=True).count() == 1

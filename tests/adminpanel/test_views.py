@@ -331,6 +331,19 @@ def test_an_address_whose_invitation_expired_or_was_used_is_invited_again(admin_
     assert response.status_code == 201 and response.json()["message"] == "1 uitnodigingen aangemaakt."
 
 
+def test_a_single_invitation_skips_nobody_the_bulk_path_skips(admin_client, member):
+    """An address with an account, or with an open invitation: refused with the reason, nothing made."""
+    first = post_json(admin_client, "/admin/api/uitnodigingen/nieuw", {"email": "nieuw@example.nl"})
+    assert first.status_code == 201
+    for email, message in [
+        ("Nieuw@Example.nl", "Dit e-mailadres heeft al een openstaande uitnodiging"),
+        (member.email.upper(), "Dit e-mailadres heeft al een account"),
+    ]:
+        response = post_json(admin_client, "/admin/api/uitnodigingen/nieuw", {"email": email})
+        assert response.status_code == 400 and response.json() == {"error": message}
+    assert Invitation.objects.count() == 1
+
+
 def test_a_single_invitation_for_an_overlong_address_is_a_dutch_400(admin_client):
     email = "a" * 300 + "@example.nl"  # 312 characters: the column holds 254 (PostgreSQL said DataError)
     response = post_json(admin_client, "/admin/api/uitnodigingen/nieuw", {"email": email})

@@ -20,7 +20,7 @@ def test_seed_demo_makes_a_living_demo_and_is_idempotent(capsys):
     out = run(capsys)
     admin = User.objects.get(email="admin@koudwater.example")
     member = User.objects.get(email="zwemmer@koudwater.example")
-    assert admin.is_admin and admin.check_password("ijskoud-admin")
+    assert admin.has_admin_role and admin.check_password("ijskoud-admin")
     assert member.check_password("ijskoud-zwemmer") and not member.is_admin
     card = member.user_challenges.get(is_active=True)
     assert card.dips.count() == 12 and card.dips.exclude(photo="").count() == 3

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 import apps.invitations.admin as invitations_admin
 from apps.invitations.models import Invitation
-from tests.factories import InvitationFactory
+from tests.factories import InvitationFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -56,3 +56,22 @@ def test_deleting_goes_through_invitation_delete(admin_client, monkeypatch):
     assert response.status_code == 302
     assert [call["invitation"].pk for call in calls] == [invitation.pk]
     assert not Invitation.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("setup", "message"),
+    [
+        (lambda: UserFactory(email="bestaand@example.nl"), "Dit e-mailadres heeft al een account"),
+        (
+            lambda: InvitationFactory(email="bestaand@example.nl"),
+            "Dit e-mailadres heeft al een openstaande uitnodiging",
+        ),
+    ],
+)
+def test_an_address_with_an_account_or_an_open_invitation_is_refused_there(admin_client, setup, message):
+    setup()
+    before = Invitation.objects.count()
+    response = admin_client.post(ADD, {"email": "Bestaand@Example.nl"})
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert Invitation.objects.count() == before

@@ -48,6 +48,40 @@ def test_create_refuses_an_address_of_the_wrong_shape():
     assert not Invitation.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("setup", "message"),
+    [
+        (lambda: UserFactory(email="Bestaand@Example.nl"), "Dit e-mailadres heeft al een account"),
+        (
+            lambda: InvitationFactory(email="BESTAAND@example.nl", created_at=NOW),
+            "Dit e-mailadres heeft al een openstaande uitnodiging",
+        ),
+    ],
+)
+def test_create_refuses_an_address_the_bulk_path_would_skip(admin_user, setup, message):
+    setup()
+    before = Invitation.objects.count()
+    with pytest.raises(ValidationError) as exc:
+        invitation_create(invited_by=admin_user, email=" bestaand@EXAMPLE.nl", now=NOW)
+    assert exc.value.messages == [message]
+    assert Invitation.objects.count() == before
+    # The bulk path skips the same address for the same reason: one rule.
+    with pytest.raises(ValidationError):
+        invitation_bulk_create(invited_by=admin_user, text="bestaand@example.nl", now=NOW)
+
+
+@pytest.mark.parametrize(
+    "old",
+    [
+        {"expires_at": NOW - datetime.timedelta(seconds=1)},  # expired
+        {"used_at": NOW - datetime.timedelta(days=1)},  # used by someone who since deleted their account
+    ],
+)
+def test_create_invites_again_once_the_old_invitation_is_no_longer_open(admin_user, old):
+    InvitationFactory(email="terug@example.nl", created_at=NOW - datetime.timedelta(days=40), **old)
+    assert invitation_create(invited_by=admin_user, email="terug@example.nl", now=NOW).email == "terug@example.nl"
+
+
 def test_codes_are_unique():
     codes = {invitation_create().code for _ in range(50)}
     assert len(codes) == 50

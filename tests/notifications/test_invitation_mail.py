@@ -1,9 +1,11 @@
 """Invitation mails through a real SMTP server on loopback, sent by the real worker."""
 
+import datetime
 import re
 
 import pytest
 from django.core import signing
+from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from apps.invitations.services import invitation_bulk_create, invitation_create
@@ -94,7 +96,9 @@ def test_unsubscribed_address_gets_no_invitation_mail(client, smtp_server, admin
     response = client.post(url.removeprefix("https://koudwater.example"), {"List-Unsubscribe": "One-Click"})
     assert response.status_code == 200
 
-    second = invitation_create(invited_by=admin_user, email="nee@example.nl")
+    # Once the first invitation has expired, an admin invites the address again.
+    later = timezone.now() + datetime.timedelta(days=31)
+    second = invitation_create(invited_by=admin_user, email="nee@example.nl", now=later)
     run_worker()
     assert len(smtp_server.messages) == 1
     assert Mail.objects.get(invitation=second).get_status_display() == "Afgemeld"

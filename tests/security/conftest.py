@@ -1,4 +1,5 @@
-"""Shared set-up for the security tests: one small club with objects of two members and an admin."""
+"""Shared set-up for the security tests: one small club with objects of two members and an admin, and a
+"bare admin" (the admin role without a second factor), who must get no more than a member."""
 
 from dataclasses import dataclass
 
@@ -108,6 +109,7 @@ class World:
     member: User
     other_member: User
     admin: User
+    bare_admin: User
     challenge: Challenge
     badge: Badge
     member_card: UserChallenge
@@ -123,7 +125,13 @@ class World:
     email_address: EmailAddress
 
     def user(self, role: str) -> User | None:
-        return {"anonymous": None, "member": self.member, "other_member": self.other_member, "admin": self.admin}[role]
+        return {
+            "anonymous": None,
+            "member": self.member,
+            "other_member": self.other_member,
+            "admin": self.admin,
+            "bare_admin": self.bare_admin,
+        }[role]
 
     def client(self, role: str, **kwargs) -> Client:
         client = Client(**kwargs)
@@ -133,7 +141,7 @@ class World:
         return client
 
 
-ROLES = ["anonymous", "member", "other_member", "admin"]
+ROLES = ["anonymous", "member", "other_member", "admin", "bare_admin"]
 
 
 @pytest.fixture
@@ -141,6 +149,7 @@ def world(db) -> World:
     member = UserFactory(full_name="Marit Zwemmer", email="marit@example.nl", newsletter_consent=True)
     other = UserFactory(full_name="Otto Ander", email="otto@example.nl")
     admin = AdminFactory(full_name="Anna Admin", email="anna@example.nl")
+    bare_admin = AdminFactory(full_name="Bas Rolhouder", email="bas@example.nl", second_factor=False)
     challenge = ChallengeFactory(name="Tien Plonsen", target_dips=10)
     badge = BadgeFactory(challenge=challenge, milestone_dips=1, name="Eerste Plons")
     member_card = UserChallengeFactory(user=member, challenge=challenge)
@@ -163,6 +172,7 @@ def world(db) -> World:
         member=member,
         other_member=other,
         admin=admin,
+        bare_admin=bare_admin,
         challenge=challenge,
         badge=badge,
         member_card=member_card,

@@ -1,4 +1,6 @@
-"""The authorization matrix: every URL pattern of the project, for anonymous, member, another member and admin.
+"""The authorization matrix: every URL pattern of the project, for anonymous, member, another member, admin
+and a bare admin (the admin role without a second factor: refused like a member wherever a member is, and
+at the admin URLs shown the way to set up a factor on /account instead of the dashboard).
 
 The patterns are not listed by hand: they are read from `get_resolver()` (ours, allauth's and Django
 admin's). `ACCESS` says which access decision each one has; a pattern without an entry fails
@@ -29,6 +31,7 @@ from django.utils import timezone
 
 from apps.accounts.access import MESSAGE_ADMIN_SESSION_EXPIRED, MESSAGE_NO_ADMIN, MESSAGE_SESSION_EXPIRED
 from apps.accounts.models import User, UserRole
+from apps.accounts.second_factor import MESSAGE_SECOND_FACTOR_REQUIRED
 from apps.challenges.models import Dip, PostalAddress, UserBadge, UserChallenge
 from apps.events.models import CalendarFeed, EventParticipant
 from apps.events.services import MESSAGE_CALENDAR_RENEWED
@@ -383,8 +386,11 @@ def _other_member_exists(exists: bool):
     return check
 
 
-def _admin_card_started(world: World):
-    assert UserChallenge.objects.filter(user=world.admin, is_active=True, challenge=world.challenge).exists()
+def _card_started(role: str):
+    def check(world: World):
+        assert UserChallenge.objects.filter(user=world.user(role), is_active=True, challenge=world.challenge).exists()
+
+    return check
 
 
 def _badge_sent(world: World):
@@ -404,24 +410,23 @@ MESSAGE_NO_PERMISSION = "Je hebt geen toestemming om deze challenge te verwijder
 MESSAGE_ONE_ACTIVE = "Je hebt al een actieve challenge. Rond die eerst af of stop ermee."
 
 NO_SUCH_FACTOR = Expect(404)
+NO_FACTOR_OF_MEMBERS = {role: NO_SUCH_FACTOR for role in ("member", "other_member", "bare_admin")}
+NO_FACTOR_OF_ANYONE = NO_FACTOR_OF_MEMBERS | {"admin": NO_SUCH_FACTOR}
+SIGNED_IN = ("member", "other_member", "admin", "bare_admin")
+WITHOUT_A_CARD = ("admin", "bare_admin")  # the world's admins have not started a challenge
 
 ROUTES: dict[str, Route] = {
     # Nobody in the world has a passkey: the passkey page sends everyone to the password page.
-    "mfa_reauthenticate_webauthn": Route(
-        expect={role: Expect(302, "/auth/opnieuw/") for role in ("member", "other_member", "admin")}
-    ),
-    # The members have no authenticator app to turn off (the admin has one, so the role needs a factor).
-    "mfa_deactivate_totp": Route(expect={"member": NO_SUCH_FACTOR, "other_member": NO_SUCH_FACTOR}),
+    "mfa_reauthenticate_webauthn": Route(expect={role: Expect(302, "/auth/opnieuw/") for role in SIGNED_IN}),
+    # The admin has an authenticator app (the role needs a factor), the members have none; activating one,
+    # and editing or removing a passkey, asks for the password first (the reauth_member default).
+    "mfa_deactivate_totp": Route(expect=NO_FACTOR_OF_MEMBERS),
     # Nobody in the world has recovery codes (with codes: the password first, test_reauthentication.py).
-    "mfa_view_recovery_codes": Route(
-        expect={"member": NO_SUCH_FACTOR, "other_member": NO_SUCH_FACTOR, "admin": NO_SUCH_FACTOR}
-    ),
-    "mfa_download_recovery_codes": Route(
-        expect={"member": NO_SUCH_FACTOR, "other_member": NO_SUCH_FACTOR, "admin": NO_SUCH_FACTOR}
-    ),
+    "mfa_view_recovery_codes": Route(expect=NO_FACTOR_OF_ANYONE),
+    "mfa_download_recovery_codes": Route(expect=NO_FACTOR_OF_ANYONE),
     "logout": Route(method="POST"),
     "account_logout": Route(method="POST"),
-    "challenge": Route(expect={"admin": Expect(302, "/dashboard")}),  # the admin has no active challenge
+    "challenge": Route(expect={role: Expect(302, "/dashboard") for role in WITHOUT_A_CARD}),
     "challenge_start": Route(
         method="POST",
         data=lambda w: {"challenge_id": w.challenge.pk},
@@ -431,7 +436,10 @@ ROUTES: dict[str, Route] = {
             # Both members already have an unfinished card: refused, with the reason.
             "member": Expect(302, "/dashboard", message=MESSAGE_ONE_ACTIVE, refused=True),
             "other_member": Expect(302, "/dashboard", message=MESSAGE_ONE_ACTIVE, refused=True),
-            "admin": Expect(302, "/challenge", message="Challenge gestart!", then=_admin_card_started),
+            **{
+                role: Expect(302, "/challenge", message="Challenge gestart!", then=_card_started(role))
+                for role in WITHOUT_A_CARD
+            },
         },
     ),
     "dip_register": Route(
@@ -440,7 +448,7 @@ ROUTES: dict[str, Route] = {
             "member": Expect(201, then=_dips_on("member_card", 3)),
             # On their own card, never on the member's.
             "other_member": Expect(201, then=lambda w: (_dips_on("other_card", 2)(w), _dips_on("member_card", 2)(w))),
-            "admin": Expect(409, json_error="Je hebt geen actieve challenge."),
+            **{role: Expect(409, json_error="Je hebt geen actieve challenge.") for role in WITHOUT_A_CARD},
         },
     ),
     "dip_update": Route(
@@ -449,16 +457,20 @@ ROUTES: dict[str, Route] = {
         expect={
             "member": Expect(200, then=lambda w: Dip.objects.get(pk=w.member_photo_dip.pk).spot == "Pier"),
             # Someone else's dip is answered like a missing one, for admins too: it is the member's own log.
-            "other_member": Expect(404, json_error="Deze plons bestaat niet (meer)."),
-            "admin": Expect(404, json_error="Deze plons bestaat niet (meer)."),
+            **{
+                role: Expect(404, json_error="Deze plons bestaat niet (meer).")
+                for role in ("other_member", "admin", "bare_admin")
+            },
         },
     ),
     "dip_undo": Route(
         method="POST",
         expect={
             "member": Expect(200, then=_dips_on("member_card", 1)),
-            "other_member": Expect(404, json_error="Deze plons bestaat niet (meer)."),
-            "admin": Expect(404, json_error="Deze plons bestaat niet (meer)."),
+            **{
+                role: Expect(404, json_error="Deze plons bestaat niet (meer).")
+                for role in ("other_member", "admin", "bare_admin")
+            },
         },
     ),
     "challenge_stop": Route(
@@ -472,7 +484,7 @@ ROUTES: dict[str, Route] = {
             "member": Expect(302, "/dashboard", then=_card_exists(False)),
             # The member's card id in someone else's form: refused, the card stays.
             "other_member": Expect(302, "/dashboard", message=MESSAGE_NO_PERMISSION, refused=True),
-            "admin": Expect(302, "/dashboard", message=MESSAGE_NO_PERMISSION, refused=True),
+            **{role: Expect(302, "/dashboard", message=MESSAGE_NO_PERMISSION, refused=True) for role in WITHOUT_A_CARD},
         },
     ),
     "event_join": Route(
@@ -481,7 +493,7 @@ ROUTES: dict[str, Route] = {
             "anonymous": Expect(302, _login("/dashboard#events"), message=MESSAGE_SESSION_EXPIRED, refused=True),
             **{
                 role: Expect(302, "/dashboard#events", message="Je bent aangemeld voor dit event!", then=_joined(role))
-                for role in ("member", "other_member", "admin")
+                for role in SIGNED_IN
             },
         },
     ),
@@ -493,22 +505,20 @@ ROUTES: dict[str, Route] = {
             "member": Expect(302, "/dashboard#events", refused=True),
             "other_member": Expect(302, "/dashboard#events", then=_others_place_kept(False)),
             "admin": Expect(302, "/dashboard#events", refused=True),
+            "bare_admin": Expect(302, "/dashboard#events", refused=True),
         },
     ),
     # A new e-mail address: not on a session alone; the password (or a passkey) first, nothing changes yet.
     "account_profile": Route(
         method="POST",
         data=lambda w: {"profiel-full_name": "Nieuwe Naam", "profiel-email": "nieuw-adres@example.nl"},
-        expect={
-            role: Expect(302, "/auth/opnieuw/?next=%2Faccount%2Fprofiel", refused=True)
-            for role in ("member", "other_member", "admin")
-        },
+        expect={role: Expect(302, "/auth/opnieuw/?next=%2Faccount%2Fprofiel", refused=True) for role in SIGNED_IN},
     ),
     # A wrong current password: refused for everyone, nothing changes.
     "account_password": Route(
         method="POST",
         data=lambda w: {"wachtwoord-current_password": "fout", "wachtwoord-new_password": "nog-kouder-water"},
-        expect={role: Expect(400, refused=True) for role in ("member", "other_member", "admin")},
+        expect={role: Expect(400, refused=True) for role in SIGNED_IN},
     ),
     "account_delete": Route(
         method="POST",
@@ -524,8 +534,12 @@ ROUTES: dict[str, Route] = {
                     and not User.objects.filter(pk=w.other_member.pk).exists()
                 ),
             ),
-            # The world's only admin: refused, with the reason on the page.
-            "admin": Expect(400, refused=True),
+            # The bare admin holds the role too, so the club keeps an admin either way (the last admin's
+            # refusal: tests/accounts/test_account_profile.py and test_services.py).
+            **{
+                role: Expect(302, "/", then=lambda w, role=role: not User.objects.filter(pk=w.user(role).pk).exists())
+                for role in ("admin", "bare_admin")
+            },
         },
     ),
     "adminpanel_invitation_create": Route(
@@ -557,7 +571,7 @@ ROUTES: dict[str, Route] = {
                 message=MESSAGE_CALENDAR_RENEWED,
                 then=lambda w, role=role: CalendarFeed.objects.get(user=w.user(role)),
             )
-            for role in ("member", "other_member", "admin")
+            for role in SIGNED_IN
         },
     ),
     "mail_preferences": Route(
@@ -569,7 +583,7 @@ ROUTES: dict[str, Route] = {
                 "/account#agenda",
                 then=lambda w, role=role: MailPreference.objects.get(user=w.user(role), dip_nudge=True),
             )
-            for role in ("member", "other_member", "admin")
+            for role in SIGNED_IN
         },
     ),
     "adminpanel_invitation_resend": Route(
@@ -609,7 +623,7 @@ ROUTES: dict[str, Route] = {
         data=lambda w: {"street": "Strandweg 1", "postcode": "1234 ab", "city": "Zandvoort"},
         expect={
             role: Expect(302, "/account#postadres", message="Je postadres is opgeslagen.", then=_address_of(role))
-            for role in ("member", "other_member", "admin")
+            for role in SIGNED_IN
         },
     ),
 }
@@ -643,10 +657,22 @@ def _django_admin_expect_for_admin(pattern: Pattern, url: str) -> Expect:
     raise AssertionError(f"no expectation for the admin role on {pattern}")
 
 
+FACTOR_SETUP = "/account#tweede-factor"
+
+
+def _is_admin_url(url: str) -> bool:
+    return url == "/admin" or url.startswith(("/admin/", "/" + DJANGO_ADMIN_PREFIX))
+
+
 def expected(pattern: Pattern, role: str, url: str, route: Route) -> Expect:
     decision = decision_for(pattern)
     if role in route.expect:
         return route.expect[role]
+    if role == "bare_admin" and _is_admin_url(url):
+        # Refused as a member is; the refusal shows the way to a second factor instead of the dashboard.
+        if url.startswith("/admin/api/"):
+            return Expect(403, json_error=MESSAGE_SECOND_FACTOR_REQUIRED)
+        return Expect(302, FACTOR_SETUP, message=MESSAGE_SECOND_FACTOR_REQUIRED, refused=True)
     anonymous = role == "anonymous"
     admin = role == "admin"
     if decision == "public":
@@ -676,7 +702,7 @@ def expected(pattern: Pattern, role: str, url: str, route: Route) -> Expect:
     if decision == "owner_or_admin":
         if anonymous:
             return Expect(302, _login(url))
-        return Expect(404) if role == "other_member" else Expect(200)
+        return Expect(404) if role in ("other_member", "bare_admin") else Expect(200)
     if decision == "admin":
         if anonymous:
             return Expect(302, _login(url))
@@ -861,7 +887,7 @@ ADMIN_POSTS: list[tuple[str, Callable[[World], dict]]] = [
 ]
 
 
-@pytest.mark.parametrize("role", ["anonymous", "member", "other_member"])
+@pytest.mark.parametrize("role", ["anonymous", "member", "other_member", "bare_admin"])
 @pytest.mark.parametrize(("path", "data"), ADMIN_POSTS, ids=[p for p, _ in ADMIN_POSTS])
 def test_posts_to_admin_endpoints_by_non_admins_change_nothing(world, role, path, data):
     url = path.format(
@@ -882,9 +908,13 @@ def test_posts_to_admin_endpoints_by_non_admins_change_nothing(world, role, path
     else:
         response = client.post(url, data(world))
         assert response.status_code == 302
-        assert response["Location"].startswith("/django-admin/login/?next=")
+        if role == "bare_admin":
+            assert response["Location"] == FACTOR_SETUP
+        else:
+            assert response["Location"].startswith("/django-admin/login/?next=")
     assert database_state() == before
     assert not UserRole.objects.filter(user__in=[world.member, world.other_member]).exists()
+    assert UserRole.objects.filter(user=world.admin).exists()
 
 
 def test_the_same_posts_work_for_an_admin(world):
@@ -901,7 +931,7 @@ def test_the_same_posts_work_for_an_admin(world):
 METHODS = ["PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"]
 
 
-@pytest.mark.parametrize("role", ["anonymous", "member", "admin"])
+@pytest.mark.parametrize("role", ["anonymous", "member", "admin", "bare_admin"])
 def test_other_http_methods_never_fail_and_never_change_data(world, role):
     """PUT, PATCH, DELETE, OPTIONS and HEAD on every pattern: a refusal or the GET answer, never a 500 or a write."""
     client = world.client(role)

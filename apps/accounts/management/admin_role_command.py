@@ -4,6 +4,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from apps.accounts.models import User
 from apps.accounts.selectors import user_get_by_email
+from apps.accounts.services import AdminActionError
 
 
 class AdminRoleCommand(BaseCommand):
@@ -20,7 +21,11 @@ class AdminRoleCommand(BaseCommand):
         user: User | None = user_get_by_email(email=email)
         if user is None:
             raise CommandError(f"Geen account met e-mailadres {email!r}")
-        if self.change(user=user):
+        try:
+            changed = self.change(user=user)
+        except AdminActionError as error:
+            raise CommandError(str(error)) from None
+        if changed:
             self.stdout.write(self.style.SUCCESS(self.changed_text.format(email=user.email)))
         else:
             self.stdout.write(self.unchanged_text.format(email=user.email))
