@@ -40,7 +40,34 @@ def passkey_response_check(credential, response_class: type[AuthenticationRespon
         raise forms.ValidationError(MESSAGE_PASSKEY_ANSWER_BROKEN, code="passkey_answer_broken") from error
 
 
-class CheckedAuthenticationMixin:
+class PasskeyAnswerField(forms.JSONField):
+    """Django's JSONField catches only JSONDecodeError, but json.loads("9" * 5000) raises a plain ValueError
+    (Python's limit of 4,300 digits for an int): that is invalid JSON too, on reading and on showing again."""
+
+    widget = forms.HiddenInput
+
+    def to_python(self, value):
+        try:
+            return super().to_python(value)
+        except ValueError as error:  # a ValidationError is no ValueError: it passes untouched
+            raise forms.ValidationError(
+                self.error_messages["invalid"], code="invalid", params={"value": value}
+            ) from error
+
+    def bound_data(self, data, initial):
+        try:
+            return super().bound_data(data, initial)
+        except ValueError:
+            return forms.fields.InvalidJSONInput(data)
+
+
+class PasskeyAnswerMixin:
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["credential"] = PasskeyAnswerField(required=True)
+
+
+class CheckedAuthenticationMixin(PasskeyAnswerMixin):
     def clean_credential(self):
         passkey_response_check(self.cleaned_data["credential"], AuthenticationResponse)
         return super().clean_credential()
@@ -58,7 +85,7 @@ class PasskeyReauthenticateForm(CheckedAuthenticationMixin, ReauthenticateWebAut
     """Confirming it is you with a passkey before a sensitive change."""
 
 
-class CheckedRegistrationMixin:
+class CheckedRegistrationMixin(PasskeyAnswerMixin):
     def clean(self):
         credential = self.cleaned_data.get("credential")
         if credential:
