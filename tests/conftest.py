@@ -1,7 +1,16 @@
+import os
+
 import pytest
+from hypothesis import settings
 
 from tests.factories import AdminFactory, UserFactory
 from tests.mailbox import smtp_server  # noqa: F401 - the loopback SMTP server fixture, for every test module
+
+# Property-based tests run derandomised in CI (the same examples every run, so a red build is reproducible
+# and a flaky property shows up locally first); locally they explore new examples each run.
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+if os.environ.get("CI", "").lower() in ("1", "true"):
+    settings.load_profile("ci")
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ from django import forms
 
 from apps.invitations.services import MESSAGE_CODE_REQUIRED, invitation_code_normalize
 
+from .passkey_forms import CheckedRegistrationMixin
 from .passwords import password_help_text, password_length_validate
 
 
@@ -168,7 +169,7 @@ def add_service_errors(form: forms.Form, error) -> None:
         form.add_error(field if field in form.fields else None, messages)
 
 
-class PasskeyAddForm(AddWebAuthnForm):
+class PasskeyAddForm(CheckedRegistrationMixin, AddWebAuthnForm):
     """allauth's form to add a security key, as a passkey by default: one that can sign in on its own."""
 
     def __init__(self, *args, **kwargs):

@@ -11,10 +11,10 @@ from collections.abc import Iterable
 
 from django.utils import timezone
 
-from apps.core.spreadsheets import BOM, neutralise
+from apps.core.spreadsheets import BOM, FORMULA_STARTS, neutralise
 
 HEADER = ["Email", "Naam", "Aangemeld op"]
-FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_PREFIXES = tuple(FORMULA_STARTS)
 MESSAGE_NO_SUBSCRIBERS = "Geen nieuwsbrief abonnees gevonden"
 
 

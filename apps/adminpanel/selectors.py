@@ -12,6 +12,7 @@ from django.utils import timezone
 from apps.accounts.models import User, UserRole
 from apps.challenges.models import Badge, Dip, PhysicalStatus, UserBadge, UserChallenge
 from apps.challenges.selectors import dutch_date
+from apps.core.numbers import whole_number
 from apps.invitations.links import invitation_url
 from apps.invitations.models import EMAIL_SORT_KEY, Invitation
 from apps.notifications.models import Mail
@@ -268,7 +269,7 @@ class PhysicalFilter:
         badge = query.get("badge", "")
         return cls(
             status=status if status in PhysicalStatus.values else "",
-            badge_id=int(badge) if badge.isdigit() and len(badge) < 10 else None,
+            badge_id=whole_number(badge),
             cursor=query.get("na", "")[:200],
         )
 

@@ -12,6 +12,7 @@ from django.utils.html import format_html
 from apps.core.admin_writes import ServiceDeleteAdmin
 
 from .badge_art import badge_art_process
+from .forms import PostcodeNormalisedMixin
 from .models import Badge, Challenge, Dip, PostalAddress, UserBadge, UserChallenge
 from .photos import PhotoError
 from .services import (
@@ -304,9 +305,17 @@ class UserBadgeAdmin(ReadOnlyHereMixin, admin.ModelAdmin):
     autocomplete_fields = ["user"]
 
 
+class PostalAddressAdminForm(PostcodeNormalisedMixin, forms.ModelForm):
+    class Meta:
+        model = PostalAddress
+        fields = ["user", "recipient", "street", "postcode", "city", "country"]
+
+
 @admin.register(PostalAddress)
 class PostalAddressAdmin(admin.ModelAdmin):
     """Members' addresses for physical badges: seen by admins only; written through the member's service."""
+
+    form = PostalAddressAdminForm
 
     list_display = ["user", "street", "postcode", "city", "country", "updated_at"]
     search_fields = ["user__email", "user__full_name", "postcode", "city"]

@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+from apps.core.numbers import whole_number
+
 TEMPERATURE_MIN = Decimal("-2")
 TEMPERATURE_MAX = Decimal("35")
 DURATION_MIN_SECONDS = 10
@@ -23,13 +25,16 @@ MESSAGE_TEMPERATURE = "Vul een watertemperatuur in tussen −2 en 35 °C, met ho
 MESSAGE_DURATION = "Vul de tijd in het water in als minuten:seconden, tussen 0:10 en 60:00."
 MESSAGE_SPOT_TOO_LONG = f"De plek mag hoogstens {SPOT_MAX_LENGTH} tekens lang zijn."
 MESSAGE_NOTE_TOO_LONG = f"De notitie mag hoogstens {NOTE_MAX_LENGTH} tekens lang zijn."
+# A NUL character (PostgreSQL cannot store it in text) comes only from a script or a broken paste.
+MESSAGE_SPOT_BAD_CHARACTER = "De plek bevat een onzichtbaar teken dat niet kan. Typ de plek opnieuw."
+MESSAGE_NOTE_BAD_CHARACTER = "De notitie bevat een onzichtbaar teken dat niet kan. Typ de notitie opnieuw."
 
 SAFETY_NOTE = (
     "Zwem nooit alleen, ga eruit voordat je gaat rillen en warm daarna rustig op. "
     "Langer is niet beter: hier telt elke plons even zwaar."
 )
 
-_DURATION_TEXT = re.compile(r"^(\d{1,2}):([0-5]\d)$")
+_DURATION_TEXT = re.compile(r"([0-9]{1,2}):([0-5][0-9])")
 
 
 class ConditionsError(Exception):
@@ -60,9 +65,13 @@ class DipConditions:
         duration = self.duration_seconds
         if duration is not None and not DURATION_MIN_SECONDS <= duration <= DURATION_MAX_SECONDS:
             errors["duration_seconds"] = MESSAGE_DURATION
-        if len(self.spot) > SPOT_MAX_LENGTH:
+        if "\x00" in self.spot:
+            errors["spot"] = MESSAGE_SPOT_BAD_CHARACTER
+        elif len(self.spot) > SPOT_MAX_LENGTH:
             errors["spot"] = MESSAGE_SPOT_TOO_LONG
-        if len(self.note) > NOTE_MAX_LENGTH:
+        if "\x00" in self.note:
+            errors["note"] = MESSAGE_NOTE_BAD_CHARACTER
+        elif len(self.note) > NOTE_MAX_LENGTH:
             errors["note"] = MESSAGE_NOTE_TOO_LONG
         if errors:
             raise ConditionsError(errors)
@@ -104,9 +113,11 @@ def conditions_parse(data: Mapping[str, str]) -> DipConditions:
 
 
 def _duration_seconds(text: str) -> int | None:
-    if text.isdigit():
-        return int(text)
-    match = _DURATION_TEXT.match(text)
+    """Whole seconds or m:ss, in ASCII digits ("²" and 5,000 digits are simply not a duration)."""
+    seconds = whole_number(text, max_digits=len(str(DURATION_MAX_SECONDS)) + 1)
+    if seconds is not None:
+        return seconds
+    match = _DURATION_TEXT.fullmatch(text)
     if match is None:
         return None
     return int(match.group(1)) * 60 + int(match.group(2))

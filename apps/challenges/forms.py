@@ -3,9 +3,22 @@
 from django import forms
 
 from .models import PostalAddress
+from .services import MESSAGE_ADDRESS_TOO_LONG, postcode_normalise
 
 
-class PostalAddressForm(forms.ModelForm):
+class PostcodeNormalisedMixin:
+    """The postcode checked as the service stores it: upper() makes "ß" two letters, so 20 of them, which
+    passed the field's own length check, are 40 and are refused here, not by the database."""
+
+    def clean_postcode(self):
+        postcode = postcode_normalise(self.cleaned_data.get("postcode") or "")
+        max_length = PostalAddress._meta.get_field("postcode").max_length
+        if len(postcode) > max_length:
+            raise forms.ValidationError(MESSAGE_ADDRESS_TOO_LONG.format(field="Postcode", max=max_length))
+        return postcode
+
+
+class PostalAddressForm(PostcodeNormalisedMixin, forms.ModelForm):
     class Meta:
         model = PostalAddress
         fields = ["recipient", "street", "postcode", "city", "country"]

@@ -488,6 +488,12 @@ def physical_badges_mark(
 # --- the member's postal address (only for physical badges) ------------------------------------------
 
 MESSAGE_ADDRESS_INCOMPLETE = "Vul straat en huisnummer, postcode en plaats in (of laat alles leeg)."
+MESSAGE_ADDRESS_TOO_LONG = "{field} mag hoogstens {max} tekens lang zijn."
+
+
+def postcode_normalise(postcode: str) -> str:
+    """ "1234 ab" is "1234 AB". The forms normalise with it too, so their length check sees the stored value."""
+    return postcode.strip().upper()
 
 
 def postal_address_save(
@@ -497,7 +503,7 @@ def postal_address_save(
     values = {
         "recipient": recipient.strip(),
         "street": street.strip(),
-        "postcode": postcode.strip().upper(),
+        "postcode": postcode_normalise(postcode),
         "city": city.strip(),
         "country": country.strip() or "Nederland",
     }
@@ -506,6 +512,12 @@ def postal_address_save(
         return None
     if not (values["street"] and values["postcode"] and values["city"]):
         raise ChallengeError(MESSAGE_ADDRESS_INCOMPLETE)
+    # Checked after normalising: upper() can make text longer ("ß" is "SS"), past what the form checked.
+    for name, value in values.items():
+        field = PostalAddress._meta.get_field(name)
+        if len(value) > field.max_length:
+            label = str(field.verbose_name).capitalize()  # "Postcode", "Straat en huisnummer"
+            raise ChallengeError(MESSAGE_ADDRESS_TOO_LONG.format(field=label, max=field.max_length))
     with transaction.atomic():
         User.objects.select_for_update().only("pk").get(pk=user.pk)
         address, _ = PostalAddress.objects.update_or_create(user=user, defaults=values)

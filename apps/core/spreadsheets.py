@@ -7,10 +7,13 @@ for CSV injection). A byte-order mark makes Excel read a CSV as UTF-8.
 import re
 
 BOM = "\ufeff"
+FORMULA_STARTS = "=+-@\t\r"
+CELL_SEPARATORS = ",;\t|\r\n"
 # Where a spreadsheet may begin a cell: at the start, and after whatever it may take as a list separator
-# (',' in English Excel, ';' in Dutch Excel, tab, '|') or a line break, quotes or not. So 'Jan;=1+1;x' is
-# three cells in Dutch Excel, and the middle one must not start with '='.
-_CELL_START_BEFORE_FORMULA = re.compile(r"(^|[,;\t|\r\n])( *)(?=[=+\-@\t\r])")
+# (',' in English Excel, ';' in Dutch Excel, tab, '|') or a line break. Spaces and double quotes may come
+# first: 'Jan;=1+1;x' is three cells in Dutch Excel, and so is 'Jan;"=1+1";x', whose middle cell is the
+# quoted field "=1+1", a formula. The apostrophe goes right before the formula character, inside the quotes.
+_CELL_START_BEFORE_FORMULA = re.compile(rf"(^|[{re.escape(CELL_SEPARATORS)}])([ \"]*)(?=[{re.escape(FORMULA_STARTS)}])")
 
 
 def neutralise(value: str) -> str:

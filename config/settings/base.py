@@ -151,7 +151,13 @@ MFA_PASSKEY_LOGIN_ENABLED = True
 MFA_TOTP_ISSUER = "Koud water challenge"
 # A code typed as the app rolls over to the next one still counts (RFC 6238 §5.2: one step of delay).
 MFA_TOTP_TOLERANCE = 1
-MFA_FORMS = {"add_webauthn": "apps.accounts.forms.PasskeyAddForm"}
+MFA_FORMS = {
+    "add_webauthn": "apps.accounts.forms.PasskeyAddForm",
+    # The browser's passkey answer is checked before fido2 reads it (apps/accounts/passkey_forms.py).
+    "login_webauthn": "apps.accounts.passkey_forms.PasskeyLoginForm",
+    "authenticate_webauthn": "apps.accounts.passkey_forms.PasskeySecondStepForm",
+    "reauthenticate_webauthn": "apps.accounts.passkey_forms.PasskeyReauthenticateForm",
+}
 # No e-mail verification in an invitation-only club: every address may add a factor.
 MFA_ALLOW_UNVERIFIED_EMAIL = True
 # WebAuthn needs https; only the local server and the browser tests (http://localhost) may do without.

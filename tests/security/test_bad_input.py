@@ -20,13 +20,16 @@ from django.test import Client, override_settings
 from PIL import Image
 
 from apps.accounts.models import User
+from apps.accounts.passkey_forms import MESSAGE_PASSKEY_ANSWER_BROKEN
 from apps.adminpanel.selectors import MESSAGE_INVITATIONS_BAD_CURSOR, MESSAGE_PHOTOS_BAD_CURSOR
-from apps.challenges.models import Dip, UserChallenge
+from apps.challenges.conditions import MESSAGE_DURATION, MESSAGE_NOTE_BAD_CHARACTER, MESSAGE_SPOT_BAD_CHARACTER
+from apps.challenges.models import Dip, PostalAddress, UserChallenge
 from apps.challenges.photos import (
     MESSAGE_DAMAGED,
     MESSAGE_NOT_AN_IMAGE,
     MESSAGE_TOO_MANY_PIXELS,
 )
+from apps.challenges.services import ChallengeError, postal_address_save
 from apps.events.models import EventParticipant
 from apps.invitations.models import Invitation
 from apps.invitations.services import MAX_BULK_EMAILS
@@ -851,3 +854,103 @@ def test_a_foreign_host_header_gets_the_dutch_400_page(db, host):
     json_response = Client().post("/admin/api/gebruikers", HTTP_HOST=host, HTTP_ACCEPT="application/json")
     assert json_response.status_code == 400
     assert json_response.json() == {"error": MESSAGE_BAD_REQUEST}
+
+
+# --- unicode digits, huge numbers, NUL, text that grows when normalised, a broken passkey answer ---------
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("duration_seconds", "²", MESSAGE_DURATION),  # str.isdigit() says yes, int() says no
+        ("duration_seconds", "9" * 5_000, MESSAGE_DURATION),  # beyond Python's int() limit of 4,300 digits
+        ("duration_seconds", "٣٠٠", MESSAGE_DURATION),  # Arabic-Indic digits: int() reads them, we do not
+        ("duration_seconds", "1:３０", MESSAGE_DURATION),  # full-width digits after the colon
+        ("note", "koud\x00water", MESSAGE_NOTE_BAD_CHARACTER),  # PostgreSQL cannot store NUL in text
+        ("spot", "Strand\x00", MESSAGE_SPOT_BAD_CHARACTER),
+    ],
+    ids=["superscript", "5000-digits", "arabic-indic", "full-width", "nul-note", "nul-spot"],
+)
+def test_dip_conditions_in_unicode_digits_or_with_nul_get_the_fields_dutch_message(world: World, field, value, message):
+    client = world.client("member")
+    before = counts()
+    for url in ("/challenge/plons", f"/challenge/plons/{world.member_plain_dip.pk}"):
+        response = client.post(url, {field: value})
+        assert response.status_code == 400, (url, response.content[:300])
+        assert response.json() == {"error": message, "fields": {field: message}}
+    assert counts() == before
+    world.member_plain_dip.refresh_from_db()
+    assert (world.member_plain_dip.duration_seconds, world.member_plain_dip.note) == (None, "")
+
+
+def test_a_postcode_that_grows_when_written_in_capitals_is_refused_in_dutch(world: World):
+    """20 × 'ß' fits the form's 20 characters, but the stored postcode is upper case: 40 × 'S'."""
+    before = database_state()
+    response = world.client("member").post(
+        "/account/postadres", {"street": "Strandweg 1", "postcode": "ß" * 20, "city": "Den Haag"}
+    )
+    assert response.status_code == 302
+    assert messages_of(response) == ["Postcode mag hoogstens 20 tekens lang zijn."]
+    assert database_state() == before
+
+
+def test_the_address_service_checks_the_length_after_normalising(world: World):
+    """Any caller of the service (a command, the Django admin) is held to the stored length too."""
+    with pytest.raises(ChallengeError, match="^Postcode mag hoogstens 20 tekens lang zijn.$"):
+        postal_address_save(
+            user=world.member, recipient="", street="Strandweg 1", postcode="ß" * 20, city="Den Haag", country=""
+        )
+    assert not PostalAddress.objects.filter(user=world.member).exists()
+
+
+@pytest.mark.parametrize("value", ["²", "١", "9" * 5_000, "1" * 19, "-1", " 1"])
+def test_physical_badge_ids_in_unicode_digits_or_too_long_are_no_ids(world: World, value):
+    client = world.client("admin")
+    before = database_state()
+    response = client.post("/admin/fysieke-badges/markeren", {"award": value, "physical_status": "verstuurd"})
+    assert response.status_code == 302
+    assert messages_of(response) == ["Kies eerst een of meer badges."]
+    assert database_state() == before
+    listing = client.get("/admin/fysieke-badges/", {"badge": value})
+    assert listing.status_code == 200  # not a filter at all: the whole list
+
+
+PASSKEY_GARBAGE = [
+    "geen json",
+    "9" * 5_000,  # json.loads raises a plain ValueError (too many digits), which Django's JSONField let through
+    "{}",
+    "[]",
+    "5",
+    '{"id": "x"}',  # no rawId: a KeyError inside fido2
+    '{"id": "x", "rawId": "x", "type": "public-key", "response": "x"}',
+    '{"id": "x", "rawId": 1000000000, "type": "public-key", "response": {}}',  # bytes(10**9): a gigabyte
+    '{"id": "x", "rawId": "x", "type": "public-key", "response": {"clientDataJSON": 7, "signature": []}}',
+    '{"id": "x", "rawId": "x", "type": "public-key", "response": {"clientDataJSON": "x\\u0000", '
+    '"authenticatorData": "€", "signature": "", "userHandle": "MQ"}}',
+]
+
+
+@pytest.mark.parametrize("credential", PASSKEY_GARBAGE)
+def test_a_garbage_passkey_answer_at_sign_in_is_a_dutch_message(world: World, credential):
+    """Anyone may post here: the answer is /auth again with a message, never a 500."""
+    client = Client()
+    before = database_state()
+    response = client.post("/auth/passkey", {"credential": credential})
+    assert response.status_code == 302
+    assert "_auth_user_id" not in client.session
+    assert database_state() == before
+    assert messages_of(response) in (
+        [MESSAGE_PASSKEY_ANSWER_BROKEN],
+        ["Voer een geldige JSON in."],  # not JSON at all: the form field says so
+        ["Dit veld is verplicht."],  # {} and [] are "nothing" to a JSON field
+    )
+
+
+@pytest.mark.parametrize("credential", PASSKEY_GARBAGE[1:2] + PASSKEY_GARBAGE[4:])
+def test_a_garbage_passkey_answer_when_adding_a_passkey_is_a_dutch_message(world: World, credential):
+    client = world.client("member")
+    before = database_state()
+    response = client.post("/account/beveiliging/passkeys/toevoegen", {"name": "Telefoon", "credential": credential})
+    assert response.status_code == 200
+    assert MESSAGE_PASSKEY_ANSWER_BROKEN in html_of(response) or "Voer een geldige JSON in." in html_of(response)
+    assert database_state() == before

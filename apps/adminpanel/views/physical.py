@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST, require_safe
 from apps.accounts.access import admin_required
 from apps.challenges.models import PhysicalStatus
 from apps.challenges.services import ChallengeError, physical_badges_mark
+from apps.core.numbers import whole_number
 
 from ..selectors import PhysicalFilter, physical_badges
 
@@ -54,10 +55,10 @@ def physical_mark(request):
     except ValueError:
         messages.error(request, MESSAGE_BAD_DATE)
         return back
-    award_ids = [value for value in request.POST.getlist("award") if value.isdigit() and len(value) < 19]
+    award_ids = [pk for value in request.POST.getlist("award") if (pk := whole_number(value)) is not None]
     status = request.POST.get("physical_status", "")
     try:
-        count = physical_badges_mark(award_ids=[int(pk) for pk in award_ids], status=status, on=on)
+        count = physical_badges_mark(award_ids=award_ids, status=status, on=on)
     except ChallengeError as error:
         messages.error(request, str(error))
         return back

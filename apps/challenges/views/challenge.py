@@ -10,6 +10,7 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from apps.accounts.access import member_required_action, member_required_json
+from apps.core.numbers import whole_number
 from apps.core.page_cache import Page, cached_page, shared_versions
 
 from ..conditions import ConditionsError, conditions_parse
@@ -143,8 +144,8 @@ def _tapped_at(value: str | None) -> datetime.datetime | None:
 def _optional_id(value: str | None) -> int | None:
     if not value:
         return None
-    number = int(value)
-    if number <= 0:
+    number = whole_number(value)
+    if not number:
         raise ValueError("not an id")
     return number
 
