@@ -949,6 +949,7 @@ def test_a_garbage_passkey_answer_at_sign_in_is_a_dutch_message(world: World, cr
 @pytest.mark.parametrize("credential", PASSKEY_GARBAGE[1:2] + PASSKEY_GARBAGE[4:])
 def test_a_garbage_passkey_answer_when_adding_a_passkey_is_a_dutch_message(world: World, credential):
     client = world.client("member")
+    client.post("/auth/opnieuw/", {"password": DEFAULT_PASSWORD})  # adding a passkey asks for the password first
     before = database_state()
     response = client.post("/account/beveiliging/passkeys/toevoegen", {"name": "Telefoon", "credential": credential})
     assert response.status_code == 200

@@ -140,6 +140,11 @@ WRITES = [
     Write("account_profile", MEMBER_ROLES, ("profiel-full_name", "profiel-email", "profiel-newsletter_consent")),
     Write("account_password", MEMBER_ROLES, ("wachtwoord-current_password", "wachtwoord-new_password")),
     Write("account_delete", MEMBER_ROLES, ("verwijderen-password",)),
+    Write("account_reauthenticate", MEMBER_ROLES, ("password", "next")),
+    Write("mfa_reauthenticate_webauthn", MEMBER_ROLES, ("next",), credential=True),
+    Write("account_confirm_email", ("anonymous", "member"), kwargs={"key": "bad-key"}),
+    Write("account_export", MEMBER_ROLES),
+    Write("account_export_file", MEMBER_ROLES, method="get", kwargs={"token": "bad-token"}),
     Write("mfa_activate_totp", MEMBER_ROLES, ("code",)),
     Write("mfa_deactivate_totp", MEMBER_ROLES, ("code",)),
     Write("mfa_generate_recovery_codes", MEMBER_ROLES),
@@ -213,7 +218,7 @@ NO_INPUT = {
     "adminpanel_to_send_xlsx",
     "adminpanel_to_send_csv",
     "statistics",
-    "account_export",
+    "account_export_download",
 }
 
 
