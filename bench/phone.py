@@ -11,9 +11,12 @@ headers included). The medians go into bench/report.py's table.
 """
 
 import argparse
+import io
 import json
+import random
 import statistics
 
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
 from playwright.sync_api import sync_playwright
 
 HOST = "127.0.0.1"
@@ -44,6 +47,38 @@ METRICS_JS = """
   }), 50);
 })
 """
+
+
+# EXIF orientation 6: the camera held upright, the sensor's pixels stored on their side (as phones do).
+EXIF_ORIENTATION = 0x0112
+ROTATED_90 = 6
+
+
+def camera_photo(size: tuple[int, int] = (4000, 3000), *, quality: int = 95, seed: int = 12) -> bytes:
+    """A 12 MP JPEG as a phone camera writes it (about 5 MB): a scene of soft shapes on sky and water
+    gradients, coarse texture and sensor noise, at quality 95, with an EXIF orientation tag (6) and a
+    camera make. At 2048 px it is about 440 KB at quality 85, as a real beach photo of 5 MB is."""
+    width, height = size
+    rng = random.Random(seed)
+    sky = Image.linear_gradient("L").resize(size)
+    scene = Image.merge(
+        "RGB", [sky.point(lambda v: 60 + v // 3), sky.point(lambda v: 110 + v // 4), sky.point(lambda v: 200 - v // 5)]
+    )
+    draw = ImageDraw.Draw(scene)
+    for _ in range(400):
+        x, y, r = rng.randrange(width), rng.randrange(height), rng.randrange(10, 300)
+        draw.ellipse([x - r, y - r // 2, x + r, y + r // 2], fill=tuple(rng.randrange(256) for _ in range(3)))
+    scene = scene.filter(ImageFilter.GaussianBlur(3))
+    texture = Image.effect_noise((width // 24, height // 24), 16).resize(size, Image.Resampling.BICUBIC)
+    scene = ImageChops.add(scene, Image.merge("RGB", [texture] * 3), offset=-128)
+    noise = Image.merge("RGB", [Image.effect_noise(size, 7) for _ in range(3)])
+    photo = ImageChops.add(scene, noise, offset=-128)
+    exif = Image.Exif()
+    exif[EXIF_ORIENTATION] = ROTATED_90
+    exif[0x010F] = "Koud Camera"  # Make
+    out = io.BytesIO()
+    photo.save(out, "JPEG", quality=quality, exif=exif.tobytes())
+    return out.getvalue()
 
 
 def _cookies(header: str, port: int) -> list[dict]:
