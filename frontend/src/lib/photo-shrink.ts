@@ -62,7 +62,8 @@ export async function shrinkPhoto(
     const { width, height } = fittedSize(bitmap.width, bitmap.height, maxSide);
     const blob = await encode(bitmap, width, height, quality);
     // A browser that can't encode JPEG hands back a PNG: bigger than the original, so send that instead.
-    if (blob === null || blob.type !== JPEG) return file;
+    // An empty result (a canvas that failed to draw, seen in headless Chromium with GPU) is no photo either.
+    if (blob === null || blob.type !== JPEG || blob.size === 0) return file;
     return new File([blob], jpegName(file.name), { type: JPEG, lastModified: file.lastModified });
   } catch {
     return file;
