@@ -137,6 +137,7 @@ def test_a_members_queued_tap_is_not_sent_with_the_next_members_session(page):
     first_card, second_card = five_dip_card(first), five_dip_card(second)
     sign_in(page, first)
     page.goto(page.base_url + "/challenge")
+    page.wait_for_load_state("networkidle")  # the island's folded details chunk too, before the signal goes
     page.context.set_offline(True)
     page.get_by_role("button", name="Plons registreren").click()
     expect(page.get_by_text(WAITING)).to_be_visible()
