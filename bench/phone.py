@@ -1,28 +1,54 @@
-"""What a member on a phone feels: member pages in headless Chromium on a slow 4G line with a slow CPU.
+"""What a member on a phone feels: member pages and a photo dip in headless Chromium on slow 4G.
 
     python bench/phone.py --port 8765 --cookie "sessionid=…; csrftoken=…" --out bench/results/raw/phone.json
 
-Each URL is opened `--runs` times in a fresh browser context (an empty cache, as on a first visit) and
-`--runs` times again with the cache of a previous visit (as the next day), on a phone screen (390 × 844),
-with Chrome DevTools' network throttling (150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up: the
-"slow 4G" profile) and 4× CPU slowdown. Measured by the browser itself: time to first byte, first
-contentful paint, largest contentful paint, and the bytes that went over the wire (every response,
-headers included). The medians go into bench/report.py's table.
+The profile is Lighthouse's slow 4G (its DevTools throttling): 562.5 ms round trip, 1.6 Mbit/s down,
+750 kbit/s up, and 4× CPU slowdown, set through the Chrome DevTools Protocol
+(Network.emulateNetworkConditions, Emulation.setCPUThrottlingRate), on a phone screen (390 × 844).
+
+- Pages: each URL is opened `--runs` times in a fresh browser context (an empty cache, as on a first
+  visit), then `--runs` times in one context that has been there before, with the service worker
+  installed and in control (as the next day). Measured by the browser itself: time to first byte, first
+  contentful paint, largest contentful paint, and the bytes over the wire (every response, headers
+  included).
+- A photo dip: a real 12 MP camera photo (4000 × 3000, about 5 MB, EXIF orientation) chosen on
+  /challenge and "Plons registreren" tapped: the time from the tap to "Plons toegevoegd!" on screen,
+  and the bytes the phone sent for it. A load member whose active card has room taps (the bench member
+  is one dip from done), and every measured dip is undone afterwards through the app's own undo, so the
+  data stays as seeded.
+
+The browser talks to gunicorn through a small proxy in this script that adds `X-Forwarded-Proto: https`
+to every request, as the TLS proxy in front of production does. Headers given to Playwright only reach
+the page's own requests: the service worker's script and its fetches went without them and got the
+production HTTPS redirect, so no worker was ever installed.
 """
 
 import argparse
+import http.client
+import io
 import json
+import os
+import random
 import statistics
+import sys
+import tempfile
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
 from playwright.sync_api import sync_playwright
 
 HOST = "127.0.0.1"
 URLS = ("/dashboard", "/challenge")
-# Chrome DevTools' "Slow 4G" preset (as in Lighthouse's mobile run).
-LATENCY_MS = 150
+# Lighthouse's slow 4G with DevTools throttling: 150 ms RTT × 3.75, 1.6 Mbit/s down, 750 kbit/s up, 4× CPU.
+LATENCY_MS = 562.5
 DOWNLOAD_BYTES_PER_S = 1_600_000 / 8
 UPLOAD_BYTES_PER_S = 750_000 / 8
 CPU_SLOWDOWN = 4
+DIP_PATH = "/challenge/plons"
+ADDED = "Plons toegevoegd!"
+HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "proxy-connection"}
 # The stamp card is drawn by its island after load: wait for it before reading the largest paint.
 READY_SELECTOR = {"/challenge": "#stampcard-root > *"}
 
@@ -46,28 +72,105 @@ METRICS_JS = """
 """
 
 
+# EXIF orientation 6: the camera held upright, the sensor's pixels stored on their side (as phones do).
+EXIF_ORIENTATION = 0x0112
+ROTATED_90 = 6
+
+
+def camera_photo(size: tuple[int, int] = (4000, 3000), *, quality: int = 95, seed: int = 12) -> bytes:
+    """A 12 MP JPEG as a phone camera writes it (about 5 MB): a scene of soft shapes on sky and water
+    gradients, coarse texture and sensor noise, at quality 95, with an EXIF orientation tag (6) and a
+    camera make. At 2048 px it is about 440 KB at quality 85, as a real beach photo of 5 MB is."""
+    width, height = size
+    rng = random.Random(seed)
+    sky = Image.linear_gradient("L").resize(size)
+    scene = Image.merge(
+        "RGB", [sky.point(lambda v: 60 + v // 3), sky.point(lambda v: 110 + v // 4), sky.point(lambda v: 200 - v // 5)]
+    )
+    draw = ImageDraw.Draw(scene)
+    for _ in range(400):
+        x, y, r = rng.randrange(width), rng.randrange(height), rng.randrange(10, 300)
+        draw.ellipse([x - r, y - r // 2, x + r, y + r // 2], fill=tuple(rng.randrange(256) for _ in range(3)))
+    scene = scene.filter(ImageFilter.GaussianBlur(3))
+    texture = Image.effect_noise((width // 24, height // 24), 16).resize(size, Image.Resampling.BICUBIC)
+    scene = ImageChops.add(scene, Image.merge("RGB", [texture] * 3), offset=-128)
+    noise = Image.merge("RGB", [Image.effect_noise(size, 7) for _ in range(3)])
+    photo = ImageChops.add(scene, noise, offset=-128)
+    exif = Image.Exif()
+    exif[EXIF_ORIENTATION] = ROTATED_90
+    exif[0x010F] = "Koud Camera"  # Make
+    out = io.BytesIO()
+    photo.save(out, "JPEG", quality=quality, exif=exif.tobytes())
+    return out.getvalue()
+
+
+class HttpsProxy:
+    """Forwards every request to gunicorn with `X-Forwarded-Proto: https` (as production's TLS proxy does)
+    and counts the bytes of each dip the phone sends (request line, headers and body)."""
+
+    def __init__(self, upstream_port: int):
+        proxy = self
+        self.dip_bytes: list[int] = []
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):  # quiet
+                pass
+
+            def handle(self):  # a browser that closes a connection (context closed) is no error here
+                try:
+                    super().handle()
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
+            def forward(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length) if length else None
+                if self.command == "POST" and self.path.split("?")[0] == DIP_PATH:
+                    proxy.dip_bytes.append(len(self.requestline) + 2 + len(bytes(self.headers)) + length)
+                headers = {k: v for k, v in self.headers.items() if k.lower() not in HOP_BY_HOP}
+                headers["X-Forwarded-Proto"] = "https"
+                # The browser is on http://127.0.0.1 here, on https:// in production: so are its Origin and
+                # Referer as Django's CSRF check compares them with the (https) request.
+                for name in ("Origin", "Referer"):
+                    if headers.get(name, "").startswith("http://"):
+                        headers[name] = "https://" + headers[name][len("http://") :]
+                upstream = http.client.HTTPConnection(HOST, upstream_port, timeout=120)
+                try:
+                    upstream.request(self.command, self.path, body=body, headers=headers)
+                    answer = upstream.getresponse()
+                    content = answer.read()
+                    self.send_response_only(answer.status, answer.reason)
+                    for name, value in answer.getheaders():
+                        if name.lower() not in HOP_BY_HOP and name.lower() != "content-length":
+                            self.send_header(name, value)
+                    self.send_header("Content-Length", str(len(content)))
+                    self.end_headers()
+                    if self.command != "HEAD":
+                        self.wfile.write(content)
+                finally:
+                    upstream.close()
+
+            do_GET = do_POST = do_HEAD = do_PUT = do_DELETE = do_PATCH = forward
+
+        self.server = ThreadingHTTPServer((HOST, 0), Handler)
+        self.server.daemon_threads = True
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
 def _cookies(header: str, port: int) -> list[dict]:
     pairs = (part.strip().split("=", 1) for part in header.split(";") if "=" in part)
     return [{"name": name, "value": value, "url": f"http://{HOST}:{port}"} for name, value in pairs]
 
 
-def new_phone(browser, *, port: int, cookie: str):
-    """A browser profile of its own (its own HTTP cache) on a phone screen, signed in as the member."""
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844},
-        device_scale_factor=2,
-        is_mobile=True,
-        has_touch=True,
-        locale="nl-NL",
-        # gunicorn trusts this header from 127.0.0.1: production's HTTPS redirect stays on and out of the way.
-        extra_http_headers={"X-Forwarded-Proto": "https"},
-    )
-    context.add_cookies(_cookies(cookie, port))
-    return context, context.new_page()
-
-
-def visit(context, page, url: str, *, port: int) -> dict:
-    """Open the URL on a throttled line and CPU; the browser's own timings and the bytes on the wire."""
+def throttle(context, page):
+    """Slow 4G and a 4× slower CPU on this page (a CDP session of its own, returned)."""
     cdp = context.new_cdp_session(page)
     cdp.send("Network.enable")
     cdp.send(
@@ -80,6 +183,25 @@ def visit(context, page, url: str, *, port: int) -> dict:
         },
     )
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+    return cdp
+
+
+def new_phone(browser, *, port: int, cookie: str):
+    """A browser profile of its own (its own HTTP cache) on a phone screen, signed in as the member."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        locale="nl-NL",
+    )
+    context.add_cookies(_cookies(cookie, port))
+    return context, context.new_page()
+
+
+def visit(context, page, url: str, *, port: int) -> dict:
+    """Open the URL on a throttled line and CPU; the browser's own timings and the bytes on the wire."""
+    cdp = throttle(context, page)
     transferred = {"bytes": 0, "requests": 0}
 
     def finished(event):
@@ -99,6 +221,91 @@ def visit(context, page, url: str, *, port: int) -> dict:
     return metrics
 
 
+WORKER_READY_JS = (
+    "Promise.race([navigator.serviceWorker.ready.then(() => true), new Promise(r => setTimeout(r, 20000, false))])"
+)
+
+# Installed before the tap: the moment of the tap, and the moment "Plons toegevoegd!" is on screen.
+WATCH_TAP_JS = """
+(text) => {
+  window.__tap = { tappedAt: null, shownAt: null };
+  document.addEventListener("click", () => { window.__tap.tappedAt ??= performance.now(); }, { capture: true });
+  const seen = () => [...document.querySelectorAll("[role=status], [role=alert], .sc-message")]
+    .some((element) => element.textContent.includes(text));
+  new MutationObserver((_, observer) => {
+    if (window.__tap.tappedAt !== null && seen()) {
+      window.__tap.shownAt = performance.now();
+      observer.disconnect();
+    }
+  }).observe(document.body, { subtree: true, childList: true, characterData: true });
+}
+"""
+
+UNDO_JS = """
+async ({ undoUrl, csrf }) => (await fetch(undoUrl, {
+  method: "POST", headers: { "X-CSRFToken": csrf, "X-Requested-With": "XMLHttpRequest", Accept: "application/json" },
+})).status
+"""
+
+
+def measure_tap(browser, photo: Path, *, port: int, cookie: str, proxy: HttpsProxy) -> dict:
+    """Choose the camera photo, tap "Plons registreren": time to "Plons toegevoegd!" and bytes sent."""
+    context, page = new_phone(browser, port=port, cookie=cookie)
+    cdp = throttle(context, page)
+    page.goto(f"http://{HOST}:{port}/challenge", wait_until="load")
+    # The island's own form (the server-rendered fallback has a button of the same name, replaced on mount).
+    page.locator("#stampcard-root .sc-root").get_by_role("button", name="Plons registreren").wait_for(timeout=30_000)
+    page.get_by_label("Foto (optioneel)").set_input_files(str(photo))
+    page.evaluate(WATCH_TAP_JS, ADDED)
+    sent_before = len(proxy.dip_bytes)
+    with page.expect_response(
+        lambda r: r.url.endswith(DIP_PATH) and r.request.method == "POST", timeout=120_000
+    ) as answer:
+        page.get_by_role("button", name="Plons registreren").click()
+    response = answer.value
+    if response.status != 201:
+        raise SystemExit(f"the dip was answered {response.status}: {response.text()[:300]}")
+    page.get_by_text(ADDED).first.wait_for(timeout=120_000)
+    page.wait_for_function("window.__tap.shownAt !== null", timeout=10_000)
+    tap = page.evaluate("window.__tap")
+    dip_id = response.json()["dip"]["id"]
+    # Undo the measured dip through the app itself, so the bench's data stays as seeded.
+    props = json.loads(page.locator("#stampcard-data").text_content())
+    csrf = next(c["value"] for c in context.cookies() if c["name"] == "csrftoken")
+    undone = page.evaluate(
+        UNDO_JS, {"undoUrl": props["endpoints"]["undoDip"].replace("/0/", f"/{dip_id}/"), "csrf": csrf}
+    )
+    if undone != 200:
+        raise SystemExit(f"undoing the bench's dip {dip_id} answered {undone}")
+    cdp.detach()
+    context.close()
+    return {"tap_to_added_ms": tap["shownAt"] - tap["tappedAt"], "bytes_sent": sum(proxy.dip_bytes[sent_before:])}
+
+
+def tap_member_cookie(port: int) -> tuple[str, str]:
+    """A load member whose active card has room for a dip (the bench member is one dip from done), signed in."""
+    import django
+    from django.db.models import Count, F
+
+    django.setup()
+    from apps.challenges.models import UserChallenge
+    from apps.demo.load_data import BENCH_MEMBER_EMAIL, LOAD_PASSWORD
+    from bench.signin import sign_in
+
+    # Its next dip must answer "Plons toegevoegd!" itself: no badge and no completion (their message comes last).
+    cards = (
+        UserChallenge.objects.filter(is_active=True, completed_at=None, user__email__endswith="@load.koudwater.test")
+        .exclude(user__email=BENCH_MEMBER_EMAIL)
+        .annotate(dip_count=Count("dips"))
+        .filter(dip_count__lt=F("challenge__target_dips") - 1)
+        .select_related("user", "challenge")
+        .prefetch_related("challenge__badges")
+        .order_by("user__email")[:50]
+    )
+    card = next((c for c in cards if c.dip_count + 1 not in {b.milestone_dips for b in c.challenge.badges.all()}), None)
+    return card.user.email, sign_in(port, card.user.email, LOAD_PASSWORD)
+
+
 def summarise(runs: list[dict]) -> dict:
     keys = ("ttfb_ms", "fcp_ms", "lcp_ms", "load_ms", "bytes", "requests")
     return {key: statistics.median(run[key] for run in runs if run.get(key) is not None) for key in keys}
@@ -111,9 +318,15 @@ def measure_page(browser, url: str, *, port: int, cookie: str, runs: int) -> dic
         context, page = new_phone(browser, port=port, cookie=cookie)
         cold.append(visit(context, page, url, port=port))
         context.close()
-    # The next visits: one profile that has been here before, so hashed static files come from its cache.
+    # The next visits: one profile that has been here before, with the service worker installed and in
+    # control (its precache holds the islands), and the browser's cache of the hashed static files.
     context, page = new_phone(browser, port=port, cookie=cookie)
     page.goto(f"http://{HOST}:{port}{url}", wait_until="load")
+    if not page.evaluate(WORKER_READY_JS):
+        raise SystemExit(f"{url}: the service worker did not become active")
+    page.reload(wait_until="load")
+    if page.evaluate("navigator.serviceWorker.controller?.scriptURL ?? null") is None:
+        raise SystemExit(f"{url}: the page is not controlled by the service worker")
     warm = []
     for _ in range(runs):
         page.goto("about:blank")
@@ -127,8 +340,10 @@ def main() -> None:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--cookie", required=True, help="the Cookie header of a signed-in member")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--taps", type=int, default=3, help="photo dips measured (each undone afterwards)")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # apps.* and bench.* for the tap member
 
     results = {
         "profile": {
@@ -140,10 +355,32 @@ def main() -> None:
         },
         "pages": {},
     }
+    proxy = HttpsProxy(args.port)
+    photo_dir = tempfile.TemporaryDirectory()
+    photo = Path(photo_dir.name) / "IMG_2041.jpg"
+    photo.write_bytes(camera_photo())
+    tap_email, tap_cookie = tap_member_cookie(args.port)
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium")
+        browser = playwright.chromium.launch(
+            # As the browser tests run it: this machine has no GPU for headless Chromium's canvas.
+            executable_path=os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"),
+            args=["--disable-gpu"],
+        )
+        taps = [measure_tap(browser, photo, port=proxy.port, cookie=tap_cookie, proxy=proxy) for _ in range(args.taps)]
+        results["photo_dip"] = {
+            "member": tap_email,
+            "photo_bytes": photo.stat().st_size,
+            "tap_to_added_ms": statistics.median(t["tap_to_added_ms"] for t in taps),
+            "bytes_sent": statistics.median(t["bytes_sent"] for t in taps),
+            "runs": taps,
+        }
+        dip = results["photo_dip"]
+        print(
+            f"   photo dip    12 MP photo of {dip['photo_bytes'] / 1024:.0f} KB: tap to '{ADDED}' "
+            f"{dip['tap_to_added_ms']:.0f} ms, {dip['bytes_sent'] / 1024:.1f} KB sent"
+        )
         for url in URLS:
-            measured = measure_page(browser, url, port=args.port, cookie=args.cookie, runs=args.runs)
+            measured = measure_page(browser, url, port=proxy.port, cookie=args.cookie, runs=args.runs)
             results["pages"][url] = measured
             cold, warm = measured["cold"], measured["warm"]
             print(
@@ -152,6 +389,8 @@ def main() -> None:
                 f"LCP {warm['lcp_ms']:.0f} ms, {warm['bytes'] / 1024:.1f} KB"
             )
         browser.close()
+    proxy.close()
+    photo_dir.cleanup()
     with open(args.out, "w") as handle:
         json.dump(results, handle, indent=2)
 

@@ -14,6 +14,11 @@ PERMISSIONS_POLICY = "camera=(self), geolocation=(), microphone=(), payment=()"
 MEMBER_HEADER = "X-Koud-Member"
 
 
+def member_mark(user_id: int) -> str:
+    """The opaque id of a member that their pages carry (X-Koud-Member) and the stamp card gets in its props."""
+    return salted_hmac("koud.service-worker.member", str(user_id)).hexdigest()[:32]
+
+
 class PermissionsPolicyMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
@@ -55,5 +60,5 @@ class MemberPageMarkMiddleware:
         response = self.get_response(request)
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated and response.get("Content-Type", "").startswith("text/html"):
-            response[MEMBER_HEADER] = salted_hmac("koud.service-worker.member", str(user.pk)).hexdigest()[:32]
+            response[MEMBER_HEADER] = member_mark(user.pk)
         return response

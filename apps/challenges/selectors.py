@@ -10,8 +10,11 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.dates import MONTHS
 
+from config.middleware import member_mark
+
 from .conditions import SAFETY_NOTE, conditions_display, duration_display, limits_props
 from .models import Badge, Challenge, Dip, UserBadge, UserChallenge
+from .photos import MAX_SIDE as PHOTO_MAX_SIDE
 from .photos import MESSAGE_NOT_AN_IMAGE, max_photo_bytes
 from .services import UNDO_WINDOW
 
@@ -213,6 +216,10 @@ def stamp_card_props(card: UserChallenge) -> dict:
         # The server's limit (settings.PHOTO_MAX_BYTES), so the island refuses a too-large photo before sending it.
         "photoMaxBytes": max_photo_bytes(),
         "photoNotImageMessage": MESSAGE_NOT_AN_IMAGE,
+        # The longest side the server keeps: the phone shrinks a photo to it before the upload.
+        "photoMaxSide": PHOTO_MAX_SIDE,
+        # Whose taps these are: a tap queued on the phone is only sent with this member's session.
+        "member": member_mark(card.user_id),
     }
 
 

@@ -203,6 +203,16 @@ def test_the_island_gets_the_servers_photo_limit_in_its_props(member_client, mem
     assert props(member_client.get("/challenge"))["photoMaxBytes"] == 4 * 1024 * 1024
 
 
+def test_the_island_gets_the_stored_photo_size_and_the_members_mark_in_its_props(member_client, member, waterdieren):
+    from apps.challenges.photos import MAX_SIDE
+
+    card_with(member, waterdieren, 1)
+    response = member_client.get("/challenge")
+    # The shrink on the phone follows the server's one rule; the queue's owner is the mark of the page.
+    assert props(response)["photoMaxSide"] == MAX_SIDE
+    assert props(response)["member"] == response["X-Koud-Member"]
+
+
 def test_challenge_page_escapes_hostile_text(member_client, member):
     evil = ChallengeFactory(name="</script><script>alert(1)</script>", description="<img src=x onerror=alert(1)>")
     card_with(member, evil, 0)

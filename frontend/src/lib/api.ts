@@ -36,6 +36,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Extra headers; the CSRF and JSON headers are set by the helper. */
   headers?: Record<string, string>;
+  /** Give up after this long: the result is then a failure with status 0, as without a connection. */
+  timeoutMs?: number;
 }
 
 /** The CSRF token: the `csrftoken` cookie, else `<meta name="csrf-token" content="...">`. */
@@ -108,12 +110,19 @@ async function request<T>(
 
   const init: RequestInit = { method: spec.method, headers, credentials: "same-origin" };
   if (spec.body !== undefined) init.body = spec.body;
-  if (options.signal !== undefined) init.signal = options.signal;
+  const timeout = options.timeoutMs === undefined ? null : new AbortController();
+  const timer = timeout === null ? undefined : setTimeout(() => timeout.abort(), options.timeoutMs);
+  if (options.signal !== undefined) {
+    if (timeout === null) init.signal = options.signal;
+    else options.signal.addEventListener("abort", () => timeout.abort(), { once: true });
+  }
+  if (timeout !== null) init.signal = timeout.signal;
 
   let response: Response;
   try {
     response = await fetch(url, init);
   } catch {
+    clearTimeout(timer);
     return failure(0, undefined);
   }
 
@@ -124,6 +133,10 @@ async function request<T>(
     body = text.trim() === "" ? null : (JSON.parse(text) as unknown);
   } catch {
     parsed = false;
+    // Timed out while the answer was still coming in: as good as no answer.
+    if (timeout?.signal.aborted === true) return failure(0, undefined);
+  } finally {
+    clearTimeout(timer);
   }
 
   if (response.ok && parsed) {

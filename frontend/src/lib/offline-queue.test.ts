@@ -1,13 +1,21 @@
 import "fake-indexeddb/auto";
 import { IDBFactory } from "fake-indexeddb";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { enqueueTap, flushQueue, queuedTaps, tapForm, type QueuedTap } from "./offline-queue";
+import {
+  QUEUED_SEND_TIMEOUT_MS,
+  enqueueTap,
+  flushQueue,
+  queuedTaps,
+  tapForm,
+  type QueuedTap,
+} from "./offline-queue";
 
 function tap(n: number, overrides: Partial<QueuedTap> = {}): QueuedTap {
   return {
     requestId: `00000000-0000-4000-8000-00000000000${n}`,
     tappedAt: `2026-11-21T09:0${n}:00.000Z`,
     userChallengeId: 7,
+    member: "lid-a",
     endpoint: "/challenge/plons",
     csrfToken: "token",
     photo: null,
@@ -57,7 +65,7 @@ describe("offline queue", () => {
     });
     vi.stubGlobal("fetch", fetchMock);
     const results: number[] = [];
-    await flushQueue({ csrfToken: "fresh", onResult: (r) => results.push(r.status) });
+    await flushQueue({ member: "lid-a", csrfToken: "fresh", onResult: (r) => results.push(r.status) });
     expect(sent).toEqual(["1", "2"]);
     expect(results).toEqual([201, 409]);
     expect(await queuedTaps()).toEqual([]);
@@ -70,9 +78,48 @@ describe("offline queue", () => {
       throw new TypeError("Failed to fetch");
     });
     vi.stubGlobal("fetch", fetchMock);
-    const results = await flushQueue();
+    const results = await flushQueue({ member: "lid-a" });
     expect(fetchMock).toHaveBeenCalledTimes(1);
     expect(results.map((r) => r.status)).toEqual([0]);
     expect((await queuedTaps()).length).toBe(2);
+  });
+
+  it("sends a member's taps only with that member's session; another member's stay on the phone", async () => {
+    await enqueueTap(tap(1, { member: "lid-a" }));
+    await enqueueTap(tap(2, { member: "lid-b", userChallengeId: 9 }));
+    const sent: string[] = [];
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (_url: string, init: RequestInit) => {
+        sent.push(((init.body as FormData).get("request_id") as string).slice(-1));
+        return answer(201, { dip: {} });
+      }),
+    );
+    await flushQueue({ member: "lid-b" });
+    expect(sent).toEqual(["2"]);
+    expect((await queuedTaps()).map((t) => [t.requestId.slice(-1), t.member])).toEqual([["1", "lid-a"]]);
+
+    await flushQueue({ member: "lid-a" });
+    expect(sent).toEqual(["2", "1"]);
+    expect(await queuedTaps()).toEqual([]);
+  });
+
+  it("a send that hangs gives up after QUEUED_SEND_TIMEOUT_MS and the tap keeps waiting", async () => {
+    await enqueueTap(tap(1));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(
+        (_url: string, init: RequestInit) =>
+          new Promise<Response>((_resolve, reject) => {
+            init.signal?.addEventListener("abort", () => reject(new DOMException("Aborted", "AbortError")));
+          }),
+      ),
+    );
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const flushed = flushQueue({ member: "lid-a" });
+    await vi.waitFor(() => expect(vi.getTimerCount()).toBe(1));
+    vi.advanceTimersByTime(QUEUED_SEND_TIMEOUT_MS);
+    expect((await flushed).map((r) => r.status)).toEqual([0]);
+    expect((await queuedTaps()).length).toBe(1);
   });
 });

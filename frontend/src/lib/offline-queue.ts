@@ -5,6 +5,14 @@
  * A queued tap keeps its request id: the server stores one dip per id, so sending the same tap twice
  * (the page and the worker at once, or a lost answer) never adds two dips. The server stays the judge:
  * every answer it gives, yes or no, ends the tap's wait.
+ *
+ * A queued tap belongs to the member who tapped it (`member`: the opaque id the server marks that
+ * member's pages with, X-Koud-Member) and is only ever sent with that member's session. On a shared
+ * phone, A's unsent dip is not sent with B's session (the server would refuse it for B and the tap would
+ * be gone): it stays on the phone, out of B's sight, and goes when A signs in here again. We keep it
+ * rather than drop it at sign-out because it is a real dip of A's: a member who signed out with a dip
+ * still waiting (no signal at the water) expects it to count, and the server still takes a tap up to
+ * 72 hours late; the card shows it under "Nog te versturen" until then.
  */
 
 const DB_NAME = "koud-offline";
@@ -20,6 +28,8 @@ export interface QueuedTap {
   tappedAt: string;
   /** The card it was tapped on: the server refuses it for any other card. */
   userChallengeId: number;
+  /** The member who tapped it (X-Koud-Member); `undefined` only for taps queued before taps had owners. */
+  member?: string;
   endpoint: string;
   /** The page's CSRF token: a worker cannot read cookies. */
   csrfToken: string | null;
@@ -33,6 +43,12 @@ interface StoredTap extends QueuedTap {
   /** Auto-increment key: the order of the taps. */
   seq?: number;
 }
+
+/**
+ * A queued tap may carry a photo that the live send gave up on (a weak line): give it much longer than
+ * the stamp card's own wait, but never forever, so one hung request can't hold up the queue.
+ */
+export const QUEUED_SEND_TIMEOUT_MS = 120_000;
 
 /** What the server answered for a sent tap; `status` 0 = no connection (the tap keeps waiting). */
 export interface SendResult {
@@ -86,6 +102,11 @@ export async function queuedTaps(userChallengeId?: number): Promise<QueuedTap[]>
     .map(({ seq: _seq, ...tap }) => tap);
 }
 
+/** Whether `member`'s session may send this tap (a tap from before owners goes with any, as it did). */
+export function belongsTo(tap: QueuedTap, member: string): boolean {
+  return tap.member === undefined || tap.member === member;
+}
+
 async function removeTap(requestId: string): Promise<void> {
   const key = await withStore("readonly", (store) => store.index("requestId").getKey(requestId));
   if (key !== undefined) await withStore("readwrite", (store) => store.delete(key));
@@ -106,41 +127,58 @@ async function sendTap(tap: QueuedTap, csrfToken: string | null): Promise<SendRe
   const headers: Record<string, string> = { Accept: "application/json", "X-Requested-With": "XMLHttpRequest" };
   const token = csrfToken ?? tap.csrfToken;
   if (token !== null) headers["X-CSRFToken"] = token;
-  let response: Response;
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), QUEUED_SEND_TIMEOUT_MS);
   try {
-    response = await fetch(tap.endpoint, { method: "POST", body: tapForm(tap), headers, credentials: "same-origin" });
-  } catch {
-    return { tap, status: 0, body: null };
+    let response: Response;
+    try {
+      response = await fetch(tap.endpoint, {
+        method: "POST",
+        body: tapForm(tap),
+        headers,
+        credentials: "same-origin",
+        signal: timeout.signal,
+      });
+    } catch {
+      return { tap, status: 0, body: null };
+    }
+    let body: unknown = null;
+    try {
+      body = (await response.json()) as unknown;
+    } catch {
+      if (timeout.signal.aborted) return { tap, status: 0, body: null };
+      body = null;
+    }
+    return { tap, status: response.status, body };
+  } finally {
+    clearTimeout(timer);
   }
-  let body: unknown = null;
-  try {
-    body = (await response.json()) as unknown;
-  } catch {
-    body = null;
-  }
-  return { tap, status: response.status, body };
 }
 
 /** Only one flush at a time per page or worker, so taps go out one by one, in order. */
 let flushing: Promise<SendResult[]> | null = null;
 
 /**
- * Sends the waiting taps in order. A tap leaves the queue on any answer of the server (a dip, or a
- * refusal such as a completed card); on no connection the flush stops and the rest keeps waiting.
- * A 401/403 (signed out) stops it too: the tap waits for the member to sign in again.
+ * Sends `member`'s waiting taps in order (another member's taps stay untouched). A tap leaves the
+ * queue on any answer of the server (a dip, or a refusal such as a completed card); on no connection
+ * the flush stops and the rest keeps waiting. A 401/403 (signed out) stops it too: the tap waits for
+ * the member to sign in again.
  */
 export function flushQueue(
   options: {
+    /** The member whose session sends (X-Koud-Member); only their taps go. */
+    member: string;
     userChallengeId?: number;
     /** The page's current token (a newer one than the tap's after signing in again). */
     csrfToken?: string | null;
     onResult?: (result: SendResult) => void;
-  } = {},
+  },
 ): Promise<SendResult[]> {
   flushing ??= (async () => {
     const results: SendResult[] = [];
     try {
-      for (const tap of await queuedTaps(options.userChallengeId)) {
+      const mine = (await queuedTaps(options.userChallengeId)).filter((tap) => belongsTo(tap, options.member));
+      for (const tap of mine) {
         const result = await sendTap(tap, options.csrfToken ?? null);
         if (result.status === 0 || result.status === 401 || result.status === 403) {
           results.push(result);

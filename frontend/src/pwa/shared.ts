@@ -14,3 +14,13 @@ export async function clearPageCaches(keep?: string): Promise<void> {
     names.filter((name) => name.startsWith(PAGE_CACHE_PREFIX) && name !== keep).map((name) => caches.delete(name)),
   );
 }
+
+/**
+ * The member signed in on this phone as the service worker last saw it: the mark of the one page cache
+ * (the worker opens it on every page of a signed-in member and empties them all at sign-out). `null`
+ * when signed out or not seen yet: then no queued tap may be sent by the worker.
+ */
+export async function currentMember(): Promise<string | null> {
+  const names = (await caches.keys()).filter((name) => name.startsWith(PAGE_CACHE_PREFIX));
+  return names.length === 1 ? names[0]!.slice(PAGE_CACHE_PREFIX.length) : null;
+}

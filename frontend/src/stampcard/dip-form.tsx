@@ -1,4 +1,5 @@
 import { Suspense, lazy, useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { shrinkPhoto } from "../lib/photo-shrink";
 import { Button } from "../ui/button";
 import { PhotoPreview } from "./photo-preview";
 import { EMPTY_DETAILS, validateDetails, type DipDetailsValues } from "./dip-details";
@@ -21,6 +22,8 @@ export interface DipFormProps {
   busy: boolean;
   /** The server's limit, from the island's props. */
   maxPhotoBytes: number;
+  /** The longest side the server stores (props): the photo is shrunk to it on the phone. Absent: sent as chosen. */
+  maxPhotoSide?: number;
   /** The server's message for a file that is no photo (apps/challenges/photos.py). */
   notAnImageMessage?: string;
   /** Sends the dip; resolves to true when the server stored it (the form then resets). */
@@ -33,6 +36,7 @@ export interface DipFormProps {
 export function DipForm({
   busy,
   maxPhotoBytes,
+  maxPhotoSide,
   onRegister,
   notAnImageMessage = T.photoNotImage,
   details,
@@ -40,6 +44,8 @@ export function DipForm({
   const inputRef = useRef<HTMLInputElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const [file, setFile] = useState<File | null>(null);
+  // The shrunk photo is made as soon as it is chosen, so the tap itself only waits for the upload.
+  const prepared = useRef<{ source: File; photo: Promise<File> } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [detailValues, setDetailValues] = useState<DipDetailsValues>(EMPTY_DETAILS);
   const [detailErrors, setDetailErrors] = useState<ConditionErrors>({});
@@ -50,6 +56,7 @@ export function DipForm({
 
   const clear = () => {
     setFile(null);
+    prepared.current = null;
     if (inputRef.current !== null) inputRef.current.value = "";
   };
 
@@ -67,6 +74,10 @@ export function DipForm({
     }
     setError(null);
     setFile(chosen);
+    prepared.current =
+      chosen === null || maxPhotoSide === undefined
+        ? null
+        : { source: chosen, photo: shrinkPhoto(chosen, { maxSide: maxPhotoSide }) };
   };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -76,7 +87,8 @@ export function DipForm({
       setDetailErrors(found);
       if (Object.keys(found).length > 0) return;
     }
-    if (await onRegister(file, details === undefined ? undefined : detailValues)) {
+    const photo = file !== null && prepared.current?.source === file ? await prepared.current.photo : file;
+    if (await onRegister(photo, details === undefined ? undefined : detailValues)) {
       clear();
       setError(null);
       setDetailValues(EMPTY_DETAILS);

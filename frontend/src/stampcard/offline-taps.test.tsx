@@ -2,8 +2,8 @@ import "fake-indexeddb/auto";
 import { IDBFactory } from "fake-indexeddb";
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { queuedTaps } from "../lib/offline-queue";
-import { StampCard } from "./stamp-card";
+import { enqueueTap, queuedTaps } from "../lib/offline-queue";
+import { DIP_SEND_TIMEOUT_MS, StampCard } from "./stamp-card";
 import type { RegisterDipResponse, StampCardData } from "./types";
 
 const CARD: StampCardData = {
@@ -96,5 +96,58 @@ describe("a dip tapped without signal", () => {
     expect(await screen.findByText("Wacht op verbinding")).toBeTruthy();
     const sentId = ((fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1].body as FormData).get("request_id");
     expect((await queuedTaps(7))[0]?.requestId).toBe(sentId);
+  });
+
+  it("an upload that times out waits on the phone too, and says so", async () => {
+    setOnline(true);
+    const fetchMock = vi.fn(
+      (_url: string, init: RequestInit) =>
+        new Promise<Response>((_resolve, reject) => {
+          init.signal?.addEventListener("abort", () => reject(new DOMException("Aborted", "AbortError")));
+        }),
+    );
+    vi.stubGlobal("fetch", fetchMock);
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    render(<StampCard initial={{ ...CARD, member: "lid-a" }} />);
+    fireEvent.click(screen.getByRole("button", { name: "Plons registreren" }));
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    await act(async () => {
+      vi.advanceTimersByTime(DIP_SEND_TIMEOUT_MS);
+    });
+    vi.useRealTimers();
+    expect(await screen.findByText("Wacht op verbinding")).toBeTruthy();
+    expect(screen.getByText(/Versturen lukte niet: je plons is bewaard op je telefoon/)).toBeTruthy();
+    const [waiting] = await queuedTaps(7);
+    expect(waiting?.member).toBe("lid-a");
+    expect(waiting?.requestId).toBe(
+      ((fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1].body as FormData).get("request_id"),
+    );
+  });
+
+  it("another member's waiting tap is neither shown nor sent on this member's card", async () => {
+    // A tapped on this phone without signal and signed out; B signs in on the same phone.
+    await enqueueTap({
+      requestId: "00000000-0000-4000-8000-00000000000a",
+      tappedAt: new Date().toISOString(),
+      userChallengeId: 3,
+      member: "lid-a",
+      endpoint: "/challenge/plons",
+      csrfToken: "token-a",
+      photo: null,
+      photoName: null,
+      details: {},
+    });
+    setOnline(true);
+    const fetchMock = vi.fn(async () => new Response(JSON.stringify(created(1)), { status: 201 }));
+    vi.stubGlobal("fetch", fetchMock);
+    render(<StampCard initial={{ ...CARD, member: "lid-b" }} />);
+    await act(async () => {
+      window.dispatchEvent(new Event("online"));
+    });
+    expect(screen.getByRole("button", { name: "Plons registreren" })).toBeTruthy();
+    expect(screen.queryByText("Nog te versturen")).toBeNull();
+    expect(fetchMock).not.toHaveBeenCalled();
+    // Kept for A's next sign-in on this phone.
+    expect((await queuedTaps()).map((tap) => tap.member)).toEqual(["lid-a"]);
   });
 });

@@ -1,6 +1,14 @@
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { getCsrfToken } from "../lib/api";
-import { SYNC_TAG, enqueueTap, flushQueue, queuedTaps, type QueuedTap, type SendResult } from "../lib/offline-queue";
+import {
+  SYNC_TAG,
+  belongsTo,
+  enqueueTap,
+  flushQueue,
+  queuedTaps,
+  type QueuedTap,
+  type SendResult,
+} from "../lib/offline-queue";
 import { T } from "./texts";
 
 /** A tap the server refused when it finally arrived (e.g. the card was completed meanwhile). */
@@ -17,8 +25,13 @@ export interface OfflineTaps {
   queueTap: (tap: QueuedTap) => Promise<void>;
 }
 
+/** While taps wait on a phone that says it is online (a failed or timed-out upload), try again this often. */
+export const RETRY_INTERVAL_MS = 30_000;
+
 interface Options {
   userChallengeId: number;
+  /** The signed-in member (X-Koud-Member): only their taps are shown and sent. */
+  member: string;
   /** Called for each stored tap the server answered with a dip (201, or 200 for a replay). */
   onDip: (body: unknown) => void;
 }
@@ -28,15 +41,15 @@ interface Options {
  * order when the page opens, when the browser says it is online again, or by the service worker's
  * Background Sync (which then tells the page to reload its card).
  */
-export function useOfflineTaps({ userChallengeId, onDip }: Options): OfflineTaps {
+export function useOfflineTaps({ userChallengeId, member, onDip }: Options): OfflineTaps {
   const [pending, setPending] = useState<readonly QueuedTap[]>([]);
   const [refused, setRefused] = useState<readonly RefusedTap[]>([]);
   const onDipRef = useRef(onDip);
   onDipRef.current = onDip;
 
   const reload = useCallback(async () => {
-    setPending(await queuedTaps(userChallengeId));
-  }, [userChallengeId]);
+    setPending((await queuedTaps(userChallengeId)).filter((tap) => belongsTo(tap, member)));
+  }, [userChallengeId, member]);
 
   const flush = useCallback(async () => {
     const onResult = ({ tap, status, body }: SendResult) => {
@@ -50,9 +63,9 @@ export function useOfflineTaps({ userChallengeId, onDip }: Options): OfflineTaps
       }
     };
     // Every waiting tap, also those of a card stopped since: the server refuses those, and the card says so.
-    await flushQueue({ csrfToken: getCsrfToken(), onResult });
+    await flushQueue({ member, csrfToken: getCsrfToken(), onResult });
     await reload();
-  }, [userChallengeId, reload]);
+  }, [member, reload]);
 
   useEffect(() => {
     if (!hasIndexedDb()) return;
@@ -68,6 +81,16 @@ export function useOfflineTaps({ userChallengeId, onDip }: Options): OfflineTaps
       navigator.serviceWorker?.removeEventListener("message", fromWorker);
     };
   }, [flush]);
+
+  // A tap whose upload failed while the phone says it is online gets no `online` event: try again now and then.
+  const waiting = pending.length > 0;
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setInterval(() => {
+      if (navigator.onLine !== false) void flush();
+    }, RETRY_INTERVAL_MS);
+    return () => clearInterval(timer);
+  }, [waiting, flush]);
 
   const queueTap = useCallback(
     async (tap: QueuedTap) => {

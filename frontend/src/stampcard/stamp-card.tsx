@@ -17,6 +17,12 @@ export const RECENT_DIPS = 10;
 /** Time to read 'Je sessie is verlopen. Log opnieuw in.' before going to the login page. */
 export const LOGIN_REDIRECT_DELAY_MS = 1500;
 const DEFAULT_LOGIN_URL = "/auth";
+/**
+ * How long a tap's upload may take before the card stops waiting and keeps the tap on the phone (sent
+ * again later with the same request id). A shrunk photo (~300 KB) needs about 4 s on slow 4G; the
+ * server's workers give up at 30 s. The queue's own resend waits longer (QUEUED_SEND_TIMEOUT_MS).
+ */
+export const DIP_SEND_TIMEOUT_MS = 25_000;
 
 /** The first badge still to earn: the card says how far it is ('Nog 3 plonsen tot de Kikker'). */
 function nextBadgeOf(badges: readonly Badge[], dipCount: number): Badge | null {
@@ -92,14 +98,17 @@ export function StampCard({ initial }: StampCardProps) {
     [show],
   );
 
+  // Without a mark (older props) the card sends only taps without an owner: the ones it queued itself.
+  const member = initial.member ?? "";
   const offline = useOfflineTaps({
     userChallengeId: initial.userChallengeId,
+    member,
     onDip: (body) => applyDip(body as RegisterDipResponse),
   });
 
   /** Keeps the tap on the phone; it is sent (same request id, tap time) when the connection is back. */
   const queue = useCallback(
-    async (id: string, photo: File | null, details?: DipDetailsValues): Promise<boolean> => {
+    async (id: string, photo: File | null, details: DipDetailsValues | undefined, message: string): Promise<boolean> => {
       const fields = new FormData();
       if (details !== undefined) appendDetails(fields, details);
       try {
@@ -107,6 +116,7 @@ export function StampCard({ initial }: StampCardProps) {
           requestId: id,
           tappedAt: new Date().toISOString(),
           userChallengeId: initial.userChallengeId,
+          ...(member === "" ? {} : { member }),
           endpoint: initial.endpoints.registerDip,
           csrfToken: getCsrfToken(),
           photo,
@@ -117,10 +127,10 @@ export function StampCard({ initial }: StampCardProps) {
         show(T.networkError, "error");
         return false;
       }
-      show(T.queued, "info");
+      show(message, "info");
       return true;
     },
-    [offline.queueTap, initial.userChallengeId, initial.endpoints.registerDip, show],
+    [offline.queueTap, initial.userChallengeId, initial.endpoints.registerDip, member, show],
   );
 
   const register = useCallback(
@@ -138,7 +148,7 @@ export function StampCard({ initial }: StampCardProps) {
       if (navigator.onLine === false && canQueueTaps()) {
         const id = requestId.current;
         requestId.current = null;
-        const queued = await queue(id, photo, details);
+        const queued = await queue(id, photo, details, T.queued);
         sending.current = false;
         setBusy(false);
         return queued;
@@ -147,15 +157,17 @@ export function StampCard({ initial }: StampCardProps) {
       form.append("request_id", requestId.current);
       if (photo !== null) form.append("photo", photo, photo.name);
       if (details !== undefined) appendDetails(form, details);
-      const result = await postForm<RegisterDipResponse>(initial.endpoints.registerDip, form);
+      const result = await postForm<RegisterDipResponse>(initial.endpoints.registerDip, form, {
+        timeoutMs: DIP_SEND_TIMEOUT_MS,
+      });
       setServerErrors((result.ok ? null : (result.body as { fields?: ConditionErrors } | null)?.fields) ?? {});
       if (result.ok || result.status !== 0) requestId.current = null;
       if (!result.ok && result.status === 0 && canQueueTaps()) {
-        // The request failed on the network: the tap waits on the phone with its request id, so
-        // should the server have stored it after all, the resend is answered with that same dip.
+        // The request failed on the network or timed out: the tap waits on the phone with its request
+        // id, so should the server have stored it after all, the resend is answered with that same dip.
         const id = requestId.current ?? newRequestId();
         requestId.current = null;
-        const queued = await queue(id, photo, details);
+        const queued = await queue(id, photo, details, navigator.onLine === false ? T.queued : T.queuedAfterFailure);
         sending.current = false;
         setBusy(false);
         return queued;
@@ -236,6 +248,7 @@ export function StampCard({ initial }: StampCardProps) {
             <DipForm
               busy={busy}
               maxPhotoBytes={initial.photoMaxBytes}
+              {...(initial.photoMaxSide === undefined ? {} : { maxPhotoSide: initial.photoMaxSide })}
               onRegister={register}
               notAnImageMessage={initial.photoNotImageMessage}
               details={detailsConfig}

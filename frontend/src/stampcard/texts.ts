@@ -45,6 +45,8 @@ export const T = {
   undo: "Ongedaan maken",
   networkError: "Geen verbinding met de server. Controleer je internet en probeer het opnieuw.",
   queued: "Geen verbinding: je plons wacht op je telefoon en wordt verstuurd zodra je weer online bent.",
+  queuedAfterFailure:
+    "Versturen lukte niet: je plons is bewaard op je telefoon en wordt vanzelf opnieuw verstuurd zodra de verbinding het toelaat.",
   queuedGenericError: "Deze plons kon niet worden geregistreerd.",
   waitingTitle: "Nog te versturen",
   waitingHelp: "Deze plonsen tellen op de dag dat je ze registreerde, zodra je weer verbinding hebt.",

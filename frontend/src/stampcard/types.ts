@@ -83,6 +83,12 @@ export interface StampCardData {
   safetyNote?: string;
   /** The server's upload limit (settings.PHOTO_MAX_BYTES); the server checks again. */
   photoMaxBytes: number;
+  /** The longest side the server stores a photo at (apps/challenges/photos.py MAX_SIDE): the phone
+   * shrinks a photo to it before sending. */
+  photoMaxSide?: number;
+  /** The signed-in member's opaque mark (the X-Koud-Member of their pages): taps queued on this phone
+   * carry it and are only sent with this member's session. */
+  member?: string;
   /** The server's message for a file that is no photo, shown before the upload. */
   photoNotImageMessage?: string;
 }

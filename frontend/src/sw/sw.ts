@@ -12,7 +12,14 @@ import { cleanupOutdatedCaches, precacheAndRoute } from "workbox-precaching";
 import { registerRoute } from "workbox-routing";
 import { StaleWhileRevalidate } from "workbox-strategies";
 import { SYNC_TAG, flushQueue } from "../lib/offline-queue";
-import { MEMBER_HEADER, OFFLINE_URL, PAGE_CACHE_PREFIX, SIGN_OUT_PATH, clearPageCaches } from "../pwa/shared";
+import {
+  MEMBER_HEADER,
+  OFFLINE_URL,
+  PAGE_CACHE_PREFIX,
+  SIGN_OUT_PATH,
+  clearPageCaches,
+  currentMember,
+} from "../pwa/shared";
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -72,7 +79,10 @@ self.addEventListener("sync", (event) => {
 });
 
 async function sendQueuedTaps(): Promise<void> {
-  const results = await flushQueue();
+  // Only the taps of the member whose session the browser now holds (A's taps never go with B's).
+  const member = await currentMember();
+  if (member === null) return; // signed out: the taps wait for their member's next page
+  const results = await flushQueue({ member });
   // A tap that found no connection keeps waiting: fail the sync so that the browser tries again.
   if (results.some((result) => result.status === 0)) throw new Error("Nog geen verbinding");
   for (const client of await self.clients.matchAll({ type: "window" })) client.postMessage({ type: "taps-sent" });
@@ -98,9 +108,11 @@ async function keepPage(request: Request, response: Response): Promise<void> {
   }
   const cacheName = `${PAGE_CACHE_PREFIX}${member}`;
   await clearPageCaches(cacheName);
+  // Opened even for a page not to keep: its name says whose session this is (currentMember).
+  const cache = await caches.open(cacheName);
   const cacheable =
     response.ok && response.type === "basic" && !(response.headers.get("Cache-Control") ?? "").includes("no-store");
-  if (cacheable) await (await caches.open(cacheName)).put(request, response.clone());
+  if (cacheable) await cache.put(request, response.clone());
 }
 
 async function keptPage(request: Request): Promise<Response | undefined> {

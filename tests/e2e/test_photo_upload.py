@@ -1,0 +1,170 @@
+"""A photo dip on a phone, in real Chromium: shrunk before it leaves, never lost on a failed upload, and a
+tap queued by one member never sent with another member's session."""
+
+import io
+from email.parser import BytesParser
+from email.policy import HTTP
+
+import pytest
+from PIL import Image
+from playwright.sync_api import expect
+
+from apps.challenges.models import Challenge, Dip, UserChallenge
+from apps.challenges.photos import MAX_SIDE, photo_process
+from apps.challenges.views import challenge as challenge_views
+from bench.phone import camera_photo
+from tests.e2e.conftest import sign_in
+from tests.factories import UserFactory
+
+DIP_URL = "**/challenge/plons"
+WAITING = "Wacht op verbinding"
+
+
+def five_dip_card(member) -> UserChallenge:
+    return UserChallenge.objects.create(
+        user=member, challenge=Challenge.objects.get(target_dips=5), challenge_type="normal"
+    )
+
+
+def form_parts(request) -> dict:
+    """The multipart form of a captured request (without a file part: Playwright gives no file bodies)."""
+    head = f"Content-Type: {request.headers['content-type']}\r\n\r\n".encode()
+    message = BytesParser(policy=HTTP).parsebytes(head + (request.post_data_buffer or b""))
+    return {
+        part.get_param("name", header="content-disposition"): part.get_payload(decode=True)
+        for part in message.iter_parts()
+    }
+
+
+@pytest.fixture
+def uploads(monkeypatch) -> list:
+    """What reached the server's photo pipeline (the live server runs in this process): each upload's
+    name, content type and bytes, before the real pipeline checks and re-encodes it as always."""
+    arrived: list = []
+
+    def recorded(upload):
+        upload.seek(0)
+        arrived.append((upload.name, upload.content_type, upload.read()))
+        upload.seek(0)
+        return photo_process(upload)
+
+    monkeypatch.setattr(challenge_views, "photo_process", recorded)
+    return arrived
+
+
+def dip_posts(page) -> list:
+    posts: list = []
+    page.on(
+        "request",
+        lambda request: (
+            posts.append(request) if request.method == "POST" and request.url.endswith("/challenge/plons") else None
+        ),
+    )
+    return posts
+
+
+def test_a_12_mp_photo_leaves_the_phone_as_a_small_upright_jpeg_without_metadata(page, tmp_path, uploads):
+    member = UserFactory()
+    card = five_dip_card(member)
+    original = camera_photo()  # 4000 × 3000 on its side (EXIF orientation 6), about 5 MB
+    photo = tmp_path / "IMG_2041.jpg"
+    photo.write_bytes(original)
+    sign_in(page, member)
+    page.goto(page.base_url + "/challenge")
+    posts = dip_posts(page)
+
+    page.get_by_label("Foto (optioneel)").set_input_files(str(photo))
+    page.get_by_role("button", name="Plons registreren").click()
+    expect(page.get_by_text("Plons toegevoegd!").first).to_be_visible(timeout=20_000)
+
+    assert len(posts) == 1
+    [(filename, content_type, sent)] = uploads
+    assert (filename, content_type) == ("IMG_2041.jpg", "image/jpeg")
+    assert len(sent) < 400_000 < len(original)
+    shrunk = Image.open(io.BytesIO(sent))
+    assert shrunk.format == "JPEG"
+    # Upright (the camera's orientation applied to the pixels) at the server's size, and no EXIF left.
+    assert shrunk.size == (MAX_SIDE * 3 // 4, MAX_SIDE)
+    assert not shrunk.getexif() and b"Koud Camera" not in sent
+
+    dip = Dip.objects.get(user_challenge=card)
+    with dip.photo.open("rb") as stored:
+        assert Image.open(stored).size == (MAX_SIDE * 3 // 4, MAX_SIDE)
+    assert page.js_errors == []
+
+
+def test_a_failed_upload_keeps_the_tap_on_the_phone_and_it_counts_once_later(page, tmp_path):
+    member = UserFactory()
+    card = five_dip_card(member)
+    sign_in(page, member)
+    page.goto(page.base_url + "/challenge")
+    posts = dip_posts(page)
+
+    # The worst case: the server stores the dip, but its answer never reaches the phone.
+    def lost_answer(route):
+        route.fetch()
+        route.abort("connectionreset")
+
+    page.route(DIP_URL, lost_answer)
+    page.get_by_role("button", name="Plons registreren").click()
+    expect(page.get_by_text("Versturen lukte niet: je plons is bewaard op je telefoon")).to_be_visible()
+    expect(page.get_by_text(WAITING)).to_be_visible()
+    assert card.dips.count() == 1
+    page.unroute(DIP_URL)
+
+    # Later (here: the page opened again) the waiting tap goes again, with the same request id.
+    page.reload()
+    expect(page.get_by_text("Plons toegevoegd!").first).to_be_visible()
+    expect(page.get_by_text(WAITING)).to_have_count(0)
+    assert len(posts) == 2
+    assert form_parts(posts[0])["request_id"] == form_parts(posts[1])["request_id"]
+    assert card.dips.count() == 1
+    assert page.evaluate(QUEUE_LENGTH) == 0
+
+
+QUEUE_LENGTH = """() => new Promise((resolve, reject) => {
+  const open = indexedDB.open("koud-offline");
+  open.onerror = () => reject(open.error);
+  open.onsuccess = () => {
+    const count = open.result.transaction("taps").objectStore("taps").count();
+    count.onsuccess = () => resolve(count.result);
+  };
+})"""
+
+
+def test_a_members_queued_tap_is_not_sent_with_the_next_members_session(page):
+    first, second = UserFactory(), UserFactory()
+    first_card, second_card = five_dip_card(first), five_dip_card(second)
+    sign_in(page, first)
+    page.goto(page.base_url + "/challenge")
+    page.wait_for_load_state("networkidle")  # the island's folded details chunk too, before the signal goes
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Plons registreren").click()
+    expect(page.get_by_text(WAITING)).to_be_visible()
+
+    # Back in range, the upload still fails (a weak line); the first member signs out with the dip unsent.
+    page.route(DIP_URL, lambda route: route.abort("connectionreset"))
+    page.context.set_offline(False)
+    page.get_by_role("button", name="Uitloggen").click()
+    page.wait_for_url(page.base_url + "/")
+    page.unroute(DIP_URL)
+
+    # The second member signs in on the same phone: the first member's tap is not theirs to send.
+    posts = dip_posts(page)
+    sign_in(page, second)
+    page.goto(page.base_url + "/challenge")
+    page.get_by_role("button", name="Plons registreren").wait_for()
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    page.wait_for_timeout(500)
+    expect(page.get_by_text(WAITING)).to_have_count(0)
+    assert posts == []
+    assert page.evaluate(QUEUE_LENGTH) == 1
+    assert second_card.dips.count() == 0 and first_card.dips.count() == 0
+
+    # The first member signs in here again: the dip is sent with their session and counts.
+    page.context.clear_cookies()
+    sign_in(page, first)
+    page.goto(page.base_url + "/challenge")
+    expect(page.get_by_text("Plons toegevoegd!").first).to_be_visible()
+    assert first_card.dips.count() == 1 and second_card.dips.count() == 0
+    assert page.evaluate(QUEUE_LENGTH) == 0
