@@ -24,10 +24,11 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from apps.accounts.models import User
-from apps.challenges.models import Dip, PostalAddress, UserBadge, UserChallenge, photo_storage
+from apps.challenges.models import Dip, UserBadge, UserChallenge, photo_storage
 from apps.core.spreadsheets import BOM, neutralise
 from apps.events.models import CalendarFeed, EventParticipant, EventWaitlistEntry
 from apps.notifications.models import Mail, MailPreference
+from apps.shipping.models import PostalAddress
 
 PHOTO_CHUNK_BYTES = 256 * 1024
 PHOTO_FOLDER = "fotos"
