@@ -5,8 +5,8 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Max, Prefetch
 from django.urls import reverse
 
+from apps.accounts.access import member_mark
 from apps.core.formatting import dutch_date
-from config.middleware import member_mark
 
 from .conditions import SAFETY_NOTE, conditions_display, duration_display, limits_props
 from .models import Badge, Challenge, Dip, UserBadge, UserChallenge
