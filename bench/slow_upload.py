@@ -37,7 +37,7 @@ def _members(count: int):
     from apps.accounts.models import User
     from apps.accounts.services import account_delete
     from apps.challenges.models import Challenge
-    from apps.challenges.services import challenge_start
+    from apps.challenges.services.cards import challenge_start
 
     for user in User.objects.filter(email__endswith="@bench.koudwater.test", email__startswith="traag"):
         account_delete(user=user, password=PASSWORD)

@@ -4,19 +4,14 @@ member mark the service worker keeps pages under."""
 import logging
 
 from django.db import IntegrityError
-from django.utils.crypto import salted_hmac
 
+from apps.accounts.access import member_mark
 from config.views import conflict
 
 logger = logging.getLogger("koud.errors")
 
 PERMISSIONS_POLICY = "camera=(self), geolocation=(), microphone=(), payment=()"
 MEMBER_HEADER = "X-Koud-Member"
-
-
-def member_mark(user_id: int) -> str:
-    """The opaque id of a member that their pages carry (X-Koud-Member) and the stamp card gets in its props."""
-    return salted_hmac("koud.service-worker.member", str(user_id)).hexdigest()[:32]
 
 
 class PermissionsPolicyMiddleware:

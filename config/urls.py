@@ -16,6 +16,7 @@ urlpatterns = [
     path("offline", views.offline, name="offline"),
     path("", include("apps.accounts.urls")),
     path("", include("apps.challenges.urls")),
+    path("", include("apps.shipping.urls")),
     path("", include("apps.events.urls")),
     path("", include("apps.adminpanel.urls")),
     path("", include("apps.notifications.urls")),

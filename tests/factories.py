@@ -9,10 +9,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.accounts.models import User, UserRole
-from apps.challenges.models import Badge, Challenge, Dip, PostalAddress, UserBadge, UserChallenge
-from apps.challenges.services import user_dip_count_refresh
+from apps.challenges.models import Badge, Challenge, Dip, UserBadge, UserChallenge
+from apps.challenges.services.recount import user_dip_count_refresh
 from apps.events.models import Event, EventParticipant
 from apps.invitations.models import Invitation
+from apps.shipping.models import PostalAddress
 
 DEFAULT_PASSWORD = "ijskoud-water"
 

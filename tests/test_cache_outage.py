@@ -15,7 +15,7 @@ from django.test import Client
 from apps.accounts.adapter import MESSAGE_TOO_MANY_LOGIN_ATTEMPTS
 from apps.challenges.models import Challenge, Dip
 from apps.challenges.photos import MESSAGE_UPLOAD_RATE
-from apps.challenges.services import challenge_start
+from apps.challenges.services.cards import challenge_start
 from tests.challenges.photo_samples import image_bytes
 from tests.factories import DEFAULT_PASSWORD
 from tests.redis_states import REDIS_STATES, caches_in_state, require_redis

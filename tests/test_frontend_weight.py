@@ -81,7 +81,7 @@ def test_the_service_worker_registration_stays_small():
 
 def test_the_challenge_page_loads_only_its_own_island(client, member):
     from apps.challenges.models import Challenge
-    from apps.challenges.services import challenge_start
+    from apps.challenges.services.cards import challenge_start
 
     challenge_start(user=member, challenge_id=Challenge.objects.get(target_dips=5).pk)
     client.force_login(member)

@@ -11,20 +11,13 @@ from django.core.cache import cache
 from apps.accounts.services import account_profile_update, admin_grant, user_delete
 from apps.challenges.conditions import DipConditions
 from apps.challenges.models import Challenge, UserBadge
-from apps.challenges.services import (
-    challenge_save,
-    challenge_start,
-    challenge_stop,
-    dip_delete,
-    dip_details_update,
-    dip_register,
-    dip_undo,
-    physical_badges_mark,
-    postal_address_save,
-)
+from apps.challenges.services.cards import challenge_start, challenge_stop
+from apps.challenges.services.catalogue import challenge_save
+from apps.challenges.services.dips import dip_delete, dip_details_update, dip_register, dip_undo
 from apps.core.page_cache import csrf_placeholder, shared_version_bump, shared_versions
 from apps.events.selectors import seconds_until_first_starts, upcoming_events_for
 from apps.events.services import event_leave, event_sign_up, events_deactivate
+from apps.shipping.services import physical_badges_mark, postal_address_save
 from config.settings.caches import cache_settings
 from tests.factories import TOTP_SECRET, AdminFactory, EventFactory, UserFactory
 from tests.redis_states import caches_in_state

@@ -15,6 +15,7 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.http import JsonResponse
 from django.shortcuts import redirect
+from django.utils.crypto import salted_hmac
 
 MESSAGE_NO_ADMIN = "Je hebt geen admin rechten"
 MESSAGE_SESSION_EXPIRED = "Je sessie is verlopen. Log opnieuw in."
@@ -81,3 +82,8 @@ def admin_required_json(view):
         return view(request, *args, **kwargs)
 
     return wrapper
+
+
+def member_mark(user_id: int) -> str:
+    """The opaque id of a member that their pages carry (X-Koud-Member) and the stamp card gets in its props."""
+    return salted_hmac("koud.service-worker.member", str(user_id)).hexdigest()[:32]

@@ -45,11 +45,11 @@ class User(AbstractBaseUser):
     newsletter_consent = models.BooleanField("nieuwsbrief", default=False)
     created_at = models.DateTimeField("aangemeld op", default=timezone.now, db_index=True)
     is_active = models.BooleanField("actief", default=True)
-    # All the member's dips, kept by the dip services (apps.challenges.services.user_dip_count_refresh) in the
+    # All the member's dips, kept by the dip services (apps.challenges.services.recount.user_dip_count_refresh) in the
     # transaction that changes them: the admin's users table sorts on it without counting every dip.
     dip_count = models.PositiveIntegerField("aantal plonsen", default=0, editable=False)
     # Bumped, in the same transaction, by every service that changes what the member's own pages show
-    # (apps.challenges.services.member_pages_changed): it keys their cached pages (apps.core.page_cache).
+    # (apps.accounts.services.member_pages_changed): it keys their cached pages (apps.core.page_cache).
     pages_version = models.PositiveBigIntegerField("versie van de eigen pagina's", default=0, editable=False)
 
     objects = UserManager()

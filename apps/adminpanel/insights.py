@@ -14,8 +14,8 @@ from django.utils import timezone
 from apps.accounts.models import User
 from apps.accounts.services import CLUB
 from apps.challenges.models import Dip, UserBadge
-from apps.challenges.selectors import _month_names, dutch_date
 from apps.charts.svg import Chart, Point, bar_chart, line_chart
+from apps.core.formatting import dutch_date, month_names
 from apps.core.page_cache import remembered, shared_versions
 
 from .selectors import AdminStats, admin_stats
@@ -134,5 +134,5 @@ def _week_point(week: datetime.date, value: int) -> Point:
 
 
 def _month_point(month: datetime.date, value: int) -> Point:
-    name = _month_names("nl")[month.month]
+    name = month_names("nl")[month.month]
     return Point(name[:3], value, f"{name} {month.year}")

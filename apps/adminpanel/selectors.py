@@ -10,12 +10,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from apps.accounts.models import User, UserRole
-from apps.challenges.models import Badge, Dip, PhysicalStatus, UserBadge, UserChallenge
-from apps.challenges.selectors import dutch_date
-from apps.core.numbers import whole_number
+from apps.challenges.models import Badge, Dip, UserBadge, UserChallenge
+from apps.core.formatting import dutch_date
 from apps.invitations.links import invitation_url
 from apps.invitations.models import EMAIL_SORT_KEY, Invitation
 from apps.notifications.models import Mail
+from apps.shipping.selectors import PhysicalFilter, address_lines, physical_counts
 
 from .keyset import FIRST_PAGE, KeysetList, ListQuery, ListQueryError, SortColumn
 
@@ -256,32 +256,6 @@ PHYSICAL = KeysetList(
 PHYSICAL_PAGE_SIZE = PHYSICAL.page_size
 
 
-@dataclass(frozen=True)
-class PhysicalFilter:
-    status: str = ""
-    badge_id: int | None = None
-    cursor: str = ""
-
-    @classmethod
-    def from_query(cls, query) -> "PhysicalFilter":
-        """Read the filter from the query string; anything unknown is simply no filter."""
-        status = query.get("status", "")
-        badge = query.get("badge", "")
-        return cls(
-            status=status if status in PhysicalStatus.values else "",
-            badge_id=whole_number(badge),
-            cursor=query.get("na", "")[:200],
-        )
-
-    def queryset(self):
-        awards = UserBadge.objects.all()
-        if self.status:
-            awards = awards.filter(physical_status=self.status)
-        if self.badge_id is not None:
-            awards = awards.filter(badge_id=self.badge_id)
-        return awards
-
-
 @dataclass
 class PhysicalRow:
     award: UserBadge
@@ -296,43 +270,8 @@ def physical_badges(flt: PhysicalFilter) -> dict:
     except ListQueryError:  # a spoilt cursor: start at the top
         page = PHYSICAL.page(awards)
     return {
-        "rows": [PhysicalRow(award=award, address=_address_lines(award.user)) for award in page.rows],
+        "rows": [PhysicalRow(award=award, address=address_lines(award.user)) for award in page.rows],
         "next": page.next,
         "counts": physical_counts(),
         "badges": list(Badge.objects.select_related("challenge").order_by("challenge__name", "milestone_dips")),
     }
-
-
-def physical_counts() -> list[tuple[PhysicalStatus, int]]:
-    """How many earned badges there are per physical status, in the order of the statuses (one query)."""
-    counts = UserBadge.objects.aggregate(
-        **{status: Count("pk", filter=Q(physical_status=status)) for status in PhysicalStatus.values}
-    )
-    return [(PhysicalStatus(status), counts[status]) for status in PhysicalStatus.values]
-
-
-def _address_lines(user) -> list[str]:
-    address = getattr(user, "postal_address", None)
-    return address.lines if address is not None else []
-
-
-def to_send_rows(*, badge_id: int | None = None):
-    """The badges waiting to be posted, oldest first, with the address: for labels."""
-    awards = UserBadge.objects.filter(physical_status=PhysicalStatus.TO_SEND)
-    if badge_id is not None:
-        awards = awards.filter(badge_id=badge_id)
-    for award in awards.select_related("user__postal_address", "badge", "user_challenge__challenge").order_by(
-        "earned_at", "pk"
-    ):
-        address = getattr(award.user, "postal_address", None)
-        yield [
-            (address.recipient.strip() if address else "") or award.user.full_name,
-            award.user.email,
-            address.street if address else "",
-            address.postcode if address else "",
-            address.city if address else "",
-            address.country if address else "",
-            award.badge.name,
-            award.user_challenge.challenge.name,
-            award.earned_at,
-        ]

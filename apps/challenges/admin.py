@@ -12,21 +12,18 @@ from django.utils.html import format_html
 from apps.core.admin_writes import ServiceDeleteAdmin
 
 from .badge_art import badge_art_process
-from .forms import PostcodeNormalisedMixin
-from .models import Badge, Challenge, Dip, PostalAddress, UserBadge, UserChallenge
+from .models import Badge, Challenge, Dip, UserBadge, UserChallenge
 from .photos import PhotoError
-from .services import (
+from .services.cards import user_challenge_delete
+from .services.catalogue import (
     MESSAGE_TARGET_TOO_LOW,
     BadgeSpec,
-    ChallengeError,
     challenge_delete,
     challenge_rules_check,
     challenge_save,
-    dip_delete,
-    postal_address_delete,
-    postal_address_save,
-    user_challenge_delete,
 )
+from .services.dips import dip_delete
+from .services.errors import ChallengeError
 
 UPLOAD_HELP = "PNG, JPEG of WebP (geen SVG). Vervangt de huidige afbeelding."
 
@@ -303,32 +300,3 @@ class UserBadgeAdmin(ReadOnlyHereMixin, admin.ModelAdmin):
     search_fields = ["user__email", "user__full_name", "badge__name"]
     list_select_related = ["user", "badge", "user_challenge__challenge"]
     autocomplete_fields = ["user"]
-
-
-class PostalAddressAdminForm(PostcodeNormalisedMixin, forms.ModelForm):
-    class Meta:
-        model = PostalAddress
-        fields = ["user", "recipient", "street", "postcode", "city", "country"]
-
-
-@admin.register(PostalAddress)
-class PostalAddressAdmin(admin.ModelAdmin):
-    """Members' addresses for physical badges: seen by admins only; written through the member's service."""
-
-    form = PostalAddressAdminForm
-
-    list_display = ["user", "street", "postcode", "city", "country", "updated_at"]
-    search_fields = ["user__email", "user__full_name", "postcode", "city"]
-    list_select_related = ["user"]
-    autocomplete_fields = ["user"]
-    actions = None
-
-    def save_model(self, request, obj, form, change):
-        saved = postal_address_save(
-            user=obj.user,
-            **{key: form.cleaned_data.get(key) or "" for key in ("recipient", "street", "postcode", "city", "country")},
-        )
-        obj.pk = saved.pk if saved else obj.pk
-
-    def delete_model(self, request, obj):
-        postal_address_delete(user=obj.user)

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from .views import address, badge_art, challenge, dashboard, dip_edit, photos
+from .views import badge_art, challenge, dashboard, dip_edit, photos
 
 # Taking part: starting, registering a dip (and correcting or undoing it), stopping.
 challenge_pages = [
@@ -18,5 +18,4 @@ urlpatterns = [
     path("foto/<int:dip_id>", photos.photo, name="dip_photo"),
     path("foto/<int:dip_id>/klein", photos.thumbnail, name="dip_thumbnail"),
     path("badge-art/<str:name>", badge_art.badge_art, name="badge_art"),
-    path("account/postadres", address.postal_address, name="postal_address"),
 ]

@@ -14,12 +14,14 @@ from apps.accounts.services import admin_grant
 from apps.challenges.conditions import DipConditions
 from apps.challenges.models import Challenge, PhysicalStatus, UserBadge
 from apps.challenges.photos import ProcessedPhoto
-from apps.challenges.services import challenge_start, dip_register, physical_badges_mark, postal_address_save
+from apps.challenges.services.cards import challenge_start
+from apps.challenges.services.dips import dip_register
 from apps.events.models import Event
 from apps.events.services import event_join, event_sign_up
 from apps.invitations.links import invitation_url
 from apps.invitations.models import Invitation
 from apps.invitations.services import invitation_create
+from apps.shipping.services import physical_badges_mark, postal_address_save
 
 DEMO_ADMIN_EMAIL = "admin@koudwater.example"
 DEMO_ADMIN_PASSWORD = "ijskoud-admin"  # noqa: S105 - demo data for `make run` only, printed on purpose

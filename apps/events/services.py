@@ -112,7 +112,7 @@ def _promote_waitlist(event: Event) -> list[EventParticipant]:
     )
     EventWaitlistEntry.objects.filter(pk__in=[entry.pk for entry in entries]).delete()
     for entry in entries:
-        member_mail_queue(kind=Mail.Kind.WAITLIST_PROMOTION, user=entry.user, event=event)
+        member_mail_queue(kind=Mail.Kind.WAITLIST_PROMOTION, user=entry.user, event_id=event.pk)
     return promoted
 
 
@@ -186,7 +186,10 @@ def _promotion_mail_withdraw(*, event: Event, user: User) -> None:
     of the promotion): that promotion no longer stands, so its mail is not sent. Call under the event's lock.
     The mail's row lock waits for a worker sending it right now; a mail already sent stays on record."""
     pending = Mail.objects.select_for_update().filter(
-        kind=Mail.Kind.WAITLIST_PROMOTION, event=event, user=user, status__in=[Mail.Status.QUEUED, Mail.Status.FAILED]
+        kind=Mail.Kind.WAITLIST_PROMOTION,
+        event_id=event.pk,
+        user=user,
+        status__in=[Mail.Status.QUEUED, Mail.Status.FAILED],
     )
     Mail.objects.filter(pk__in=list(pending.values_list("pk", flat=True))).delete()
 

@@ -6,7 +6,9 @@ from django.db import transaction
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
 
-from .models import EventParticipant, EventWaitlistEntry
+from apps.notifications.models import Mail
+
+from .models import Event, EventParticipant, EventWaitlistEntry
 
 
 @receiver(post_delete, sender=EventParticipant, dispatch_uid="events_fill_waitlist_after_delete")
@@ -23,3 +25,10 @@ def waitlist_changed_after_delete(sender, instance: EventWaitlistEntry, **kwargs
     from .services import events_changed
 
     events_changed()
+
+
+@receiver(post_delete, sender=Event, dispatch_uid="events_mails_go_with_their_event")
+def mails_go_with_their_event(sender, instance: Event, **kwargs):
+    """A mail keeps its event as a plain id (no foreign key up from notifications): the event's mails go with
+    it, in the same transaction, however the event is deleted (the Django admin, a queryset)."""
+    Mail.objects.filter(event_id=instance.pk).delete()

@@ -5,8 +5,8 @@ table that only screen readers see)."""
 import datetime
 from dataclasses import dataclass
 
-from apps.challenges.selectors import dutch_date
 from apps.charts.svg import Chart, Point, bar_chart, format_value, line_chart
+from apps.core.formatting import dutch_date
 
 from .selectors import Statistics
 

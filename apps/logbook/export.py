@@ -24,10 +24,11 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from apps.accounts.models import User
-from apps.challenges.models import Dip, PostalAddress, UserBadge, UserChallenge, photo_storage
+from apps.challenges.models import Dip, UserBadge, UserChallenge, photo_storage
 from apps.core.spreadsheets import BOM, neutralise
-from apps.events.models import CalendarFeed, EventParticipant, EventWaitlistEntry
+from apps.events.models import CalendarFeed, Event, EventParticipant, EventWaitlistEntry
 from apps.notifications.models import Mail, MailPreference
+from apps.shipping.models import PostalAddress
 
 PHOTO_CHUNK_BYTES = 256 * 1024
 PHOTO_FOLDER = "fotos"
@@ -144,10 +145,12 @@ def _calendar_and_mail(user: User) -> Iterable[dict]:
 
 
 def _mails(user: User) -> Iterable[dict]:
-    for mail in Mail.objects.filter(user=user).select_related("event").order_by("created_at", "pk"):
+    mails = list(Mail.objects.filter(user=user).order_by("created_at", "pk"))
+    titles = dict(Event.objects.filter(pk__in={mail.event_id for mail in mails}).values_list("pk", "title"))
+    for mail in mails:
         yield {
             "soort": mail.get_kind_display(),
-            "event": mail.event.title if mail.event else "",
+            "event": titles.get(mail.event_id, ""),
             "status": mail.get_status_display(),
             "aangemaakt_op": _moment(mail.created_at),
             "verstuurd_op": _moment(mail.sent_at),

@@ -1,6 +1,7 @@
 """The text of each kind of mail: subject, plain text and HTML, rendered from the rows a `Mail` points at."""
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from allauth.account.models import EmailConfirmationHMAC
@@ -44,6 +45,23 @@ class RenderedMail:
     unsubscribe_url: str
 
 
+# A mail's event is a plain id (notifications sits below events): the events app registers how to read one
+# when it starts (apps.events.apps), so the mail's text shows the event as it is when the mail goes out.
+_event_reader: Callable[[int], object | None] | None = None
+
+
+def event_reader_register(reader: Callable[[int], object | None]) -> None:
+    global _event_reader
+    _event_reader = reader
+
+
+def mail_event(mail: Mail):
+    """The event the mail is about, or None."""
+    if mail.event_id is None or _event_reader is None:
+        return None
+    return _event_reader(mail.event_id)
+
+
 def _unsubscribe(mail: Mail) -> str:
     if mail.kind in WITHOUT_UNSUBSCRIBE:
         return ""
@@ -54,7 +72,7 @@ def _unsubscribe(mail: Mail) -> str:
     return unsubscribe_url(scope=UnsubscribeScope.EVENT_MAILS, user_id=mail.user_id)
 
 
-def _context(mail: Mail) -> dict:
+def _context(mail: Mail, event) -> dict:
     context = {"site_url": absolute_url("/"), "account_url": absolute_url(reverse("account"))}
     if mail.kind == Mail.Kind.INVITATION:
         invitation = mail.invitation
@@ -66,8 +84,8 @@ def _context(mail: Mail) -> dict:
         }
     else:
         context["member_name"] = mail.user.display_name
-    if mail.event_id is not None:
-        context |= {"event": mail.event, "events_url": absolute_url(reverse("events"))}
+    if event is not None:
+        context |= {"event": event, "events_url": absolute_url(reverse("events"))}
     if mail.kind == Mail.Kind.DIP_NUDGE:
         context["challenge_url"] = absolute_url(reverse("challenge"))
     if mail.kind == Mail.Kind.EMAIL_CONFIRMATION:
@@ -91,11 +109,12 @@ def _context(mail: Mail) -> dict:
 def render_mail(mail: Mail) -> RenderedMail:
     if mail.kind == Mail.Kind.ACCOUNT:
         return RenderedMail(subject=mail.subject, text=mail.body_text, html=mail.body_html, unsubscribe_url="")
-    context = _context(mail)
+    event = mail_event(mail)
+    context = _context(mail, event)
     link = _unsubscribe(mail)
     context["unsubscribe_url"] = link
     template = f"mail/{mail.kind}"
-    subject = SUBJECTS[mail.kind].format(event=mail.event.title if mail.event_id else "")
+    subject = SUBJECTS[mail.kind].format(event=event.title if event is not None else "")
     return RenderedMail(
         subject=subject,
         text=render_to_string(f"{template}.txt", context),

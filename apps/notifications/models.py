@@ -50,9 +50,10 @@ class Mail(models.Model):
         related_name="mail",
         verbose_name="uitnodiging",
     )
-    event = models.ForeignKey(
-        "events.Event", on_delete=models.CASCADE, null=True, blank=True, related_name="mails", verbose_name="event"
-    )
+    # The event a mail is about, as a plain id: notifications sits below events, so no foreign key up into it.
+    # Events reads it (apps.notifications.messages.event_reader_register) and deletes an event's mails with
+    # the event (apps.events.signals).
+    event_id = models.BigIntegerField("event", null=True, blank=True, db_index=True)
     # The new address a confirmation link is for: a request replaced by a newer one takes its unsent mail along.
     email_address = models.ForeignKey(
         "account.EmailAddress",

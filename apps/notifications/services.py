@@ -82,7 +82,7 @@ def _member_wants(user, kind: str) -> bool:
     return preference.event_mails
 
 
-def member_mail_queue(*, kind: str, user, event=None, dedupe_key: str | None = None) -> Mail | None:
+def member_mail_queue(*, kind: str, user, event_id: int | None = None, dedupe_key: str | None = None) -> Mail | None:
     """Queue a mail to a member, if they want this kind. With a `dedupe_key`, a second call for the same
     key (a second cron run, or two at once) queues nothing: the unique key decides, in the database."""
     if not user.is_active or not _member_wants(user, kind):
@@ -95,7 +95,7 @@ def member_mail_queue(*, kind: str, user, event=None, dedupe_key: str | None = N
                     kind=kind,
                     to_email=user.email,
                     user=user,
-                    event=event,
+                    event_id=event_id,
                     dedupe_key=dedupe_key,
                     created_at=now,
                     updated_at=now,
@@ -272,7 +272,7 @@ def _deliver_one(mail_id: int, connection) -> str:
         # The row lock makes a retry that overlaps a slow send wait, and then see 'sent' and stop.
         mail = (
             Mail.objects.select_for_update(of=("self",))
-            .select_related("user", "event", "invitation__invited_by", "email_address")
+            .select_related("user", "invitation__invited_by", "email_address")
             .filter(pk=mail_id)
             .first()
         )

@@ -51,7 +51,7 @@ def event_reminders_queue(*, now: datetime.datetime) -> int:
         mail = member_mail_queue(
             kind=Mail.Kind.EVENT_REMINDER,
             user=participation.user,
-            event=participation.event,
+            event_id=participation.event_id,
             dedupe_key=f"event-reminder:{participation.event_id}:{participation.user_id}",
         )
         queued += mail is not None

@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "apps.accounts",
     "apps.invitations",
     "apps.challenges",
+    "apps.shipping",
     "apps.events",
     "apps.adminpanel",
     "django_tasks",

@@ -11,9 +11,11 @@ from django.utils import timezone
 from apps.accounts.models import User
 from apps.adminpanel.insights import admin_insights
 from apps.adminpanel.selectors import PHYSICAL_PAGE_SIZE, admin_stats
-from apps.challenges.models import Badge, Challenge, Dip, PhysicalStatus, PostalAddress, UserBadge, UserChallenge
+from apps.challenges.models import Badge, Challenge, Dip, PhysicalStatus, UserBadge, UserChallenge
 from apps.challenges.selectors import stamp_card_props
-from apps.challenges.services import ChallengeError, physical_badges_mark, postal_address_save
+from apps.challenges.services.errors import ChallengeError
+from apps.shipping.models import PostalAddress
+from apps.shipping.services import physical_badges_mark, postal_address_save
 from tests.factories import DipFactory, UserBadgeFactory, UserChallengeFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -311,6 +313,6 @@ def test_the_physical_list_pages_without_gaps_or_repeats(admin_client):
 
 def test_the_django_admin_writes_addresses_through_the_service(admin_client, member):
     data = {"user": member.pk, "recipient": "", "street": " Dijk 2 ", "postcode": "8321 ab", "city": "Urk"}
-    response = admin_client.post("/django-admin/challenges/postaladdress/add/", data | {"country": "Nederland"})
+    response = admin_client.post("/django-admin/shipping/postaladdress/add/", data | {"country": "Nederland"})
     assert response.status_code == 302
     assert PostalAddress.objects.get(user=member).lines == ["Marit Zwemmer", "Dijk 2", "8321 AB Urk", "Nederland"]

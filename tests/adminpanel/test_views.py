@@ -9,7 +9,8 @@ from apps.accounts.models import User
 from apps.adminpanel.selectors import MESSAGE_PHOTOS_BAD_CURSOR
 from apps.challenges.models import Challenge, Dip, UserBadge, UserChallenge
 from apps.challenges.photos import ProcessedPhoto
-from apps.challenges.services import challenge_start, dip_register
+from apps.challenges.services.cards import challenge_start
+from apps.challenges.services.dips import dip_register
 from apps.events.models import EventParticipant
 from apps.invitations.models import Invitation
 from tests.factories import DipFactory, EventParticipantFactory, InvitationFactory, UserChallengeFactory, UserFactory

@@ -4,7 +4,8 @@ import pytest
 from django.urls import reverse
 
 from apps.challenges.models import Challenge, Dip, UserBadge, UserChallenge
-from apps.challenges.services import challenge_start, dip_register
+from apps.challenges.services.cards import challenge_start
+from apps.challenges.services.dips import dip_register
 
 pytestmark = pytest.mark.django_db
 

@@ -15,15 +15,15 @@ from apps.challenges.badge_art import (
 )
 from apps.challenges.models import Badge, Challenge
 from apps.challenges.photos import PhotoError
-from apps.challenges.services import (
+from apps.challenges.services.cards import challenge_start
+from apps.challenges.services.catalogue import (
     MESSAGE_CHALLENGE_HAS_MEMBERS,
     BadgeSpec,
-    ChallengeError,
     challenge_delete,
     challenge_rules_check,
     challenge_save,
-    challenge_start,
 )
+from apps.challenges.services.errors import ChallengeError
 from tests.challenges.photo_samples import exif_with_gps_and_rotation, image_bytes
 from tests.factories import BadgeFactory, ChallengeFactory, UserBadgeFactory, UserChallengeFactory
 

@@ -1,7 +1,9 @@
 import pytest
 
 from apps.challenges.models import Challenge, Dip, UserBadge, UserChallenge
-from apps.challenges.services import ChallengeError, challenge_start, dip_delete, dip_register
+from apps.challenges.services.cards import challenge_start
+from apps.challenges.services.dips import dip_delete, dip_register
+from apps.challenges.services.errors import ChallengeError
 from tests.concurrency import requires_postgresql, run_concurrently
 from tests.factories import DipFactory, UserChallengeFactory, UserFactory
 

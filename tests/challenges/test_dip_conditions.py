@@ -17,7 +17,7 @@ from apps.challenges.conditions import (
 )
 from apps.challenges.models import Challenge, Dip
 from apps.challenges.selectors import spot_suggestions_for
-from apps.challenges.services import dip_register
+from apps.challenges.services.dips import dip_register
 from tests.factories import DipFactory, UserChallengeFactory
 
 pytestmark = pytest.mark.django_db

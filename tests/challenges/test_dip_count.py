@@ -9,13 +9,8 @@ from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.challenges.models import Challenge, Dip, UserChallenge
-from apps.challenges.services import (
-    challenge_start,
-    challenge_stop,
-    dip_delete,
-    dip_register,
-    user_challenge_delete,
-)
+from apps.challenges.services.cards import challenge_start, challenge_stop, user_challenge_delete
+from apps.challenges.services.dips import dip_delete, dip_register
 from tests.concurrency import requires_postgresql, run_concurrently
 from tests.factories import UserFactory
 

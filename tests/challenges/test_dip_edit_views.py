@@ -9,7 +9,8 @@ from django.test import Client
 
 from apps.challenges.conditions import MESSAGE_DURATION, MESSAGE_TEMPERATURE, SAFETY_NOTE
 from apps.challenges.models import Challenge, Dip, UserChallenge
-from apps.challenges.services import MESSAGE_UNDO_TOO_LATE, challenge_start, dip_register
+from apps.challenges.services.cards import challenge_start
+from apps.challenges.services.dips import MESSAGE_UNDO_TOO_LATE, dip_register
 from tests.challenges.photo_samples import image_bytes
 from tests.factories import DipFactory, UserChallengeFactory
 

@@ -12,7 +12,8 @@ import apps.challenges.views.challenge as challenge_views
 from apps.challenges import photos
 from apps.challenges.models import Challenge, Dip
 from apps.challenges.photos import PhotoBusyError, PhotoError, photo_decode_slot, photo_process
-from apps.challenges.services import challenge_start, dip_register
+from apps.challenges.services.cards import challenge_start
+from apps.challenges.services.dips import dip_register
 from tests.challenges.photo_samples import image_bytes
 
 pytestmark = pytest.mark.django_db

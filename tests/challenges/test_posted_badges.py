@@ -7,7 +7,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from apps.challenges.models import Challenge, Dip, PhysicalStatus, UserBadge
-from apps.challenges.services import challenge_start, dip_register, dip_undo, physical_badges_mark
+from apps.challenges.services.cards import challenge_start
+from apps.challenges.services.dips import dip_register, dip_undo
+from apps.shipping.services import physical_badges_mark
 
 pytestmark = pytest.mark.django_db
 

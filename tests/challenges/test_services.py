@@ -6,14 +6,9 @@ from django.utils import timezone
 
 from apps.challenges.models import Challenge, Dip, UserBadge, UserChallenge
 from apps.challenges.photos import ProcessedPhoto
-from apps.challenges.services import (
-    ChallengeCompletedError,
-    ChallengeError,
-    challenge_start,
-    challenge_stop,
-    dip_delete,
-    dip_register,
-)
+from apps.challenges.services.cards import challenge_start, challenge_stop
+from apps.challenges.services.dips import dip_delete, dip_register
+from apps.challenges.services.errors import ChallengeCompletedError, ChallengeError
 from tests.factories import BadgeFactory, ChallengeFactory, DipFactory, UserChallengeFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -196,7 +191,7 @@ def test_a_retried_request_returns_the_earlier_dip_instead_of_a_new_one(member, 
 
 
 def test_dates_are_shown_on_the_amsterdam_calendar():
-    from apps.challenges.selectors import dutch_date
+    from apps.core.formatting import dutch_date
 
     just_after_midnight_in_amsterdam = datetime.datetime(2026, 11, 20, 23, 30, tzinfo=datetime.UTC)
     assert dutch_date(just_after_midnight_in_amsterdam) == "21 november 2026"

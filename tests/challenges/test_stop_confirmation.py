@@ -8,7 +8,7 @@ from django.contrib.messages import get_messages
 from django.utils import timezone
 
 from apps.challenges.models import UserChallenge
-from apps.challenges.services import MESSAGE_COMPLETED_KEPT
+from apps.challenges.services.cards import MESSAGE_COMPLETED_KEPT
 from tests.factories import DipFactory, UserChallengeFactory
 
 pytestmark = pytest.mark.django_db

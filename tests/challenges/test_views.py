@@ -7,7 +7,8 @@ from django.urls import reverse
 from apps.accounts.services import member_pages_changed
 from apps.challenges.models import Challenge, Dip, UserBadge, UserChallenge
 from apps.challenges.photos import ProcessedPhoto
-from apps.challenges.services import challenge_start, dip_register
+from apps.challenges.services.cards import challenge_start
+from apps.challenges.services.dips import dip_register
 from tests.challenges.photo_samples import image_bytes
 from tests.factories import BadgeFactory, ChallengeFactory, UserBadgeFactory, UserChallengeFactory
 

@@ -5,7 +5,7 @@ import functools
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 
 from apps.challenges.models import Challenge
-from apps.challenges.services import challenge_start
+from apps.challenges.services.cards import challenge_start
 from tests.factories import DEFAULT_PASSWORD, UserFactory
 
 PASSWORD = DEFAULT_PASSWORD

@@ -11,7 +11,7 @@ from django.test import Client
 import apps.adminpanel.views.api as admin_api
 import apps.challenges.views.challenge as challenge_views
 from apps.challenges.models import Challenge, Dip
-from apps.challenges.services import challenge_start
+from apps.challenges.services.cards import challenge_start
 from config.logging import SafeFormatter, escape_control_characters
 
 pytestmark = pytest.mark.django_db

@@ -15,7 +15,8 @@ from django.utils import timezone
 from apps.accounts.models import User
 from apps.challenges.models import Challenge
 from apps.challenges.photos import ProcessedPhoto
-from apps.challenges.services import challenge_start, dip_register
+from apps.challenges.services.cards import challenge_start
+from apps.challenges.services.dips import dip_register
 from tests.challenges.photo_samples import image_bytes
 from tests.factories import AdminFactory, EventFactory, PostalAddressFactory, UserFactory
 

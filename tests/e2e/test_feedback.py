@@ -52,7 +52,8 @@ def no_sideways_scroll(page) -> bool:
 def test_the_admin_screen_on_a_phone_and_a_laptop(page, transactional_db, viewport):
     from apps.challenges.models import Challenge
     from apps.challenges.photos import ProcessedPhoto
-    from apps.challenges.services import challenge_start, dip_register
+    from apps.challenges.services.cards import challenge_start
+    from apps.challenges.services.dips import dip_register
     from tests.factories import AdminFactory, InvitationFactory
 
     page.set_viewport_size(viewport)

@@ -88,7 +88,7 @@ def test_a_cancellation_promotes_the_first_on_the_waitlist_and_queues_a_mail(ful
     assert full_event.participants.count() == 2
     assert waiting(full_event) == [second.pk]
     mail = Mail.objects.get(kind=Mail.Kind.WAITLIST_PROMOTION)
-    assert (mail.user, mail.event, mail.status) == (first, full_event, Mail.Status.QUEUED)
+    assert (mail.user, mail.event_id, mail.status) == (first, full_event.pk, Mail.Status.QUEUED)
 
 
 def test_the_promotion_mail_arrives_with_unsubscribe(smtp_server, full_event):

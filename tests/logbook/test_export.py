@@ -140,7 +140,7 @@ def test_club_life_and_physical_badge_data_are_in_the_export_but_not_the_calenda
         kind=Mail.Kind.WAITLIST_PROMOTION,
         to_email=member.email,
         user=member,
-        event=waiting_for,
+        event_id=waiting_for.pk,
         status=Mail.Status.SENT,
     )
 

@@ -30,7 +30,7 @@ from tests.mailbox import _free_port, run_worker, smtp_server  # noqa: F401 - sm
 @pytest.mark.django_db
 def test_a_line_break_in_an_event_title_is_cleaned_from_the_subject(smtp_server, member):  # noqa: F811
     event = EventFactory(title="Nieuwjaarsduik\r\nBcc: indringer@example.nl\u2028extra")
-    mail = member_mail_queue(kind=Mail.Kind.EVENT_REMINDER, user=member, event=event)
+    mail = member_mail_queue(kind=Mail.Kind.EVENT_REMINDER, user=member, event_id=event.pk)
     run_worker()
     message = smtp_server.only()
     assert message["Subject"] == "Morgen: Nieuwjaarsduik Bcc: indringer@example.nl extra"
@@ -133,7 +133,7 @@ def test_a_worker_killed_mid_send_loses_no_mail_and_recovery_sends_it_once(membe
     controller = Controller(inbox, hostname="127.0.0.1", port=_free_port())
     controller.start()
     try:
-        mail = member_mail_queue(kind=Mail.Kind.EVENT_REMINDER, user=member, event=EventFactory(title="Ijsduik"))
+        mail = member_mail_queue(kind=Mail.Kind.EVENT_REMINDER, user=member, event_id=EventFactory(title="Ijsduik").pk)
         worker = _worker(controller.port)
         try:
             assert inbox.sending.wait(60), worker.stderr.read1().decode() if worker.poll() is not None else ""

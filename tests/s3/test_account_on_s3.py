@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from apps.accounts.models import User
 from apps.challenges.models import Challenge, Dip
-from apps.challenges.services import challenge_start
+from apps.challenges.services.cards import challenge_start
 from apps.logbook.models import MemberExport
 from config.settings.storage import export_storage_settings, photo_storage_settings
 from tests.challenges.photo_samples import image_bytes

@@ -7,7 +7,7 @@ import urllib.request
 import pytest
 
 from apps.challenges.models import Challenge
-from apps.challenges.services import challenge_start
+from apps.challenges.services.cards import challenge_start
 from config.settings.storage import photo_storage_settings
 from tests.challenges.photo_samples import image_bytes
 

@@ -12,11 +12,12 @@ from django.core.files.base import ContentFile
 from django.test import Client
 
 from apps.accounts.models import User, UserRole
-from apps.challenges.models import Badge, Challenge, Dip, PostalAddress, UserBadge, UserChallenge, photo_storage
+from apps.challenges.models import Badge, Challenge, Dip, UserBadge, UserChallenge, photo_storage
 from apps.events.models import CalendarFeed, Event, EventParticipant, EventWaitlistEntry
 from apps.invitations.models import Invitation
 from apps.logbook.models import MemberExport
 from apps.notifications.models import InvitationOptOut, Mail, MailPreference
+from apps.shipping.models import PostalAddress
 from tests.challenges.photo_samples import image_bytes
 from tests.factories import (
     AdminFactory,

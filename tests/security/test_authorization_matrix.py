@@ -32,7 +32,7 @@ from django.utils import timezone
 from apps.accounts.access import MESSAGE_ADMIN_SESSION_EXPIRED, MESSAGE_NO_ADMIN, MESSAGE_SESSION_EXPIRED
 from apps.accounts.models import User, UserRole
 from apps.accounts.second_factor import MESSAGE_SECOND_FACTOR_REQUIRED
-from apps.challenges.models import Dip, PostalAddress, UserBadge, UserChallenge
+from apps.challenges.models import Dip, UserBadge, UserChallenge
 from apps.events.models import CalendarFeed, EventParticipant
 from apps.events.services import MESSAGE_CALENDAR_RENEWED
 from apps.invitations.models import Invitation
@@ -40,6 +40,7 @@ from apps.logbook.models import MemberExport
 from apps.logbook.views import MESSAGE_EXPORT_REQUESTED
 from apps.notifications.links import UnsubscribeScope, unsubscribe_token
 from apps.notifications.models import Mail, MailPreference
+from apps.shipping.models import PostalAddress
 from tests.factories import DEFAULT_PASSWORD
 
 from .conftest import ROLES, World, database_state

@@ -23,16 +23,18 @@ from apps.accounts.models import User
 from apps.accounts.passkey_forms import MESSAGE_PASSKEY_ANSWER_BROKEN
 from apps.adminpanel.selectors import MESSAGE_INVITATIONS_BAD_CURSOR, MESSAGE_PHOTOS_BAD_CURSOR
 from apps.challenges.conditions import MESSAGE_DURATION, MESSAGE_NOTE_BAD_CHARACTER, MESSAGE_SPOT_BAD_CHARACTER
-from apps.challenges.models import Dip, PostalAddress, UserChallenge
+from apps.challenges.models import Dip, UserChallenge
 from apps.challenges.photos import (
     MESSAGE_DAMAGED,
     MESSAGE_NOT_AN_IMAGE,
     MESSAGE_TOO_MANY_PIXELS,
 )
-from apps.challenges.services import ChallengeError, postal_address_save
+from apps.challenges.services.errors import ChallengeError
 from apps.events.models import EventParticipant
 from apps.invitations.models import Invitation
 from apps.invitations.services import MAX_BULK_EMAILS
+from apps.shipping.models import PostalAddress
+from apps.shipping.services import postal_address_save
 from config.views import MESSAGE_BAD_REQUEST, MESSAGE_CSRF
 from tests.challenges.photo_samples import image_bytes
 from tests.factories import DEFAULT_PASSWORD, EventFactory, InvitationFactory, UserFactory

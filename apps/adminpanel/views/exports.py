@@ -6,9 +6,10 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_safe
 
 from apps.accounts.access import admin_required
+from apps.shipping.selectors import PhysicalFilter, to_send_rows
 
 from ..csv_export import table_csv
-from ..selectors import PhysicalFilter, subscriber_rows, to_send_rows, user_export_rows
+from ..selectors import subscriber_rows, user_export_rows
 from ..xlsx_export import XLSX_CONTENT_TYPE, Column, export_filename, workbook
 from .page import MESSAGE_NO_SUBSCRIBERS
 

@@ -7,12 +7,13 @@ from django.views.decorators.http import require_safe
 
 from apps.accounts.access import admin_required
 from apps.accounts.services import CLUB
-from apps.challenges.services import CATALOGUE
+from apps.challenges.services.catalogue import CATALOGUE
 from apps.core.page_cache import Page, cached_page, shared_versions
+from apps.shipping.selectors import physical_counts
 
 from ..csv_export import MESSAGE_NO_SUBSCRIBERS, subscribers_csv, subscribers_filename
 from ..insights import club_figures
-from ..selectors import admin_stats_payload, physical_counts, subscriber_rows
+from ..selectors import admin_stats_payload, subscriber_rows
 
 
 @admin_required

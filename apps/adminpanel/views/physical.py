@@ -12,10 +12,12 @@ from django.views.decorators.http import require_POST, require_safe
 
 from apps.accounts.access import admin_required
 from apps.challenges.models import PhysicalStatus
-from apps.challenges.services import ChallengeError, physical_badges_mark
+from apps.challenges.services.errors import ChallengeError
 from apps.core.numbers import whole_number
+from apps.shipping.selectors import PhysicalFilter
+from apps.shipping.services import physical_badges_mark
 
-from ..selectors import PhysicalFilter, physical_badges
+from ..selectors import physical_badges
 
 MESSAGE_MARKED = "{count} {badges} gemarkeerd als: {status}."
 MESSAGE_BAD_DATE = "Vul een geldige datum in."

@@ -25,16 +25,10 @@ from ..photos import (
     too_large_message,
 )
 from ..selectors import active_card_for, dip_registered_payload, stamp_card_props
-from ..services import (
-    CATALOGUE,
-    MESSAGE_COMPLETED_KEPT,
-    ChallengeCompletedError,
-    ChallengeError,
-    ChallengePermissionError,
-    challenge_stop,
-    dip_precheck,
-    dip_register,
-)
+from ..services.cards import MESSAGE_COMPLETED_KEPT, challenge_stop
+from ..services.catalogue import CATALOGUE
+from ..services.dips import dip_precheck, dip_register
+from ..services.errors import ChallengeCompletedError, ChallengeError, ChallengePermissionError
 from ..upload_handlers import InterruptedUploadDetector, SkipFiles
 
 MESSAGE_BAD_REQUEST = "Deze aanvraag klopt niet. Laad de pagina opnieuw en probeer het nog eens."

@@ -10,7 +10,9 @@ from apps.events.services import EVENTS
 from apps.events.views import MESSAGE_PLACE as EVENTS_MESSAGE_PLACE
 
 from ..selectors import dashboard_for
-from ..services import CATALOGUE, MESSAGE_CHALLENGE_UNAVAILABLE, ChallengeError, challenge_start
+from ..services.cards import MESSAGE_CHALLENGE_UNAVAILABLE, challenge_start
+from ..services.catalogue import CATALOGUE
+from ..services.errors import ChallengeError
 
 MESSAGE_STARTED = "Challenge gestart!"
 

@@ -17,7 +17,8 @@ from ..photos import (
     too_large_message,
 )
 from ..selectors import dip_payload, stamp_card_props
-from ..services import ChallengeError, DipNotFoundError, dip_details_update, dip_undo
+from ..services.dips import dip_details_update, dip_undo
+from ..services.errors import ChallengeError, DipNotFoundError
 from .challenge import UPLOAD_OVERHEAD_BYTES, conditions_error_response
 
 MESSAGE_DETAILS_SAVED = "Details opgeslagen."

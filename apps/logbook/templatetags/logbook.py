@@ -3,7 +3,7 @@ from decimal import Decimal
 from django import template
 
 from apps.challenges.conditions import temperature_display
-from apps.challenges.selectors import dutch_date
+from apps.core.formatting import dutch_date
 
 from ..charts import month_name
 

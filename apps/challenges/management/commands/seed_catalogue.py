@@ -2,7 +2,7 @@ from django.core.management.base import BaseCommand
 
 from apps.challenges.catalogue import apply_catalogue
 from apps.challenges.models import Badge, Challenge
-from apps.challenges.services import catalogue_changed
+from apps.challenges.services.catalogue import catalogue_changed
 
 
 class Command(BaseCommand):

@@ -6,7 +6,7 @@ from ..models import PostalAddress
 register = template.Library()
 
 
-@register.inclusion_tag("challenges/_postal_address.html", takes_context=True)
+@register.inclusion_tag("shipping/_postal_address.html", takes_context=True)
 def postal_address_section(context):
     """The /account section with the member's postal address form; brings its own data (one query)."""
     user = context["request"].user

@@ -6,8 +6,8 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from ..forms import PostalAddressForm
-from ..services import ChallengeError, postal_address_delete, postal_address_save
+from .forms import PostalAddressForm
+from .services import ChallengeError, postal_address_delete, postal_address_save
 
 ADDRESS_ANCHOR = "postadres"
 MESSAGE_SAVED = "Je postadres is opgeslagen."

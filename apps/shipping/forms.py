@@ -1,4 +1,4 @@
-"""Forms of the challenges app: they validate input; the rules are in services."""
+"""The postal address forms (the member's and the Django admin's): they validate input; the rules are in services."""
 
 from django import forms
 

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ShippingConfig(AppConfig):
+    name = "apps.shipping"
+    verbose_name = "Fysieke badges"
