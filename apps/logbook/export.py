@@ -20,6 +20,7 @@ import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Generic, TypeVar
 
 from allauth.account.models import EmailAddress
 from allauth.mfa.models import Authenticator
@@ -33,19 +34,21 @@ from apps.core.spreadsheets import BOM, neutralise
 from apps.events.models import EventParticipant, EventWaitlistEntry
 from apps.notifications.models import Mail
 
+Row = TypeVar("Row", bound=Model)
+
 PHOTO_CHUNK_BYTES = 256 * 1024
 PHOTO_FOLDER = "fotos"
 
 
 @dataclass(frozen=True)
-class ExportSection:
+class ExportSection(Generic[Row]):
     name: str  # the file name: "plonsen" gives plonsen.json and plonsen.csv
     columns: list[str]
-    queryset: QuerySet  # every member's rows, ordered, with what `row` reads joined in; never evaluated itself
-    row: Callable[[Model], dict]
+    queryset: QuerySet[Row]  # every member's rows, ordered, with what `row` reads joined in; never evaluated itself
+    row: Callable[[Row], dict]
     owner: str = "user"  # the lookup from a row to its member: "user", "pk" for the member's own User row
 
-    def rows_of(self, user: User) -> QuerySet:
+    def rows_of(self, user: User) -> QuerySet[Row]:
         return self.queryset.filter(**{self.owner: user.pk})
 
     def export_rows(self, user: User) -> Iterator[dict]:
