@@ -10,7 +10,8 @@ from django.utils import timezone
 from apps.accounts.models import User
 from apps.challenges.models import Challenge, Dip, UserChallenge
 from apps.challenges.services.cards import challenge_start, challenge_stop, user_challenge_delete
-from apps.challenges.services.dips import dip_delete, dip_register
+from apps.challenges.services.dips import MESSAGE_UNDO_TOO_LATE, UNDO_WINDOW, dip_delete, dip_register, dip_undo
+from apps.challenges.services.errors import ChallengeError
 from tests.concurrency import requires_postgresql, run_concurrently
 from tests.factories import UserFactory
 
@@ -39,6 +40,23 @@ def test_dip_register_counts_once_and_a_replay_does_not_count_again(member):
 def test_dip_delete_counts_down(member):
     (outcomes, _card) = dips_on_days(member, Challenge.objects.get(target_dips=5), 3)
     dip_delete(dip_id=outcomes[1].dip.pk)
+    assert stored_count(member) == 2 == Dip.objects.filter(user=member).count()
+
+
+def test_undo_at_the_edge_of_the_window_counts_down(member):
+    challenge_start(user=member, challenge_id=Challenge.objects.get(target_dips=5).pk)
+    dip_register(user=member)
+    latest = dip_register(user=member).dip
+    dip_undo(user=member, dip_id=latest.pk, now=latest.created_at + UNDO_WINDOW)
+    assert stored_count(member) == 1 == Dip.objects.filter(user=member).count()
+
+
+def test_undo_a_second_after_the_window_is_refused_and_keeps_the_count(member):
+    challenge_start(user=member, challenge_id=Challenge.objects.get(target_dips=5).pk)
+    dip_register(user=member)
+    latest = dip_register(user=member).dip
+    with pytest.raises(ChallengeError, match=MESSAGE_UNDO_TOO_LATE):
+        dip_undo(user=member, dip_id=latest.pk, now=latest.created_at + UNDO_WINDOW + datetime.timedelta(seconds=1))
     assert stored_count(member) == 2 == Dip.objects.filter(user=member).count()
 
 

@@ -74,7 +74,7 @@ def test_a_refused_photo_change_leaves_no_new_files(member, other_member):
     assert after == before
 
 
-def test_undo_removes_the_latest_dip_within_ten_minutes(member, starter):
+def test_undo_removes_the_latest_dip_within_the_window(member, starter):
     challenge_start(user=member, challenge_id=starter.pk)
     dip_register(user=member)
     latest = dip_register(user=member).dip
@@ -85,7 +85,7 @@ def test_undo_removes_the_latest_dip_within_ten_minutes(member, starter):
     assert list(Dip.objects.filter(user=member).values_list("number", flat=True)) == [1]
 
 
-def test_undo_after_ten_minutes_is_refused(member, starter):
+def test_undo_a_second_after_the_window_is_refused(member, starter):
     challenge_start(user=member, challenge_id=starter.pk)
     latest = dip_register(user=member).dip
     with pytest.raises(ChallengeError, match=MESSAGE_UNDO_TOO_LATE):

@@ -62,7 +62,7 @@ def test_a_late_tap_counts_on_the_day_it_was_tapped(member, card):
 
 
 def test_a_tap_too_old_or_in_the_future_gets_the_servers_clock(member, card):
-    old = dip_register(user=member, tapped_at=NOW - datetime.timedelta(days=4), now=NOW)
+    old = dip_register(user=member, tapped_at=NOW - TAP_TIME_MAX_AGE - datetime.timedelta(hours=1), now=NOW)
     future = dip_register(user=member, tapped_at=NOW + datetime.timedelta(days=1), now=NOW)
     for outcome in [old, future]:
         dip = Dip.objects.get(pk=outcome.dip.pk)

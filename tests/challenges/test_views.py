@@ -190,8 +190,9 @@ def test_challenge_page_contains_the_card_data_in_its_first_html(member_client, 
     html = response.content.decode()
     assert "Terug" in html and "Challenge Stoppen" in html
     data = props(response)
-    assert data["dipCount"] == 12 and data["challenge"]["targetDips"] == 100
-    assert data["milestones"] == [5, 10, 25, 50, 75, 100]
+    assert data["dipCount"] == 12 and data["challenge"]["targetDips"] == waterdieren.target_dips
+    milestones = waterdieren.badges.order_by("milestone_dips").values_list("milestone_dips", flat=True)
+    assert data["milestones"] == list(milestones)
     assert [b["earned"] for b in data["badges"]] == [True, False, False, False, False, False]
     assert len(data["recentDips"]) == 10 and data["recentDips"][0]["number"] == 12
     assert data["endpoints"]["registerDip"] == "/challenge/plons"

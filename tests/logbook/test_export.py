@@ -7,13 +7,27 @@ import zipfile
 from decimal import Decimal
 
 import pytest
+from allauth.account.models import EmailAddress
+from allauth.mfa.models import Authenticator
 from django.core.files.base import ContentFile
 from django.http import FileResponse
 
 from apps.challenges.models import photo_storage
+from apps.events.models import CalendarFeed, EventWaitlistEntry
 from apps.logbook.export import SECTIONS
+from apps.notifications.models import Mail, MailPreference
 from tests.challenges.photo_samples import image_bytes
-from tests.factories import DipFactory, EventParticipantFactory, UserBadgeFactory, UserChallengeFactory
+from tests.factories import (
+    BadgeFactory,
+    ChallengeFactory,
+    DipFactory,
+    EventFactory,
+    EventParticipantFactory,
+    PostalAddressFactory,
+    UserBadgeFactory,
+    UserChallengeFactory,
+    UserFactory,
+)
 from tests.mailbox import run_worker
 
 pytestmark = pytest.mark.django_db
@@ -80,6 +94,57 @@ def test_dips_carry_their_conditions_and_only_mine(member_client, member, histor
     assert len(json.loads(archive.read("badges.json"))) == 1
     assert len(json.loads(archive.read("event-aanmeldingen.json"))) == 1
     assert len(json.loads(archive.read("challenges.json"))) == 1
+
+
+OWN, OTHERS = "eigenmarit", "vreemdeotto"  # markers: lower case, so they survive slugify into photo names
+
+
+def a_row_in_every_section(user, marker: str) -> str:
+    """One row of `user` in every section of the export, each carrying `marker` where the row has text,
+    and one photo whose name and bytes carry it; returns the photo's name in storage."""
+    challenge = ChallengeFactory(name=f"Challenge {marker}")
+    card = UserChallengeFactory(user=user, challenge=challenge)
+    photo = photo_storage().save(f"{user.pk}/{marker}.jpg", ContentFile(image_bytes() + marker.encode()))
+    DipFactory(user_challenge=card, number=1, spot=marker, note=marker, photo=photo)
+    UserBadgeFactory(user_challenge=card, badge=BadgeFactory(challenge=challenge, name=f"Badge {marker}"))
+    PostalAddressFactory(user=user, recipient=marker, street=f"{marker}straat 1")
+    EventParticipantFactory(user=user, event=EventFactory(title=f"Duik {marker}"))
+    full = EventFactory(title=f"Wachtlijst {marker}", max_participants=1)
+    EventWaitlistEntry.objects.create(event=full, user=user)
+    CalendarFeed.objects.create(user=user, token=f"token-{marker}")
+    MailPreference.objects.create(user=user, event_mails=False, dip_nudge=True)
+    Mail.objects.create(kind=Mail.Kind.WAITLIST_PROMOTION, to_email=user.email, user=user, event_id=full.pk)
+    Authenticator.objects.create(user=user, type=Authenticator.Type.WEBAUTHN, data={"name": f"Sleutel {marker}"})
+    EmailAddress.objects.create(user=user, email=user.email, primary=True, verified=True)
+    return photo
+
+
+def test_the_export_holds_only_my_rows_in_every_section_and_only_my_photos(client):
+    me = UserFactory(full_name=f"Marit {OWN}", email=f"{OWN}@example.nl")
+    other = UserFactory(full_name=f"Otto {OTHERS}", email=f"{OTHERS}@example.nl")
+    my_photo = a_row_in_every_section(me, OWN)
+    a_row_in_every_section(other, OTHERS)
+    # The other member really has a row everywhere, so a section that leaked would show it.
+    assert [section.name for section in SECTIONS if not section.rows_of(other).exists()] == []
+
+    client.force_login(me)
+    archive = download(client)
+
+    for section in SECTIONS:
+        rows = json.loads(archive.read(f"{section.name}.json"))
+        # Exactly my one row: a section added without a row in the helper above fails here (no row),
+        # and one that reads past the owner filter has two.
+        assert len(rows) == 1, (section.name, rows)
+        assert len(read_csv(archive, f"{section.name}.csv")) == 1, section.name
+    photos = [name for name in archive.namelist() if name.startswith("fotos/")]
+    assert len(photos) == 1 and OWN in photos[0]
+    assert archive.read(photos[0]) == photo_storage().open(my_photo).read()
+    for name in archive.namelist():
+        assert OTHERS not in name and OTHERS.encode() not in archive.read(name), name
+    # The check above can see a leak: my marker reaches every section with text in it, and my photo.
+    without_text = {"agenda-en-e-mail"}
+    assert {s.name for s in SECTIONS if OWN not in archive.read(f"{s.name}.json").decode()} == without_text
+    assert OWN.encode() in archive.read(photos[0])
 
 
 def test_csv_cells_are_neutralised_like_the_newsletter_csv(member_client, history):
