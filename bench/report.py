@@ -25,7 +25,10 @@ BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 RATIO_GOAL = 0.35
 RATIO_PAGES = ("/dashboard", "/challenge")
 P99_GOAL_MS = 100.0
-PHONE_LCP_GOALS_MS = {"/dashboard": 1500.0, "/challenge": 2000.0}
+# Issue 28: first visits of both pages ≤ 1.5 s, next visits (service worker in control) ≤ 0.6 s, a photo dip < 4 s.
+PHONE_LCP_GOALS_MS = {"/dashboard": 1500.0, "/challenge": 1500.0}
+PHONE_NEXT_LCP_GOAL_MS = 600.0
+PHOTO_DIP_GOAL_MS = 4000.0
 WHO = {"none": "-", "member": "lid0001", "admin": "load admin"}
 
 
@@ -226,25 +229,36 @@ def phone_lines(path: Path) -> list[str]:
         "",
         f"Phone (`bench/phone.py`): headless Chromium at 390 × 844, {profile['latency_ms']} ms round trip, "
         f"{profile['down_kbit_s']} kbit/s down, {profile['up_kbit_s']} kbit/s up, {profile['cpu_slowdown']}× CPU "
-        f"slowdown; medians of {profile['runs']} first visits (empty cache) and {profile['runs']} next visits "
-        "(the same browser profile, static files cached).",
+        f"slowdown (Lighthouse's slow 4G, the service worker throttled too); medians of {profile['runs']} first "
+        f"visits (empty cache) and {profile['runs']} next visits (the same profile, service worker in control). "
+        "*HTML*: the page's HTML received.",
         "",
-        "| URL | visit | TTFB ms | FCP ms | LCP ms | requests | KB transferred |",
+        "| URL | visit | HTML ms | FCP ms | LCP ms | requests | KB transferred |",
         "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
     ]
     for url, visits in phone["pages"].items():
         for visit, label in (("cold", "first"), ("warm", "next")):
             m = visits[visit]
             lines.append(
-                f"| `{url}` | {label} | {m['ttfb_ms']:.0f} | {m['fcp_ms']:.0f} | {m['lcp_ms']:.0f} | "
+                f"| `{url}` | {label} | {m['html_ms']:.0f} | {m['fcp_ms']:.0f} | {m['lcp_ms']:.0f} | "
                 f"{m['requests']:.0f} | {m['bytes'] / 1024:.1f} |"
             )
     lines.append("")
     for url, goal in PHONE_LCP_GOALS_MS.items():
         if url in phone["pages"]:
-            lcp = phone["pages"][url]["cold"]["lcp_ms"]
-            verdict = "met" if lcp <= goal else f"**missed** by {lcp - goal:.0f} ms"
-            lines.append(f"- `{url}` LCP ≤ {goal / 1000:.1f} s on a first visit: {lcp / 1000:.2f} s, {verdict}.")
+            for visit, label, limit in (("cold", "a first", goal), ("warm", "a next", PHONE_NEXT_LCP_GOAL_MS)):
+                lcp = phone["pages"][url][visit]["lcp_ms"]
+                verdict = "met" if lcp <= limit else f"**missed** by {lcp - limit:.0f} ms"
+                lines.append(f"- `{url}` LCP ≤ {limit / 1000:.1f} s on {label} visit: {lcp / 1000:.2f} s, {verdict}.")
+    dip = phone.get("photo_dip")
+    if dip:
+        took = dip["tap_to_added_ms"]
+        verdict = "met" if took < PHOTO_DIP_GOAL_MS else f"**missed** by {took - PHOTO_DIP_GOAL_MS:.0f} ms"
+        lines.append(
+            f"- a photo dip (a 12 MP photo of {dip['photo_bytes'] / 1024 / 1024:.1f} MB) from the tap to "
+            f"'Plons toegevoegd!' under {PHOTO_DIP_GOAL_MS / 1000:.0f} s: {took / 1000:.2f} s with "
+            f"{dip['bytes_sent'] / 1024:.0f} KB sent (median of {len(dip['runs'])}), {verdict}."
+        )
     return lines
 
 

@@ -14,7 +14,7 @@ from apps.challenges.models import Challenge, UserBadge
 from apps.challenges.services.cards import challenge_start, challenge_stop
 from apps.challenges.services.catalogue import challenge_save
 from apps.challenges.services.dips import dip_delete, dip_details_update, dip_register, dip_undo
-from apps.core.page_cache import csrf_placeholder, shared_version_bump, shared_versions
+from apps.core.page_cache import csrf_placeholder, release, shared_version_bump, shared_versions
 from apps.events.selectors import seconds_until_first_starts, upcoming_events_for
 from apps.events.services import event_leave, event_sign_up, events_deactivate
 from apps.shipping.services import physical_badges_mark, postal_address_save
@@ -301,3 +301,15 @@ def test_each_admin_gets_their_own_admin_page(admin_client, admin_user):
     other = AdminFactory()
     theirs = page(client_for(other), "/admin")
     assert f'"currentUserId": {admin_user.pk}' in mine and f'"currentUserId": {other.pk}' in theirs
+
+
+def test_a_deploy_that_names_static_files_differently_is_a_new_release(settings):
+    """A page cached with the last deploy's static URLs is not served by the next (config/staticfiles.py)."""
+    release.cache_clear()
+    before = release()
+    settings.STORAGES = {**settings.STORAGES, "staticfiles": {"BACKEND": "config.staticfiles.StaticFilesStorage"}}
+    release.cache_clear()
+    try:
+        assert release() != before
+    finally:
+        release.cache_clear()

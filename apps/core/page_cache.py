@@ -48,6 +48,8 @@ def csrf_placeholder() -> str:
 def release() -> str:
     """What this deploy renders with: every template and the static and Vite manifests, hashed once."""
     digest = hashlib.sha256()
+    # How static URLs are made (config/staticfiles.py) changes every page without changing a file here.
+    digest.update(repr(settings.STORAGES["staticfiles"]).encode())
     folders = [Path(folder) for engine in settings.TEMPLATES for folder in engine.get("DIRS", [])]
     files = sorted(path for folder in folders for path in folder.rglob("*.html"))
     files += [Path(settings.STATIC_ROOT or "") / "staticfiles.json"]

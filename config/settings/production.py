@@ -1,5 +1,7 @@
 """Production: refuses to start without a real secret key; HTTPS everywhere; WhiteNoise manifest."""
 
+from config.staticfiles import immutable_file_test
+
 from .base import *  # noqa: F403
 from .base import STORAGES
 from .env import env_bool, env_int, env_secret, env_str
@@ -7,7 +9,9 @@ from .env import env_bool, env_int, env_secret, env_str
 DEBUG = False
 SECRET_KEY = env_secret("DJANGO_SECRET_KEY")
 
-STORAGES["staticfiles"] = {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"}
+# WhiteNoise's compressed manifest, but Vite's build keeps its own (hashed) names: config/staticfiles.py.
+STORAGES["staticfiles"] = {"BACKEND": "config.staticfiles.StaticFilesStorage"}
+WHITENOISE_IMMUTABLE_FILE_TEST = immutable_file_test
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
