@@ -2,7 +2,9 @@ import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type R
 import { postJson } from "../lib/api";
 import { DeleteDialog } from "./delete-dialog";
 import { MoreButton, NoRows, SearchField, SortHeaders, useServerList, type Column, type Sort } from "./server-list";
-import { ActionButton, ErrorMessage, useFailure, useNotify, useSingleFlight, withId } from "./shared";
+import { useSingleFlight } from "../lib/single-flight";
+import { useSay } from "../ui/feedback";
+import { ActionButton, ErrorMessage, useFailure, withId } from "./shared";
 import { T } from "./texts";
 import type {
   AdminEndpoints,
@@ -85,7 +87,7 @@ export function Invitations({ endpoints }: InvitationsProps) {
   const [pendingDelete, setPendingDelete] = useState<Invitation | null>(null);
   const [deleting, runDelete] = useSingleFlight();
   const [, runResend] = useSingleFlight();
-  const notify = useNotify();
+  const notify = useSay();
   const failure = useFailure();
   const searchId = useId();
   const countId = useId();

@@ -1,0 +1,62 @@
+import { createContext, useContext, type ReactNode } from "react";
+import { MessageLine, useMessage, type MessageKind, type PageMessage } from "./message";
+import { ToastRegion } from "./toast";
+
+/**
+ * An island's feedback: one message at a time (a new one replaces the old, each goes after its own
+ * duration), said from anywhere inside the island with {@link useSay} and shown where {@link Feedback}
+ * stands: as a line in the page flow right after the action it answers (the stamp card), or as a toast
+ * (the admin tables, whose actions are spread over the page).
+ */
+export type Say = (text: string, kind?: MessageKind, durationMs?: number) => void;
+
+interface Shown {
+  message: PageMessage | null;
+  dismiss: () => void;
+}
+
+// Two contexts: the parts that only speak do not re-render for every message.
+const SayContext = createContext<Say | null>(null);
+const ShownContext = createContext<Shown | null>(null);
+
+export interface FeedbackProviderProps {
+  children?: ReactNode;
+  /** Remove the page's server-rendered flash when the first message shows (see ui/message). */
+  replacesPageFlash?: boolean;
+}
+
+export function FeedbackProvider({ children, replacesPageFlash = true }: FeedbackProviderProps) {
+  const { message, show, clear } = useMessage({ replacesPageFlash });
+  return (
+    <SayContext value={show}>
+      <ShownContext value={{ message, dismiss: clear }}>{children}</ShownContext>
+    </SayContext>
+  );
+}
+
+export function useSay(): Say {
+  const say = useContext(SayContext);
+  if (say === null) throw new Error("useSay: render inside <FeedbackProvider>.");
+  return say;
+}
+
+export interface FeedbackProps {
+  look: "line" | "toast";
+  className?: string;
+  /** The toast's close button's accessible name. */
+  closeLabel?: string;
+}
+
+/** Where the island's message shows; a live region that is always rendered (see ui/message, ui/toast). */
+export function Feedback({ look, className = "", closeLabel = "Sluiten" }: FeedbackProps) {
+  const shown = useContext(ShownContext);
+  if (shown === null) throw new Error("Feedback: render inside <FeedbackProvider>.");
+  if (look === "line") return <MessageLine message={shown.message} className={className} />;
+  return (
+    <ToastRegion
+      toasts={shown.message === null ? [] : [shown.message]}
+      onDismiss={shown.dismiss}
+      closeLabel={closeLabel}
+    />
+  );
+}
