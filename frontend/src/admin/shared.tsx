@@ -2,7 +2,8 @@ import { useCallback, type ReactNode } from "react";
 import type { ApiFailure } from "../lib/api";
 import { useSignInRedirect } from "../lib/sign-in";
 import { Button, type ButtonProps, type ButtonVariant } from "../ui/button";
-import { Feedback, FeedbackProvider, useSay } from "../ui/feedback";
+import { FeedbackProvider, useSay } from "../ui/feedback";
+import { FeedbackToast } from "../ui/toast";
 import { T } from "./texts";
 
 /** One toast region for the whole admin page; the sections speak with `useSay` (ui/feedback). */
@@ -11,7 +12,7 @@ export function AdminToastProvider({ children }: { children?: ReactNode }) {
     <FeedbackProvider replacesPageFlash={false}>
       {children}
       <div className="adm">
-        <Feedback look="toast" closeLabel={T.close} />
+        <FeedbackToast closeLabel={T.close} />
       </div>
     </FeedbackProvider>
   );

@@ -120,7 +120,7 @@ function Card({ initial }: StampCardProps) {
             />
           </section>
         )}
-        <Feedback look="line" className="sc-message" />
+        <Feedback className="sc-message" />
         <WaitingTaps pending={offline.pending} refused={offline.refused} />
         <StampGrid
           targetDips={challenge.targetDips}

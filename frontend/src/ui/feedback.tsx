@@ -1,16 +1,16 @@
 import { createContext, useContext, type ReactNode } from "react";
 import { MessageLine, useMessage, type MessageKind, type PageMessage } from "./message";
-import { ToastRegion } from "./toast";
 
 /**
  * An island's feedback: one message at a time (a new one replaces the old, each goes after its own
  * duration), said from anywhere inside the island with {@link useSay} and shown where {@link Feedback}
  * stands: as a line in the page flow right after the action it answers (the stamp card), or as a toast
- * (the admin tables, whose actions are spread over the page).
+ * (ui/toast.tsx `FeedbackToast`: the admin tables, whose actions are spread over the page). The toast
+ * lives in its own module so that an island with the line does not carry it.
  */
 export type Say = (text: string, kind?: MessageKind, durationMs?: number) => void;
 
-interface Shown {
+export interface Shown {
   message: PageMessage | null;
   dismiss: () => void;
 }
@@ -40,23 +40,14 @@ export function useSay(): Say {
   return say;
 }
 
-export interface FeedbackProps {
-  look: "line" | "toast";
-  className?: string;
-  /** The toast's close button's accessible name. */
-  closeLabel?: string;
-}
-
-/** Where the island's message shows; a live region that is always rendered (see ui/message, ui/toast). */
-export function Feedback({ look, className = "", closeLabel = "Sluiten" }: FeedbackProps) {
+/** The message shown now, for a look of its own (ui/toast.tsx). */
+export function useShown(): Shown {
   const shown = useContext(ShownContext);
   if (shown === null) throw new Error("Feedback: render inside <FeedbackProvider>.");
-  if (look === "line") return <MessageLine message={shown.message} className={className} />;
-  return (
-    <ToastRegion
-      toasts={shown.message === null ? [] : [shown.message]}
-      onDismiss={shown.dismiss}
-      closeLabel={closeLabel}
-    />
-  );
+  return shown;
+}
+
+/** Where the island's message shows as a line; a live region that is always rendered (see ui/message). */
+export function Feedback({ className = "" }: { className?: string }) {
+  return <MessageLine message={useShown().message} className={className} />;
 }

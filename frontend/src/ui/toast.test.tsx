@@ -1,6 +1,7 @@
 import { act, fireEvent, render, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { Feedback, FeedbackProvider, useSay, type Say } from "./feedback";
+import { FeedbackToast } from "./toast";
 
 let say: Say = () => undefined;
 
@@ -13,7 +14,7 @@ function Harness({ look = "toast" }: { look?: "line" | "toast" }) {
   return (
     <FeedbackProvider replacesPageFlash={false}>
       <Speaker />
-      <Feedback look={look} />
+      {look === "line" ? <Feedback /> : <FeedbackToast />}
     </FeedbackProvider>
   );
 }

@@ -1,3 +1,5 @@
+import { useShown } from "./feedback";
+
 /** The toast look of an island's one message (ui/feedback.tsx holds the message and its timer). */
 export type ToastKind = "info" | "success" | "error";
 
@@ -51,4 +53,10 @@ export function Toast({ toast, onDismiss, closeLabel = "Sluiten" }: ToastProps) 
       )}
     </div>
   );
+}
+
+/** An island's one message (ui/feedback.tsx) as a toast, with a close button. */
+export function FeedbackToast({ closeLabel = "Sluiten" }: { closeLabel?: string }) {
+  const { message, dismiss } = useShown();
+  return <ToastRegion toasts={message === null ? [] : [message]} onDismiss={dismiss} closeLabel={closeLabel} />;
 }
