@@ -358,3 +358,12 @@ def test_after_each_declared_write_every_cached_page_is_fresh(declaring):
     assert not stale, f"{declaring}: stale {stale}"
     if shows is not None:
         assert before[shows] != rendered[shows], f"{declaring}: the scenario does not change {shows}"
+
+
+def test_an_event_without_participants_deleted_in_the_django_admin_leaves_every_page(admin_client, member):
+    event = EventFactory(title="Niemand kwam")
+    assert "Niemand kwam" in client_for(member).get("/events").content.decode()
+    response = admin_client.post(f"/django-admin/events/event/{event.pk}/delete/", {"post": "yes"})
+    assert response.status_code == 302
+    assert "Niemand kwam" not in client_for(member).get("/events").content.decode()
+    assert "Niemand kwam" not in client_for(member).get("/dashboard").content.decode()
