@@ -37,6 +37,8 @@ PAGES = [
     (BARE, "member", None),
     ("/dashboard", "member", 2.0),
     ("/challenge", "member", 2.0),
+    ("/events", "member", 2.0),
+    ("/statistieken", "member", 2.0),
     ("/admin", "admin", 3.0),
 ]
 

@@ -14,7 +14,7 @@ from apps.challenges.models import Challenge, UserBadge
 from apps.challenges.services.cards import challenge_start, challenge_stop
 from apps.challenges.services.catalogue import challenge_save
 from apps.challenges.services.dips import dip_delete, dip_details_update, dip_register, dip_undo
-from apps.core.page_cache import csrf_placeholder, release, shared_version_bump, shared_versions
+from apps.core.page_cache import CATALOGUE, csrf_placeholder, pages_changed, release, shared_versions
 from apps.events.selectors import seconds_until_first_starts, upcoming_events_for
 from apps.events.services import event_leave, event_sign_up, events_deactivate
 from apps.shipping.services import physical_badges_mark, postal_address_save
@@ -226,7 +226,7 @@ def test_a_shared_version_never_comes_back_also_when_the_cache_lost_it(page_cach
     served_from_the_cache(page_cache_backend)
     seen = set(shared_versions("catalogue"))
     for _ in range(20):
-        shared_version_bump("catalogue")
+        pages_changed(CATALOGUE)
         (bumped,) = shared_versions("catalogue")
         assert bumped not in seen
         seen.add(bumped)

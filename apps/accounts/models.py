@@ -48,8 +48,8 @@ class User(AbstractBaseUser):
     # All the member's dips, kept by the dip services (apps.challenges.services.recount.user_dip_count_refresh) in the
     # transaction that changes them: the admin's users table sorts on it without counting every dip.
     dip_count = models.PositiveIntegerField("aantal plonsen", default=0, editable=False)
-    # Bumped, in the same transaction, by every service that changes what the member's own pages show
-    # (apps.accounts.services.member_pages_changed): it keys their cached pages (apps.core.page_cache).
+    # The member scope's version: moved, in the same transaction, by every write that changes what the
+    # member's own pages show (pages_changed(MEMBER, ...)): it keys their cached pages (apps.core.page_cache).
     pages_version = models.PositiveBigIntegerField("versie van de eigen pagina's", default=0, editable=False)
 
     objects = UserManager()

@@ -9,13 +9,15 @@ Members are not asked; for them a factor is optional.
 
 from allauth.mfa.signals import authenticator_added, authenticator_removed
 from django.contrib import messages
+from django.db import transaction
 from django.dispatch import receiver
 from django.http import JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 
+from apps.core.page_cache import MEMBER, pages_changed
+
 from .models import AdminStanding
-from .services import member_pages_changed
 
 MESSAGE_SECOND_FACTOR_REQUIRED = (
     "Als admin heb je een tweede factor nodig: voeg een passkey of een authenticator-app toe voordat je verder gaat."
@@ -55,4 +57,5 @@ def _second_factor_changed(sender, user, **kwargs):
     """A factor added or removed can make a role holder act as admin, or stop: the rest of this request
     asks anew, and their cached pages (whose header shows the way to /admin) are rendered anew."""
     user.forget_admin_standing()
-    member_pages_changed(user_ids=[user.pk])
+    with transaction.atomic():  # allauth may have committed the factor already: a later move is still fresh
+        pages_changed(MEMBER, user_ids=[user.pk])

@@ -1,15 +1,12 @@
 """Account writes: invitation-only sign-up and the admin role. Keyword-only, each owns its transaction."""
 
-from collections.abc import Iterable
-
 from allauth.account.models import EmailAddress
 from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
-from django.db.models import F
 
-from apps.core.page_cache import shared_version_bump
+from apps.core.page_cache import CLUB, MEMBER, pages_changed
 from apps.invitations.services import (
     MESSAGE_CODE_REQUIRED,
     MESSAGE_EMAIL_INVALID,
@@ -117,7 +114,7 @@ def account_register(
             # Under a row lock: of simultaneous sign-ups with one code, only the first gets past this line;
             # the others raise here and their user is rolled back with the rest of this block.
             invitation_consume(code=code, email=email, user=user)
-            club_changed()
+            pages_changed(CLUB)  # the club's members on /admin
     except ValidationError as exc:
         raise ValidationError({"code": exc.error_list}) from exc
     except IntegrityError as exc:
@@ -128,26 +125,11 @@ def account_register(
     return user
 
 
-CLUB = "club"  # the shared version of the club's figures on /admin (apps.core.page_cache)
-
-
-def club_changed() -> None:
-    """The club's figures on /admin (members, subscribers, dips, cards, badges) are counted anew. Every
-    service that changes one of them calls it in its transaction."""
-    shared_version_bump(CLUB)
-
-
-def member_pages_changed(*, user_ids: Iterable[int]) -> None:
-    """What these members' own pages show has changed: their cached parts are rendered anew. Call it
-    inside the transaction of the change, so the new version and the new data commit together."""
-    User.objects.filter(pk__in=list(user_ids)).update(pages_version=F("pages_version") + 1)
-
-
 def admin_grant(*, user: User) -> bool:
     """Give `user` the admin role. True when it was new, False when they already had it."""
     with transaction.atomic():
         _role, created = UserRole.objects.get_or_create(user=user, role=UserRole.Role.ADMIN)
-        member_pages_changed(user_ids=[user.pk])  # their pages' header shows the way to /admin
+        pages_changed(MEMBER, user_ids=[user.pk])  # their pages' header shows the way to /admin
     user.forget_admin_standing()  # a caller holding this object sees the change
     return created
 
@@ -159,7 +141,7 @@ def admin_revoke(*, user: User) -> bool:
         if _is_last_active_admin(_active_admin_ids(lock=True), user.pk):
             raise AdminActionError(MESSAGE_LAST_ADMIN_ROLE)
         deleted, _per_model = UserRole.objects.filter(user=user, role=UserRole.Role.ADMIN).delete()
-        member_pages_changed(user_ids=[user.pk])
+        pages_changed(MEMBER, user_ids=[user.pk])
     user.forget_admin_standing()  # a caller holding this object sees the change
     return deleted > 0
 
@@ -193,8 +175,8 @@ def account_profile_update(
             raise ValidationError({"email": [ValidationError(MESSAGE_EMAIL_TAKEN, code="email_taken")]})
         locked.full_name, locked.newsletter_consent = full_name, bool(newsletter_consent)
         locked.save(update_fields=["full_name", "newsletter_consent"])
-        member_pages_changed(user_ids=[user.pk])  # the dashboard greets them by name
-        club_changed()  # the newsletter's subscribers
+        # The dashboard greets them by name; the newsletter's subscribers on /admin.
+        pages_changed(MEMBER, CLUB, user_ids=[user.pk])
         if new_email:
             _email_change_request(user=locked, email=new_email)
     user.full_name, user.newsletter_consent = full_name, bool(newsletter_consent)
@@ -241,8 +223,7 @@ def account_email_change_confirm(*, email_address_id: int) -> str:
                 address.save(update_fields=["verified", "primary"])
                 user.email = address.email
                 user.save(update_fields=["email"])
-                member_pages_changed(user_ids=[user.pk])
-                club_changed()  # the newsletter's subscribers
+                pages_changed(MEMBER, CLUB, user_ids=[user.pk])  # the newsletter's subscribers on /admin
                 email_changed.send(sender=User, user=user, old_email=old_email)
     except IntegrityError:  # another account took the address between our check and our write
         taken = True
@@ -319,7 +300,7 @@ def _user_remove(*, user_id: int, last_admin_message: str, error: type[AccountDe
         if _is_last_active_admin(active_admin_ids, user.pk):
             raise error(last_admin_message)
         user.delete()
-        club_changed()
+        pages_changed(CLUB)
 
 
 def user_deactivation_refusal(*, user_id: int) -> str | None:
@@ -338,7 +319,8 @@ def user_save(*, user: User) -> User:
             if _is_last_active_admin(active_admin_ids, user.pk):
                 raise AdminActionError(MESSAGE_LAST_ACTIVE_ADMIN)
         user.save()
-        club_changed()  # the newsletter's subscribers are the active members who opted in
+        # Their name on their own pages; the newsletter's subscribers (the active members who opted in).
+        pages_changed(MEMBER, CLUB, user_ids=[user.pk])
     return user
 
 

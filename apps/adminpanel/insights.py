@@ -12,11 +12,10 @@ from django.db.models.functions import TruncMonth, TruncWeek
 from django.utils import timezone
 
 from apps.accounts.models import User
-from apps.accounts.services import CLUB
 from apps.challenges.models import Dip, UserBadge
 from apps.charts.svg import Chart, Point, bar_chart, line_chart
 from apps.core.formatting import dutch_date, month_names
-from apps.core.page_cache import remembered, shared_versions
+from apps.core.page_cache import CLUB, remembered, shared_versions
 
 from .selectors import AdminStats, admin_stats
 
@@ -45,7 +44,7 @@ def month_start(day: datetime.date, months_back: int = 0) -> datetime.date:
     return datetime.date(index // 12, index % 12 + 1, 1)
 
 
-# A safety net only: every service that changes a figure moves the club's version (apps.accounts.services.club_changed).
+# A safety net only: every service that changes a figure moves the club's version (pages_changed(CLUB)).
 CLUB_FIGURES_SECONDS = 5 * 60
 
 

@@ -1,12 +1,18 @@
-"""Cached pages (/dashboard, /challenge, /admin): a page is rendered once per version of what it shows
-and served from the cache after that, until one of those versions moves.
+"""Cached pages: a page is rendered once per version of what it shows and served from the cache after
+that, until one of those versions moves.
 
-A page's key names every version it depends on: the member's own (`User.pages_version`, bumped by the
-services in the transaction that changes what the member's pages show) and shared ones kept in the
-cache (`shared_versions`: the catalogue, the events, the club's figures), plus the release (templates
-and static files), so a deploy never serves a page of the last one. A moved version is a new key:
-nothing is ever deleted, old pages expire. Pages are stored compressed (a dashboard's 17 KB is about
-4 KB in the cache).
+Declared, not remembered:
+- `SCOPES` is the one list of what pages can show: the member's own data, the club's figures, the
+  catalogue, the events. A new feature whose pages show something else adds a scope here.
+- A view says which scopes its page shows with `@cached_page(...)`, which builds the key: the view, the
+  release (templates and static files, so a deploy never serves a page of the last one), the scopes'
+  versions and, always, the signed-in member and their version. A view cannot leave the member out.
+- A write says which scopes it changes with `pages_changed(...)`, inside its transaction. That is the one
+  way; tests/test_page_cache.py finds every caller and checks that each one makes the next visit fresh.
+
+The member's version is `User.pages_version` (moved in the transaction of the change, so it commits with
+the data); a shared version is a random token in the cache. A moved version is a new key: nothing is ever
+deleted, old pages expire. Pages are stored compressed (a dashboard's 17 KB is about 4 KB in the cache).
 
 What belongs to one request stays out: a page is rendered with a placeholder where its CSRF token goes,
 and each request puts its own token there; a request with messages to show is rendered, not cached.
@@ -14,6 +20,7 @@ A cache that is down costs speed, never the page: every cache error falls back t
 alias answers a failing Redis like a miss, config/settings/caches.py; an error of any other cache too).
 """
 
+import functools
 import hashlib
 import hmac
 import logging
@@ -26,15 +33,38 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.core.cache import caches
 from django.db import transaction
-from django.http import HttpResponse
+from django.db.models import F
+from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 
 logger = logging.getLogger(__name__)
 
 PAGE_TIMEOUT = 60 * 60 * 24  # seconds: a page nobody asks for again leaves the cache
+
+
+@dataclass(frozen=True)
+class Scope:
+    name: str
+    shows: str  # what a page under this scope shows, for the reader
+
+
+SCOPES: dict[str, Scope] = {}
+
+
+def _scope(name: str, shows: str) -> str:
+    SCOPES[name] = Scope(name, shows)
+    return name
+
+
+MEMBER = _scope("member", "one member's own data: name, role, cards, dips, badges, sign-ups, settings")
+CLUB = _scope("club", "the club's figures on /admin: members, subscribers, dips, cards, badges, physical badges")
+CATALOGUE = _scope("catalogue", "the challenges and their badges")
+EVENTS = _scope("events", "the events, their participant counts and waitlists")
 
 
 @lru_cache(maxsize=1)
@@ -63,6 +93,39 @@ def release() -> str:
     return digest.hexdigest()[:16]
 
 
+def pages_changed(*scopes: str, user_ids: Iterable[int] = ()) -> None:
+    """Declare what a write changes, inside its transaction: every page that shows one of `scopes` is
+    rendered anew on its next visit. `MEMBER` takes the members whose own pages changed (`user_ids`); their
+    version moves in this transaction, so it commits with the data. A shared scope's version moves now
+    (later reads in this transaction get new pages) and again after the commit, because a reader in between
+    may have stored the old data under the first new version."""
+    _check_scopes(scopes)
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("pages_changed() belongs inside the transaction of the write it declares")
+    if MEMBER in scopes:
+        get_user_model().objects.filter(pk__in=list(user_ids)).update(pages_version=F("pages_version") + 1)
+    elif user_ids:
+        raise ValueError("user_ids are for the member scope: declare MEMBER too")
+    for name in scopes:
+        if name != MEMBER:
+            _bump(name)
+            transaction.on_commit(functools.partial(_bump, name))
+
+
+def _check_scopes(scopes: Iterable[str]) -> None:
+    unknown = set(scopes) - SCOPES.keys()
+    if unknown:
+        raise ValueError(f"unknown page scopes {sorted(unknown)}: add them to apps.core.page_cache.SCOPES")
+
+
+@dataclass(frozen=True)
+class CachedView:
+    """The marker `cached_page` leaves on a view (and Django's decorators around it keep): what it shows."""
+
+    scopes: tuple[str, ...]
+    template: str
+
+
 @dataclass
 class Page:
     """What a cached page shows (the template's context), and how long that stays true when no version
@@ -72,20 +135,65 @@ class Page:
     valid_for: float = PAGE_TIMEOUT
 
 
-def cached_page(request, *, key: Iterable, template: str, page: Callable[[], Page | None]) -> HttpResponse | None:
-    """The page `template` shows with `page()`, from the cache when it was rendered for this key before.
-    None when `page()` is None (nothing to show: the caller redirects); that is not stored. A key with a
-    missing version (the cache is down) is rendered and not stored."""
-    key = ("page", release(), *key)
-    cacheable = None not in key and not len(messages.get_messages(request))
-    cache_key = _cache_key(key)
+def cached_page(
+    *scopes: str,
+    template: str,
+    query: Iterable[str] = (),
+    vary: Callable[[HttpRequest], tuple] | None = None,
+):
+    """View decorator: the page the view describes, from the cache when it was rendered for this key before.
+
+    The view returns a `Page` (the template's context), or a response of its own (a redirect), which is
+    not stored. The key holds the view and its arguments, the release, the versions of `scopes` and
+    always the signed-in member with their version: the member is added here, a view cannot forget it.
+    `query` names the GET parameters that choose what the page shows (a page number; others are ignored),
+    `vary` returns more of the request the page depends on (the day, the site's host). Put the access
+    checks outside this decorator: a page served from the cache does not run the view."""
+    _check_scopes(scopes)
+    shown_scopes = tuple(dict.fromkeys((MEMBER, *scopes)))
+    shared = tuple(name for name in shown_scopes if name != MEMBER)
+    query = tuple(query)
+
+    def decorate(view):
+        @functools.wraps(view)
+        def wrapper(request, *args, **kwargs):
+            user = request.user
+            key = None
+            if user.is_authenticated:
+                key = (
+                    f"{view.__module__}.{view.__qualname__}",
+                    MEMBER,
+                    user.pk,
+                    user.pages_version,
+                    *shared_versions(*shared),
+                    args,
+                    sorted(kwargs.items()),
+                    tuple(tuple(request.GET.getlist(name)) for name in query),
+                    *(vary(request) if vary else ()),
+                )
+            return _serve(request, key=key, template=template, make=lambda: view(request, *args, **kwargs))
+
+        wrapper.cached_page = CachedView(scopes=shown_scopes, template=template)  # type: ignore[attr-defined]
+        return wrapper
+
+    return decorate
+
+
+def _serve(
+    request, *, key: tuple | None, template: str, make: Callable[[], Page | HttpResponseBase]
+) -> HttpResponseBase:
+    """The page from the cache under `key`, else rendered from `make()` and stored. No key (nobody signed
+    in), a key with a missing version (the cache is down) or a request with messages: rendered, not stored."""
+    key = None if key is None else ("page", release(), *key)
+    cacheable = key is not None and None not in key and not len(messages.get_messages(request))
+    cache_key = _cache_key(key) if key is not None and cacheable else ""
     stored = _cache_call("get", cache_key) if cacheable else None
     if stored is not None:
         html = zlib.decompress(stored).decode()
     else:
-        shown = page()
-        if shown is None:
-            return None
+        shown = make()
+        if isinstance(shown, HttpResponseBase):
+            return shown
         html = render_to_string(template, {**shown.context, "csrf_token": csrf_placeholder()}, request)
         if cacheable and shown.valid_for >= 1:
             _cache_call("set", cache_key, zlib.compress(html.encode()), min(int(shown.valid_for), PAGE_TIMEOUT))
@@ -116,14 +224,6 @@ def shared_versions(*names: str) -> tuple:
             _cache_call("add", key, _new_version(), None)
             found[key] = _cache_call("get", key)
     return tuple(found[key] for key in keys)
-
-
-def shared_version_bump(name: str) -> None:
-    """Call inside the transaction that changes shared data: the version moves now (later reads in this
-    transaction get new pages) and again after the commit, because a reader in between may have stored
-    the old data under the first new version."""
-    _bump(name)
-    transaction.on_commit(lambda: _bump(name))
 
 
 def _bump(name: str) -> None:

@@ -14,6 +14,7 @@ from .services import (
     MESSAGE_PAST,
     EventError,
     calendar_feed_renew,
+    event_delete,
     event_join,
     event_leave,
     event_save,
@@ -117,7 +118,7 @@ class PeriodFilter(admin.SimpleListFilter):
 
 
 @admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(ServiceDeleteMixin, admin.ModelAdmin):
     list_display = ["title", "event_date", "location", "participant_count", "is_active"]
     list_filter = ["is_active", PeriodFilter]
     search_fields = ["title", "location", "description"]
@@ -155,6 +156,9 @@ class EventAdmin(admin.ModelAdmin):
             except EventError as error:
                 self.message_user(request, str(error), level=messages.ERROR)
         return None
+
+    def delete_through_service(self, request, obj):
+        event_delete(event_id=obj.pk)
 
     @admin.action(description="Geselecteerde events deactiveren")
     def deactivate(self, request, queryset):

@@ -2,6 +2,8 @@
 
 from dataclasses import dataclass
 
+from django.core.paginator import Page as PaginatorPage
+from django.core.paginator import Paginator
 from django.db.models import BooleanField, Count, Exists, IntegerField, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.urls import reverse
@@ -13,6 +15,8 @@ from apps.notifications.services import mail_preference_for
 from .models import CalendarFeed, Event, EventParticipant, EventWaitlistEntry
 
 DASHBOARD_EVENT_LIMIT = 3
+# Upcoming events per page of /events: a club with many plans gets "Meer events", not one endless page.
+EVENTS_PER_PAGE = 10
 # Past events on /events: the member's own history, newest first, within reason.
 PAST_EVENT_LIMIT = 50
 
@@ -101,6 +105,25 @@ def upcoming_events_for(user, *, limit: int | None = DASHBOARD_EVENT_LIMIT) -> l
     if limit is not None:
         events = events[:limit]
     return _cards(events)
+
+
+@dataclass(frozen=True)
+class EventsPage:
+    """One page of the upcoming events on /events, and where the others are."""
+
+    cards: list[EventCard]
+    page: PaginatorPage
+    valid_for: float  # seconds: until the first upcoming event starts, which moves every page and the history
+
+
+def upcoming_events_page(user, *, number: str | int | None) -> EventsPage:
+    """The upcoming events on page `number` (1 is the first; anything that is not a page is the nearest
+    one): one count and one query for the page's events."""
+    events = _annotated(user).filter(is_active=True, event_date__gte=timezone.now()).order_by("event_date", "pk")
+    page = Paginator(events, EVENTS_PER_PAGE).get_page(number)
+    cards = _cards(page.object_list)
+    first = cards[:1] if page.number == 1 else _cards(events[:1])
+    return EventsPage(cards=cards, page=page, valid_for=seconds_until_first_starts(first))
 
 
 def seconds_until_first_starts(cards: list[EventCard]) -> float:

@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from apps.accounts.models import User
-from apps.core.page_cache import shared_version_bump
+from apps.core.page_cache import EVENTS, MEMBER, pages_changed
 from apps.notifications.models import Mail
 from apps.notifications.services import member_mail_queue
 
@@ -67,14 +67,6 @@ class Left:
     WAITLIST = "waitlist"
 
 
-EVENTS = "events"  # the shared version of the events, their counts and waitlists (apps.core.page_cache)
-
-
-def events_changed() -> None:
-    """Every cached list of events is rendered anew: each write below calls it in its transaction."""
-    shared_version_bump(EVENTS)
-
-
 def _lock_upcoming_event(event_id: int) -> Event:
     event = Event.objects.select_for_update().filter(pk=event_id).first()
     if event is None:
@@ -118,7 +110,7 @@ def _promote_waitlist(event: Event) -> list[EventParticipant]:
 
 def _sign_up(*, user: User, event_id: int, allow_waitlist: bool) -> SignUp:
     with transaction.atomic():
-        events_changed()
+        pages_changed(EVENTS)
         event = _lock_upcoming_event(event_id)
         # Duplicate before full: a member who already has a place should hear that, not "vol".
         if EventParticipant.objects.filter(event=event, user=user).exists():
@@ -167,7 +159,7 @@ def event_leave(*, user: User, event_id: int) -> str | None:
     first on the waitlist in the same transaction.
     """
     with transaction.atomic():
-        events_changed()
+        pages_changed(EVENTS)
         # Same lock as a sign-up: a cancellation and a sign-up for the last place are serialised.
         event = Event.objects.select_for_update().filter(pk=event_id).first()
         if event is None:
@@ -200,7 +192,7 @@ def event_save(*, event: Event) -> list[EventParticipant]:
     """Save an event edited in the Django admin. A raised (or removed) maximum hands the new places to the
     waitlist in order, under the event's lock. Returns who got a place."""
     with transaction.atomic():
-        events_changed()
+        pages_changed(EVENTS)
         if event.pk is not None:
             Event.objects.select_for_update().filter(pk=event.pk).first()
         event.save()
@@ -213,13 +205,22 @@ def calendar_feed_renew(*, user: User) -> CalendarFeed:
         feed, _ = CalendarFeed.objects.update_or_create(
             user=user, defaults={"token": secrets.token_urlsafe(32), "created_at": timezone.now()}
         )
+        pages_changed(MEMBER, user_ids=[user.pk])  # the link on /events
     return feed
+
+
+def event_delete(*, event_id: int) -> None:
+    """Delete an event (the Django admin) with its sign-ups, waitlist and mails; every list of events
+    shows it gone, also when nobody had signed up."""
+    with transaction.atomic():
+        pages_changed(EVENTS)
+        Event.objects.filter(pk=event_id).delete()
 
 
 def events_deactivate(*, event_ids: Iterable[int]) -> int:
     """Take events off the dashboard without losing who signed up. Returns how many changed."""
     with transaction.atomic():
-        events_changed()
+        pages_changed(EVENTS)
         return Event.objects.filter(pk__in=list(event_ids), is_active=True).update(is_active=False)
 
 
@@ -227,7 +228,7 @@ def event_waitlist_fill(*, event_id: int) -> list[EventParticipant]:
     """Hand free places to the waitlist, in order: after a place was freed outside `event_leave` (an account
     deleted, a participant removed in the Django admin)."""
     with transaction.atomic():
-        events_changed()
+        pages_changed(EVENTS)
         event = Event.objects.select_for_update().filter(pk=event_id).first()
         if event is None:
             return []

@@ -6,6 +6,7 @@ from django.db import transaction
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
 
+from apps.core.page_cache import EVENTS, pages_changed
 from apps.notifications.models import Mail
 
 from .models import Event, EventParticipant, EventWaitlistEntry
@@ -13,18 +14,16 @@ from .models import Event, EventParticipant, EventWaitlistEntry
 
 @receiver(post_delete, sender=EventParticipant, dispatch_uid="events_fill_waitlist_after_delete")
 def fill_waitlist_after_delete(sender, instance: EventParticipant, **kwargs):
-    from .services import event_waitlist_fill, events_changed
+    from .services import event_waitlist_fill
 
-    events_changed()
+    pages_changed(EVENTS)
     event_id = instance.event_id
     transaction.on_commit(lambda: event_waitlist_fill(event_id=event_id))
 
 
 @receiver(post_delete, sender=EventWaitlistEntry, dispatch_uid="events_changed_after_waitlist_delete")
 def waitlist_changed_after_delete(sender, instance: EventWaitlistEntry, **kwargs):
-    from .services import events_changed
-
-    events_changed()
+    pages_changed(EVENTS)
 
 
 @receiver(post_delete, sender=Event, dispatch_uid="events_mails_go_with_their_event")

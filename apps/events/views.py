@@ -9,15 +9,16 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import DatabaseError
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from apps.accounts.access import member_required_action
+from apps.core.page_cache import EVENTS, Page, cached_page
 
 from .ics import event_ics, ics_filename, member_calendar_ics
 from .models import Event
-from .selectors import calendar_events_for_token, club_life_settings_for, past_events_joined_by, upcoming_events_for
+from .selectors import calendar_events_for_token, club_life_settings_for, past_events_joined_by, upcoming_events_page
 from .services import (
     MESSAGE_CALENDAR_RENEWED,
     MESSAGE_FAILED,
@@ -52,18 +53,28 @@ def _say(request, level, text: str) -> None:
     messages.add_message(request, level, text, extra_tags=MESSAGE_PLACE)
 
 
+PAGE_PARAMETER = "pagina"
+
+
+def _site(request) -> tuple:
+    """The calendar link on the page is absolute: one page per address the site is reached at."""
+    return (request.scheme, request.get_host())
+
+
 @login_required
 @require_safe
+@cached_page(EVENTS, template="events/events.html", query=[PAGE_PARAMETER], vary=_site)
 def events_page(request):
-    return render(
-        request,
-        "events/events.html",
-        {
-            "upcoming_events": upcoming_events_for(request.user, limit=None),
-            "past_events": past_events_joined_by(request.user),
-            "club_life": club_life_settings_for(request.user, request=request),
-        },
-    )
+    upcoming = upcoming_events_page(request.user, number=request.GET.get(PAGE_PARAMETER))
+    context = {
+        "upcoming_events": upcoming.cards,
+        "upcoming_page": upcoming.page,
+        "page_parameter": PAGE_PARAMETER,
+        # The member's history and settings below the first page of what is coming.
+        "past_events": past_events_joined_by(request.user) if upcoming.page.number == 1 else None,
+        "club_life": club_life_settings_for(request.user, request=request),
+    }
+    return Page(context, valid_for=upcoming.valid_for)
 
 
 @member_required_action(EVENTS_ON_DASHBOARD)

@@ -6,10 +6,12 @@ from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.http import FileResponse, Http404, HttpResponse
 from django.http.response import HttpResponseBase
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
+
+from apps.core.page_cache import Page, cached_page
 
 from .charts import statistics_charts
 from .export import export_filename
@@ -29,11 +31,18 @@ def account_export_url() -> str:
     return reverse("account") + f"#{EXPORT_ANCHOR}"
 
 
+def _today(request) -> tuple:
+    return (timezone.localdate(),)
+
+
 @login_required
 @require_safe
+# Only the member's own dips, badges and cards (the member scope), counted up to today: a member with a
+# thousand dips costs their first visit of the day and after each dip, not every visit.
+@cached_page(template="logbook/statistics.html", vary=_today)
 def statistics(request):
     stats = statistics_for(request.user)
-    return render(request, "logbook/statistics.html", {"stats": stats, "charts": statistics_charts(stats)})
+    return Page({"stats": stats, "charts": statistics_charts(stats)})
 
 
 @login_required

@@ -16,6 +16,7 @@ from django.core.mail import EmailMessage, get_connection
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from apps.core.page_cache import MEMBER, pages_changed
 from apps.invitations.models import Invitation
 
 from .links import UnsubscribeScope, unsubscribe_payload
@@ -71,6 +72,7 @@ def mail_preference_set(*, user, event_mails: bool | None = None, dip_nudge: boo
             preference.dip_nudge = dip_nudge
         preference.updated_at = timezone.now()
         preference.save()
+        pages_changed(MEMBER, user_ids=[user.pk])  # the choices shown on /events
     return preference
 
 

@@ -6,9 +6,9 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from apps.accounts.models import User
-from apps.accounts.services import club_changed, member_pages_changed
 from apps.challenges.models import PhysicalStatus, UserBadge
 from apps.challenges.services.errors import ChallengeError
+from apps.core.page_cache import CLUB, MEMBER, pages_changed
 
 from .models import PostalAddress
 
@@ -41,8 +41,8 @@ def physical_badges_mark(
             UserBadge.objects.select_for_update().filter(pk__in=ids).order_by("pk").values_list("pk", flat=True)
         )
         changed = UserBadge.objects.filter(pk__in=locked).update(physical_status=status, physical_status_on=on)
-        club_changed()  # the counts per status on /admin
-        member_pages_changed(user_ids=UserBadge.objects.filter(pk__in=locked).values_list("user_id", flat=True))
+        owners = UserBadge.objects.filter(pk__in=locked).values_list("user_id", flat=True)
+        pages_changed(MEMBER, CLUB, user_ids=owners)  # their badges' status; the counts per status on /admin
         return changed
 
 

@@ -2,13 +2,14 @@ import json
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import transaction
 from django.urls import reverse
 
-from apps.accounts.services import member_pages_changed
 from apps.challenges.models import Challenge, Dip, UserBadge, UserChallenge
 from apps.challenges.photos import ProcessedPhoto
 from apps.challenges.services.cards import challenge_start
 from apps.challenges.services.dips import dip_register
+from apps.core.page_cache import MEMBER, pages_changed
 from tests.challenges.photo_samples import image_bytes
 from tests.factories import BadgeFactory, ChallengeFactory, UserBadgeFactory, UserChallengeFactory
 
@@ -86,7 +87,8 @@ def test_dashboard_welcomes_by_name_or_zwemmer(member_client, member):
     assert "Welkom, Marit Zwemmer!" in member_client.get("/dashboard").content.decode()
     member.full_name = ""  # a name the profile form refuses: written past the services, so they say so
     member.save()
-    member_pages_changed(user_ids=[member.pk])
+    with transaction.atomic():
+        pages_changed(MEMBER, user_ids=[member.pk])
     assert "Welkom, Zwemmer!" in member_client.get("/dashboard").content.decode()
 
 

@@ -7,6 +7,7 @@ import pytest
 from django.contrib.messages import get_messages
 from django.utils import timezone
 
+from apps.events.selectors import EVENTS_PER_PAGE
 from apps.events.services import event_sign_up
 from tests.factories import EventFactory, EventParticipantFactory, UserFactory
 
@@ -109,4 +110,64 @@ def test_the_page_costs_a_fixed_number_of_queries(member_client, member, django_
     with django_assert_max_num_queries(8):
         response = member_client.get("/events")
     assert response.status_code == 200
-    assert response.content.decode().count("Je staat op de wachtlijst (plek 3)") == size
+    assert response.content.decode().count("Je staat op de wachtlijst (plek 3)") == min(size, EVENTS_PER_PAGE)
+
+
+# --- paged: "Meer events" -----------------------------------------------------------------------------------
+
+
+def upcoming_titles(html: str) -> list[str]:
+    upcoming = html.split('id="events-title"', 1)[1].split("Agenda-abonnement", 1)[0]
+    return re.findall(r'class="event-title">([^<]+)<', upcoming)
+
+
+@pytest.fixture
+def many_events():
+    count = 2 * EVENTS_PER_PAGE + 3
+    return [
+        EventFactory(title=f"Duik {n:02}", event_date=timezone.now() + datetime.timedelta(days=n + 1))
+        for n in range(count)
+    ]
+
+
+def test_upcoming_events_come_in_pages_with_meer_events(member_client, member, many_events):
+    EventParticipantFactory(event=EventFactory(event_date=timezone.now() - datetime.timedelta(days=3)), user=member)
+    first = member_client.get("/events").content.decode()
+    assert upcoming_titles(first) == [event.title for event in many_events[:EVENTS_PER_PAGE]]
+    assert 'href="?pagina=2" rel="next">Meer events' in first and 'rel="prev"' not in first
+    assert "Events waar je aan meedeed" in first  # the history below the first page only
+
+    second = member_client.get("/events?pagina=2").content.decode()
+    assert upcoming_titles(second) == [event.title for event in many_events[EVENTS_PER_PAGE : 2 * EVENTS_PER_PAGE]]
+    assert 'href="?pagina=1" rel="prev"' in second and 'href="?pagina=3" rel="next"' in second
+    assert "Pagina 2 van 3" in second and "Events waar je aan meedeed" not in second
+
+    last = member_client.get("/events?pagina=3").content.decode()
+    assert upcoming_titles(last) == [event.title for event in many_events[2 * EVENTS_PER_PAGE :]]
+    assert "Meer events" not in last
+
+
+def test_a_page_number_that_is_no_page_shows_the_nearest_one(member_client, many_events):
+    assert upcoming_titles(member_client.get("/events?pagina=abc").content.decode())[0] == many_events[0].title
+    assert upcoming_titles(member_client.get("/events?pagina=99").content.decode())[-1] == many_events[-1].title
+
+
+def test_few_events_have_no_page_links(member_client):
+    EventFactory()
+    html = member_client.get("/events").content.decode()
+    assert "Meer events" not in html and "Pagina 1" not in html
+
+
+def test_signing_up_and_waiting_work_from_a_later_page(member_client, member, many_events):
+    full = many_events[EVENTS_PER_PAGE + 1]
+    full.max_participants = 1
+    full.save()
+    EventParticipantFactory(event=full, user=UserFactory())
+    open_one = many_events[EVENTS_PER_PAGE + 2]
+    html = member_client.get("/events?pagina=2").content.decode()
+    assert f'action="/events/{open_one.pk}/aanmelden"' in html and f'action="/events/{full.pk}/aanmelden"' in html
+    assert member_client.post(f"/events/{open_one.pk}/aanmelden", {"back": "events"})["Location"] == "/events"
+    member_client.post(f"/events/{full.pk}/aanmelden", {"back": "events"})
+    html = member_client.get("/events?pagina=2").content.decode()
+    assert open_one.participants.filter(user=member).exists() and full.waitlist.filter(user=member).exists()
+    assert "Je staat op de wachtlijst (plek 1)" in html and "Aangemeld" in html

@@ -151,3 +151,18 @@ def test_statistics_query_budget(member_client, member, size, django_assert_max_
     assert response.status_code == 200
     if size:
         assert f'<dd class="stat-value">{size}</dd>' in response.content.decode()
+
+
+@pytest.mark.parametrize("size", [1, 1000])
+def test_the_next_visit_the_same_day_reads_no_dips_whatever_the_history(
+    member_client, member, size, django_assert_max_num_queries
+):
+    """Cached under the member scope (apps/core/page_cache.py): the history is counted once per change."""
+    today = timezone.localdate()
+    dips_on(member, [today - datetime.timedelta(days=n // 2) for n in range(size)], water_temperature=Decimal("5.5"))
+    member_client.get("/statistieken")
+    # Session, user, admin role: the access checks only.
+    with django_assert_max_num_queries(3) as captured:
+        response = member_client.get("/statistieken")
+    assert f'<dd class="stat-value">{size}</dd>' in response.content.decode()
+    assert not [query for query in captured.captured_queries if "challenges_dip" in query["sql"]]

@@ -6,9 +6,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from apps.accounts.access import admin_required
-from apps.accounts.services import CLUB
-from apps.challenges.services.catalogue import CATALOGUE
-from apps.core.page_cache import Page, cached_page, shared_versions
+from apps.core.page_cache import CATALOGUE, CLUB, Page, cached_page
 from apps.shipping.selectors import physical_counts
 
 from ..csv_export import MESSAGE_NO_SUBSCRIBERS, subscribers_csv, subscribers_filename
@@ -16,18 +14,17 @@ from ..insights import club_figures
 from ..selectors import admin_stats_payload, subscriber_rows
 
 
+def _today(request) -> tuple:
+    return (timezone.localdate(),)
+
+
 @admin_required
 @require_safe
+@cached_page(CLUB, CATALOGUE, template="adminpanel/admin.html", vary=_today)
 def admin_page(request):
-    """Cached per admin and per version of the club's data: any change to a figure on it is a new version
-    (apps.accounts.services.club_changed)."""
-    today = timezone.localdate()
-    key = ("admin", request.user.pk, request.user.pages_version, today, *shared_versions(CLUB, CATALOGUE))
-    return cached_page(request, key=key, template="adminpanel/admin.html", page=lambda: _admin_page(request, today))
-
-
-def _admin_page(request, today) -> Page:
-    stats, insights = club_figures(today=today)
+    """Cached per admin, per day (the charts end today) and per version of the club's data: any change to a
+    figure on it declares the club scope."""
+    stats, insights = club_figures(today=timezone.localdate())
     islands = {
         "currentUserId": request.user.pk,
         "stats": admin_stats_payload(stats),

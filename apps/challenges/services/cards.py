@@ -3,7 +3,7 @@
 from django.db import IntegrityError, transaction
 
 from apps.accounts.models import User
-from apps.accounts.services import club_changed, member_pages_changed
+from apps.core.page_cache import CLUB, MEMBER, pages_changed
 
 from ..models import Challenge, UserChallenge
 from .dips import MESSAGE_NO_ACTIVE
@@ -36,8 +36,7 @@ def challenge_start(*, user: User, challenge_id: int) -> UserChallenge:
         if current is not None:
             current.is_active = False
             current.save(update_fields=["is_active"])
-        member_pages_changed(user_ids=[user.pk])
-        club_changed()  # the active cards on /admin
+        pages_changed(MEMBER, CLUB, user_ids=[user.pk])  # their cards; the active cards on /admin
         try:
             with transaction.atomic():
                 return UserChallenge.objects.create(user=user, challenge=challenge, challenge_type=challenge.category)

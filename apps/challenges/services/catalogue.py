@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from apps.core.page_cache import shared_version_bump
+from apps.core.page_cache import CATALOGUE, pages_changed
 
 from ..badge_art import badge_art_delete, badge_art_save
 from ..models import Badge, Challenge, UserBadge, UserChallenge
@@ -72,21 +72,13 @@ def challenge_save(
                 written.append(art[index])
         with transaction.atomic():
             _challenge_save_locked(challenge=challenge, badges=badges, art=art, replaced=replaced)
+            pages_changed(CATALOGUE)
     except BaseException:
         for url in written:
             badge_art_delete(url)
         raise
     transaction.on_commit(lambda: _art_delete_unused(replaced))
-    catalogue_changed()
     return challenge
-
-
-CATALOGUE = "catalogue"  # the shared version of the challenges and their badges (apps.core.page_cache)
-
-
-def catalogue_changed() -> None:
-    """Every member page that shows the catalogue or a challenge's badges is rendered anew."""
-    shared_version_bump(CATALOGUE)
 
 
 def _art_delete_unused(urls: list[str]) -> None:
@@ -151,4 +143,4 @@ def challenge_delete(*, challenge_id: int) -> None:
         ]
         challenge.delete()
         transaction.on_commit(lambda: _art_delete_unused(art))
-        catalogue_changed()
+        pages_changed(CATALOGUE)

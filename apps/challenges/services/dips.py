@@ -11,8 +11,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.accounts.models import User
-from apps.accounts.services import member_pages_changed
 from apps.core.formatting import dutch_date
+from apps.core.page_cache import MEMBER, pages_changed
 
 from ..conditions import DipConditions
 from ..models import Badge, Dip, UserBadge, UserChallenge, photo_storage
@@ -303,7 +303,7 @@ def dip_details_update(
                 fields += ["photo", "thumbnail"]
                 transaction.on_commit(lambda: _photo_delete(replaced))
             dip.save(update_fields=fields)
-            member_pages_changed(user_ids=[user.pk])
+            pages_changed(MEMBER, user_ids=[user.pk])
     except BaseException:
         _photo_delete(names)
         raise

@@ -5,7 +5,7 @@ from django.db.models import Count, F, Subquery
 from django.db.models.functions import Coalesce
 
 from apps.accounts.models import User
-from apps.accounts.services import club_changed
+from apps.core.page_cache import CLUB, MEMBER, pages_changed
 
 from ..models import Dip, PhysicalStatus, UserBadge, UserChallenge
 
@@ -30,10 +30,9 @@ def user_dip_count_refresh(*, user_id: int) -> None:
     The member's row is locked first: a parallel change waits here and counts after this one commits,
     seeing its dips (a recount inside one UPDATE would use a snapshot from before the wait)."""
     User.objects.select_for_update().filter(pk=user_id).values_list("pk", flat=True).first()
-    club_changed()  # the club's dips, cards and badges on /admin
+    # Whatever changed the dips changed the member's pages, and the club's dips, cards and badges on /admin.
+    pages_changed(MEMBER, CLUB, user_ids=[user_id])
     User.objects.filter(pk=user_id).update(
-        # Whatever changed the dips changed the member's dashboard and stamp card (member_pages_changed).
-        pages_version=F("pages_version") + 1,
         dip_count=Coalesce(
             Subquery(
                 Dip.objects.filter(user_id=user_id).order_by().values("user_id").annotate(n=Count("pk")).values("n")

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from apps.accounts.access import member_required_action, member_required_json
 from apps.core.numbers import whole_number
-from apps.core.page_cache import Page, cached_page, shared_versions
+from apps.core.page_cache import CATALOGUE, Page, cached_page
 
 from ..conditions import ConditionsError, conditions_parse
 from ..photos import (
@@ -26,7 +26,6 @@ from ..photos import (
 )
 from ..selectors import active_card_for, dip_registered_payload, stamp_card_props
 from ..services.cards import MESSAGE_COMPLETED_KEPT, challenge_stop
-from ..services.catalogue import CATALOGUE
 from ..services.dips import dip_precheck, dip_register
 from ..services.errors import ChallengeCompletedError, ChallengeError, ChallengePermissionError
 from ..upload_handlers import InterruptedUploadDetector, SkipFiles
@@ -40,16 +39,12 @@ UPLOAD_OVERHEAD_BYTES = 64 * 1024
 
 @login_required
 @require_safe
+@cached_page(CATALOGUE, template="challenges/challenge.html")
 def challenge(request):
-    user = request.user
-
-    def page() -> Page | None:
-        card = active_card_for(user)
-        return None if card is None else Page({"card": card, "stamp_card": stamp_card_props(card)})
-
-    key = ("challenge", user.pk, user.pages_version, *shared_versions(CATALOGUE))
-    response = cached_page(request, key=key, template="challenges/challenge.html", page=page)
-    return response or redirect("dashboard")
+    card = active_card_for(request.user)
+    if card is None:
+        return redirect("dashboard")
+    return Page({"card": card, "stamp_card": stamp_card_props(card)})
 
 
 @csrf_exempt  # checked by _register_dip_checked, after the refusals that need no body (see below)

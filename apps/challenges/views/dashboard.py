@@ -4,14 +4,12 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_POST, require_safe
 
 from apps.accounts.access import DASHBOARD_URL, member_required_action
-from apps.core.page_cache import Page, cached_page, shared_versions
+from apps.core.page_cache import CATALOGUE, EVENTS, Page, cached_page
 from apps.events.selectors import seconds_until_first_starts, upcoming_events_for
-from apps.events.services import EVENTS
 from apps.events.views import MESSAGE_PLACE as EVENTS_MESSAGE_PLACE
 
 from ..selectors import dashboard_for
 from ..services.cards import MESSAGE_CHALLENGE_UNAVAILABLE, challenge_start
-from ..services.catalogue import CATALOGUE
 from ..services.errors import ChallengeError
 
 MESSAGE_STARTED = "Challenge gestart!"
@@ -19,21 +17,17 @@ MESSAGE_STARTED = "Challenge gestart!"
 
 @login_required
 @require_safe
+# The member's cards and badges, the catalogue, and the events (any member's sign-up moves the counts).
+@cached_page(CATALOGUE, EVENTS, template="challenges/dashboard.html")
 def dashboard(request):
     user = request.user
-
-    def page() -> Page:
-        upcoming = upcoming_events_for(user)
-        context = {
-            "dashboard": dashboard_for(user),
-            "upcoming_events": upcoming,
-            "message_places": (EVENTS_MESSAGE_PLACE,),
-        }
-        return Page(context, valid_for=seconds_until_first_starts(upcoming))
-
-    # The member's cards and badges, the catalogue, and the events (any member's sign-up moves the counts).
-    key = ("dashboard", user.pk, user.pages_version, *shared_versions(CATALOGUE, EVENTS))
-    return cached_page(request, key=key, template="challenges/dashboard.html", page=page)
+    upcoming = upcoming_events_for(user)
+    context = {
+        "dashboard": dashboard_for(user),
+        "upcoming_events": upcoming,
+        "message_places": (EVENTS_MESSAGE_PLACE,),
+    }
+    return Page(context, valid_for=seconds_until_first_starts(upcoming))
 
 
 @member_required_action(DASHBOARD_URL)

@@ -1,0 +1,369 @@
+"""The page cache as declarations (apps/core/page_cache.py), walked rather than listed by hand:
+- every view that the URL conf reaches with the `cached_page` marker serves each member their own page,
+  also when two members' versions are equal;
+- every function that declares `pages_changed(...)` (found in the source) has a scenario below, and after
+  it every cached page is what a fresh rendering shows: nothing stale anywhere."""
+
+import ast
+import datetime
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from allauth.account.models import EmailAddress
+from allauth.mfa.models import Authenticator
+from allauth.mfa.signals import authenticator_added
+from allauth.mfa.totp.internal.auth import TOTP
+from django.conf import settings
+from django.core.cache import caches
+from django.core.management import call_command
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import timezone
+
+from apps.accounts.models import User
+from apps.accounts.services import (
+    account_email_change_confirm,
+    account_profile_update,
+    account_register,
+    admin_grant,
+    admin_revoke,
+    user_delete,
+    user_save,
+)
+from apps.challenges.conditions import DipConditions
+from apps.challenges.models import Challenge, UserBadge
+from apps.challenges.services.cards import challenge_start
+from apps.challenges.services.catalogue import challenge_delete, challenge_save
+from apps.challenges.services.dips import dip_details_update, dip_register
+from apps.core.page_cache import SCOPES
+from apps.events.models import EventParticipant, EventWaitlistEntry
+from apps.events.services import (
+    calendar_feed_renew,
+    event_delete,
+    event_leave,
+    event_save,
+    event_sign_up,
+    event_waitlist_fill,
+    events_deactivate,
+)
+from apps.notifications.services import mail_preference_set
+from apps.shipping.services import physical_badges_mark
+from tests.factories import TOTP_SECRET, AdminFactory, ChallengeFactory, EventFactory, InvitationFactory, UserFactory
+from tests.test_page_cache import without_tokens
+
+pytestmark = pytest.mark.django_db
+
+
+def _walk(patterns, prefix: str = ""):
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            yield from _walk(pattern.url_patterns, prefix + str(pattern.pattern))
+        elif isinstance(pattern, URLPattern) and hasattr(pattern.callback, "cached_page"):
+            yield "/" + prefix + str(pattern.pattern), pattern.callback
+
+
+CACHED_PAGES = sorted(path for path, _view in _walk(get_resolver().url_patterns))
+
+
+def test_the_walk_finds_the_cached_pages_and_each_declares_known_scopes():
+    assert {"/dashboard", "/challenge", "/events", "/statistieken", "/admin"} <= set(CACHED_PAGES)
+    for path, view in _walk(get_resolver().url_patterns):
+        assert "<" not in path, f"{path}: a cached page with arguments needs its own walk here"
+        assert view.cached_page.scopes[0] == "member" and set(view.cached_page.scopes) <= SCOPES.keys()
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def visit(user, path: str) -> tuple[int, str]:
+    response = client_for(user).get(path)
+    return response.status_code, without_tokens(response.content.decode()) if response.status_code == 200 else ""
+
+
+def empty_the_cache():
+    caches["pages"].clear()
+
+
+@pytest.fixture
+def two_admins():
+    """Two admins (so every page opens for both) whose pages differ: names, dips, notes, an event."""
+    waterdieren = Challenge.objects.get(category=Challenge.Category.WATERDIEREN)
+    first = AdminFactory(full_name="Anna Eerste", email="anna@example.nl")
+    second = AdminFactory(full_name="Bram Tweede", email="bram@example.nl")
+    event = EventFactory(title="Nieuwjaarsduik", max_participants=5)
+    for user, dips, spot in ((first, 3, "Zandvoort"), (second, 1, "Scheveningen")):
+        challenge_start(user=user, challenge_id=waterdieren.pk)
+        for _ in range(dips):
+            dip = dip_register(user=user).dip
+        dip_details_update(user=user, dip_id=dip.pk, conditions=DipConditions(spot=spot))
+    event_sign_up(user=first, event_id=event.pk)
+    return first, second
+
+
+@pytest.mark.parametrize("path", CACHED_PAGES)
+def test_two_members_with_equal_versions_never_see_each_others_page(path, two_admins):
+    first, second = two_admins
+    User.objects.filter(pk__in=[first.pk, second.pk]).update(pages_version=7)
+    empty_the_cache()
+    status, page_of_first = visit(first, path)
+    assert status == 200
+    _status, served_to_second = visit(second, path)  # the first one's page is in the cache now
+    empty_the_cache()
+    _status, rendered_for_second = visit(second, path)
+    assert served_to_second == rendered_for_second
+    assert page_of_first != rendered_for_second  # the pages do differ: the check above has teeth
+
+
+# --- every declaring function, and a scenario that runs it ------------------------------------------------
+
+
+def declaring_functions() -> set[str]:
+    """Every function in apps/ that calls pages_changed(...), as "module.function"."""
+    found = set()
+    root = Path(settings.BASE_DIR)
+    for path in (root / "apps").rglob("*.py"):
+        if "migrations" in path.parts or path.name == "page_cache.py":
+            continue
+        module = ".".join(path.relative_to(root).with_suffix("").parts)
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and any(
+                isinstance(call, ast.Call) and getattr(call.func, "id", None) == "pages_changed"
+                for call in ast.walk(node)
+            ):
+                found.add(f"{module}.{node.name}")
+    return found
+
+
+class World:
+    """A member with a card and a badge to send, an admin, an event with a place and a waitlist."""
+
+    def __init__(self):
+        self.waterdieren = Challenge.objects.get(category=Challenge.Category.WATERDIEREN)
+        self.member = UserFactory(full_name="Marit Zwemmer", email="marit@example.nl", newsletter_consent=True)
+        self.admin = AdminFactory(full_name="Anna Admin", email="anna@example.nl")
+        self.card = challenge_start(user=self.member, challenge_id=self.waterdieren.pk)
+        for _ in range(5):
+            self.dip = dip_register(user=self.member).dip
+        self.event = EventFactory(title="Nieuwjaarsduik", max_participants=1)
+        self.other = UserFactory(full_name="Otto Ander")
+        event_sign_up(user=self.other, event_id=self.event.pk)
+        event_sign_up(user=self.member, event_id=self.event.pk)  # on the waitlist
+
+    def pages(self) -> dict[tuple[str, str], tuple[int, str]]:
+        return {
+            (who, path): visit(user, path)
+            for who, user in (("member", self.member), ("admin", self.admin))
+            for path in CACHED_PAGES
+        }
+
+
+def _grant(world):
+    TOTP.activate(world.member, TOTP_SECRET)
+    return lambda: admin_grant(user=world.member), ("member", "/dashboard")
+
+
+def _revoke(world):
+    TOTP.activate(world.member, TOTP_SECRET)
+    admin_grant(user=world.member)
+    return lambda: admin_revoke(user=world.member), ("member", "/dashboard")
+
+
+def _second_factor(world):
+    admin_grant(user=world.member)  # the role without a factor: a member until they add one
+
+    def act():
+        authenticator = TOTP.activate(world.member, TOTP_SECRET).instance
+        authenticator_added.send(sender=Authenticator, request=None, user=world.member, authenticator=authenticator)
+
+    return act, ("member", "/dashboard")
+
+
+def _register(world):
+    code = InvitationFactory().code
+    new = {"full_name": "Nieuw Lid", "email": "nieuw@example.nl", "password": "lang-genoeg-123"}
+    act = lambda: account_register(code=code, **new)  # noqa: E731
+    return act, ("admin", "/admin")
+
+
+def _profile(world):
+    act = lambda: account_profile_update(  # noqa: E731
+        user=world.member, full_name="Marit Nieuw", email=world.member.email, newsletter_consent=False
+    )
+    return act, ("member", "/dashboard")
+
+
+def _email_confirm(world):
+    account_profile_update(
+        user=world.member, full_name=world.member.full_name, email="marit@nieuw.nl", newsletter_consent=True
+    )
+    pending = EmailAddress.objects.get(email="marit@nieuw.nl")
+    return lambda: account_email_change_confirm(email_address_id=pending.pk), None  # no cached page shows it
+
+
+def _user_remove(world):
+    return lambda: user_delete(actor=world.admin, user_id=world.other.pk), ("admin", "/admin")
+
+
+def _user_save(world):
+    def act():
+        world.member.full_name = "Marit via Django-admin"
+        user_save(user=world.member)
+
+    return act, ("member", "/dashboard")
+
+
+def _physical(world):
+    awards = list(UserBadge.objects.values_list("pk", flat=True))
+    return lambda: physical_badges_mark(award_ids=awards, status="verstuurd"), ("member", "/dashboard")
+
+
+def _start(world):
+    starter = ChallengeFactory(name="Proefkaart", target_dips=1)
+    dip_register(user=world.member)  # the card is only left for a new one when it is done
+    world.card.refresh_from_db()
+    world.card.completed_at = timezone.now()
+    world.card.save()
+    return lambda: challenge_start(user=world.member, challenge_id=starter.pk), ("member", "/challenge")
+
+
+def _dip(world):
+    return lambda: dip_register(user=world.member), ("member", "/statistieken")
+
+
+def _dip_details(world):
+    act = lambda: dip_details_update(  # noqa: E731
+        user=world.member, dip_id=world.dip.pk, conditions=DipConditions(water_temperature=Decimal("4.5"))
+    )
+    return act, ("member", "/statistieken")
+
+
+def _challenge_save(world):
+    def act():
+        world.waterdieren.name = "Waterdieren Kaart 2027"
+        challenge_save(challenge=world.waterdieren)
+
+    return act, ("member", "/challenge")
+
+
+def _challenge_delete(world):
+    unused = ChallengeFactory(name="Nooit gestart", target_dips=5)
+    return lambda: challenge_delete(challenge_id=unused.pk), ("admin", "/dashboard")  # no card: the catalogue
+
+
+def _seed_catalogue(world):
+    Challenge.objects.filter(pk=world.waterdieren.pk).update(description="Veranderd buiten de services")
+    return lambda: call_command("seed_catalogue", stdout=open("/dev/null", "w")), ("member", "/dashboard")  # noqa: SIM115
+
+
+def _sign_up(world):
+    world.event.max_participants = 3
+    event_save(event=world.event)
+    return lambda: event_sign_up(user=world.admin, event_id=world.event.pk), ("member", "/events")
+
+
+def _leave(world):
+    return lambda: event_leave(user=world.other, event_id=world.event.pk), ("member", "/events")
+
+
+def _event_save(world):
+    def act():
+        world.event.title = "Nieuwjaarsduik (hernoemd)"
+        event_save(event=world.event)
+
+    return act, ("member", "/events")
+
+
+def _event_delete(world):
+    nobody = EventFactory(title="Zonder deelnemers", event_date=timezone.now() + datetime.timedelta(days=40))
+    return lambda: event_delete(event_id=nobody.pk), ("admin", "/events")
+
+
+def _deactivate(world):
+    return lambda: events_deactivate(event_ids=[world.event.pk]), ("member", "/dashboard")
+
+
+def _waitlist_fill(world):
+    EventParticipant.objects.filter(user=world.other).update(event=EventFactory())  # a place freed past the services
+
+    return lambda: event_waitlist_fill(event_id=world.event.pk), ("member", "/events")
+
+
+def _participant_deleted(world):
+    return lambda: EventParticipant.objects.filter(user=world.other).delete(), ("member", "/events")
+
+
+def _waitlist_entry_deleted(world):
+    return lambda: EventWaitlistEntry.objects.filter(user=world.member).delete(), ("member", "/events")
+
+
+def _calendar(world):
+    return lambda: calendar_feed_renew(user=world.member), ("member", "/events")
+
+
+def _mail_preferences(world):
+    # The choices show on /account (rendered on every visit); no cached page shows them yet.
+    return lambda: mail_preference_set(user=world.member, event_mails=False), None
+
+
+# Each declaring function: a scenario that sets up (before the pages are cached) and returns the act and the
+# page (viewer, path) the act visibly changes (None: no cached page shows it, then only freshness is checked).
+SCENARIOS = {
+    "apps.accounts.services.account_register": _register,
+    "apps.accounts.services.admin_grant": _grant,
+    "apps.accounts.services.admin_revoke": _revoke,
+    "apps.accounts.services.account_profile_update": _profile,
+    "apps.accounts.services.account_email_change_confirm": _email_confirm,
+    "apps.accounts.services._user_remove": _user_remove,
+    "apps.accounts.services.user_save": _user_save,
+    "apps.accounts.second_factor._second_factor_changed": _second_factor,
+    "apps.shipping.services.physical_badges_mark": _physical,
+    "apps.challenges.services.cards.challenge_start": _start,
+    "apps.challenges.services.recount.user_dip_count_refresh": _dip,
+    "apps.challenges.services.dips.dip_details_update": _dip_details,
+    "apps.challenges.services.catalogue.challenge_save": _challenge_save,
+    "apps.challenges.services.catalogue.challenge_delete": _challenge_delete,
+    "apps.challenges.management.commands.seed_catalogue.handle": _seed_catalogue,
+    "apps.events.services._sign_up": _sign_up,
+    "apps.events.services.event_leave": _leave,
+    "apps.events.services.event_save": _event_save,
+    "apps.events.services.event_delete": _event_delete,
+    "apps.events.services.events_deactivate": _deactivate,
+    "apps.events.services.event_waitlist_fill": _waitlist_fill,
+    "apps.events.services.calendar_feed_renew": _calendar,
+    "apps.events.signals.fill_waitlist_after_delete": _participant_deleted,
+    "apps.events.signals.waitlist_changed_after_delete": _waitlist_entry_deleted,
+    "apps.notifications.services.mail_preference_set": _mail_preferences,
+}
+
+
+def test_every_declaring_function_has_a_scenario():
+    assert declaring_functions() == set(SCENARIOS)
+
+
+@pytest.mark.parametrize("declaring", sorted(SCENARIOS))
+def test_after_each_declared_write_every_cached_page_is_fresh(declaring):
+    world = World()
+    act, shows = SCENARIOS[declaring](world)
+    empty_the_cache()
+    before = world.pages()  # every page of both viewers in the cache
+    act()
+    served = world.pages()
+    empty_the_cache()
+    rendered = world.pages()
+    stale = [page for page in served if served[page] != rendered[page]]
+    assert not stale, f"{declaring}: stale {stale}"
+    if shows is not None:
+        assert before[shows] != rendered[shows], f"{declaring}: the scenario does not change {shows}"
+
+
+def test_an_event_without_participants_deleted_in_the_django_admin_leaves_every_page(admin_client, member):
+    event = EventFactory(title="Niemand kwam")
+    assert "Niemand kwam" in client_for(member).get("/events").content.decode()
+    response = admin_client.post(f"/django-admin/events/event/{event.pk}/delete/", {"post": "yes"})
+    assert response.status_code == 302
+    assert "Niemand kwam" not in client_for(member).get("/events").content.decode()
+    assert "Niemand kwam" not in client_for(member).get("/dashboard").content.decode()
