@@ -15,6 +15,7 @@ from django.core.mail import EmailMessage, get_connection
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from apps.core.errors import DomainError
 from apps.invitations.models import Invitation
 
 from .links import UnsubscribeScope, unsubscribe_payload
@@ -46,8 +47,10 @@ MEMBER_SCOPES = {
 }
 
 
-class MailError(Exception):
+class MailError(DomainError):
     """A refused mail action; the message is Dutch."""
+
+    status = 409
 
 
 def _enqueue(mail_ids: list[int]) -> None:

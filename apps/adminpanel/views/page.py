@@ -1,5 +1,5 @@
 from django.contrib import messages
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils import timezone
@@ -8,6 +8,7 @@ from django.views.decorators.http import require_safe
 from apps.accounts.access import admin_required
 from apps.accounts.services import CLUB
 from apps.challenges.services.catalogue import CATALOGUE
+from apps.core.errors import error_response
 from apps.core.page_cache import Page, cached_page, shared_versions
 from apps.shipping.selectors import physical_counts
 
@@ -59,7 +60,7 @@ def newsletter_export(request):
     if not rows:
         if "application/json" in request.headers.get("Accept", ""):
             # The island's export button stays on the page and shows the message itself.
-            return JsonResponse({"error": MESSAGE_NO_SUBSCRIBERS}, status=404)
+            return error_response(MESSAGE_NO_SUBSCRIBERS, status=404)
         messages.error(request, MESSAGE_NO_SUBSCRIBERS)
         return redirect("adminpanel")
     response = HttpResponse(subscribers_csv(rows), content_type="text/csv; charset=utf-8")
