@@ -3,7 +3,7 @@
 Services and views refuse with a `DomainError` (or a subclass per app): a Dutch message for the member,
 the HTTP status a JSON endpoint answers with, and optionally a message per form field. `json_endpoint`
 wraps every JSON view of the islands and turns whatever the view raises into the islands' error body
-(`ErrorBody` in frontend/src/lib/api.ts):
+(the `ErrorBody` type in frontend/src/lib):
 
     {"error": "<Dutch message>", "fields": {"<field>": "<message>"}, "login_url": "/auth"}
 
