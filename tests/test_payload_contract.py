@@ -2,16 +2,21 @@
 
 The JSON Schema is generated from the TypeScript payload types on every run (`npm run schema` in
 frontend/, ts-json-schema-generator), and real answers of the views are checked against it with
-`jsonschema`: a key renamed, added or dropped on either side without the other fails here.
+`jsonschema`: a key renamed, added or dropped on either side without the other fails here. Every
+exported type (and every type they use) must meet a real answer, the error body included, and a field
+every answer carries must be required in TypeScript (the last test of this module).
 """
 
 import json
 import subprocess
+import sys
+from collections import defaultdict
 from pathlib import Path
 
 import jsonschema
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 
 from apps.challenges.models import Challenge
 from apps.challenges.photos import ProcessedPhoto
@@ -34,10 +39,34 @@ def definitions() -> dict:
     return json.loads(result.stdout)["definitions"]
 
 
+DEFINITIONS = "#/definitions/"
+# Every value that validated against a TypeScript type in this session, per type name.
+MET: dict[str, list] = defaultdict(list)
+
+
+def _recording_ref(validator, reference, instance, schema):
+    errors = list(jsonschema.Draft7Validator.VALIDATORS["$ref"](validator, reference, instance, schema))
+    # Only a value that fits the type counts: `Badge | null` tries Badge on null, which is no meeting.
+    if not errors and reference.startswith(DEFINITIONS):
+        MET[reference.removeprefix(DEFINITIONS)].append(instance)
+    yield from errors
+
+
+RecordingValidator = jsonschema.validators.extend(jsonschema.Draft7Validator, {"$ref": _recording_ref})
+
+
 def check(definitions: dict, type_name: str, payload) -> None:
     assert type_name in definitions, f"no TypeScript type {type_name} in the generated schema"
-    schema = {"$ref": f"#/definitions/{type_name}", "definitions": definitions}
-    jsonschema.Draft7Validator(schema).validate(payload)
+    schema = {"$ref": f"{DEFINITIONS}{type_name}", "definitions": definitions}
+    RecordingValidator(schema).validate(payload)
+
+
+def check_error(definitions: dict, response, status: int) -> dict:
+    """A refusal: its status, and its body is the islands' ErrorBody (frontend/src/lib/types.ts)."""
+    assert response.status_code == status, response.content
+    body = response.json()
+    check(definitions, "ErrorBody", body)
+    return body
 
 
 def island_data(response, element_id: str) -> dict:
@@ -110,6 +139,94 @@ def test_a_renamed_key_breaks_the_contract(definitions, member, member_client):
     answer["dip_count"] = answer.pop("dipCount")
     with pytest.raises(jsonschema.ValidationError):
         check(definitions, "RegisterDipResponse", answer)
+
+
+@pytest.mark.django_db
+def test_the_dip_edit_and_undo_answers_match_the_types(definitions, member, member_client):
+    challenge_start(user=member, challenge_id=Challenge.objects.get(category=Challenge.Category.WATERDIEREN).pk)
+    first = member_client.post("/challenge/plons").json()["dip"]
+    logged = {"water_temperature": "4,5", "duration_seconds": "150", "spot": "Strand Scheveningen", "note": "Koud!"}
+    latest = member_client.post("/challenge/plons", logged)
+    assert latest.status_code == 201
+    check(definitions, "Dip", latest.json()["dip"])
+
+    edited = member_client.post(f"/challenge/plons/{first['id']}", logged)
+    assert edited.status_code == 200
+    check(definitions, "UpdateDipResponse", edited.json())
+    check(definitions, "StampCardData", island_data(member_client.get("/challenge"), "stampcard-data"))
+
+    undone = member_client.post(f"/challenge/plons/{latest.json()['dip']['id']}/ongedaan")
+    assert undone.status_code == 200
+    check(definitions, "UndoDipResponse", undone.json())
+
+
+@pytest.mark.django_db
+def test_the_refusals_are_the_error_body(definitions, member, member_client, other_member):
+    challenge_start(user=member, challenge_id=Challenge.objects.get(category=Challenge.Category.WATERDIEREN).pk)
+    older, _latest = (member_client.post("/challenge/plons").json()["dip"] for _ in range(2))
+
+    # A wrong detail: the message, and each wrong field's own message for its input.
+    for wrong_field, value in (("water_temperature", "99"), ("spot", "x" * 81)):
+        wrong = check_error(definitions, member_client.post("/challenge/plons", {wrong_field: value}), 400)
+        assert set(wrong["fields"]) == {wrong_field}
+        check(definitions, "ConditionErrors", wrong["fields"])
+        check(definitions, "ConditionField", wrong_field)
+    check_error(definitions, member_client.post(f"/challenge/plons/{older['id']}/ongedaan"), 409)
+
+    # Someone else's dip is answered like a missing one.
+    stranger = Client()
+    stranger.force_login(other_member)
+    check_error(definitions, stranger.post(f"/challenge/plons/{older['id']}", {"spot": "Pier"}), 404)
+    check_error(definitions, stranger.get("/admin/api/gebruikers"), 403)
+
+    # A lost session: where to sign in again.
+    for url in ("/challenge/plons", "/admin/api/uitnodigingen/nieuw"):
+        assert "login_url" in check_error(definitions, Client().post(url), 401)
+
+    # Django's own refusals answer the islands the same way (config/views.py).
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(member)
+    check_error(definitions, strict.post("/challenge/plons", HTTP_ACCEPT="application/json"), 403)
+
+
+@pytest.mark.django_db
+def test_the_admin_refusals_are_the_error_body(definitions, admin_client):
+    check_error(definitions, post_json(admin_client, "/admin/api/uitnodigingen/nieuw", {"email": "geen adres"}), 400)
+    check_error(definitions, admin_client.post("/admin/api/uitnodigingen/999999/verwijderen"), 404)
+    export = admin_client.get("/admin/nieuwsbrief.csv", HTTP_ACCEPT="text/csv, application/json")
+    check_error(definitions, export, 404)
+
+
+def test_every_payload_type_met_a_real_answer_and_what_is_always_sent_is_required(definitions, request):
+    """Runs last: every type of the schema (the exported ones and those they use) was checked against a
+    real answer above, and no property is optional in TypeScript that every one of those answers had."""
+    module = sys.modules[__name__]
+    scenarios = {name for name in dir(module) if name.startswith("test_")} - {request.node.name}
+    selected = {item.name for item in request.session.items if item.module is module}
+    if not scenarios <= selected:
+        pytest.skip("checks what the whole module met: run all of tests/test_payload_contract.py")
+    never_met = sorted(set(definitions) - set(MET))
+    assert not never_met, f"TypeScript payload types no real answer was checked against: {never_met}"
+
+    always_sent = []
+    for name, definition in definitions.items():
+        objects = [value for value in MET[name] if isinstance(value, dict)]
+        always_sent += optional_yet_always_sent(definition, objects, name)
+    assert not always_sent, f"optional in TypeScript, yet every answer has it (make them required): {always_sent}"
+
+
+def optional_yet_always_sent(schema: dict, values: list[dict], path: str) -> list[str]:
+    """The optional properties of an object schema (and of the objects written inside it) that every value has."""
+    found = []
+    properties = schema.get("properties", {})
+    required = set(schema.get("required", []))
+    for key, inner in sorted(properties.items()):
+        if values and key not in required and all(key in value for value in values):
+            found.append(f"{path}.{key}")
+        if "properties" in inner:
+            inside = [value[key] for value in values if isinstance(value.get(key), dict)]
+            found += optional_yet_always_sent(inner, inside, f"{path}.{key}")
+    return found
 
 
 def post_json(client, url, body):

@@ -4,6 +4,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Count, Exists, OuterRef
 from django.forms.models import BaseInlineFormSet
 
+from apps.core.admin_widgets import ReadableAutocompleteMixin
 from apps.core.admin_writes import ServiceDeleteMixin
 
 from .models import User, UserRole
@@ -156,7 +157,7 @@ class UserRoleAddForm(forms.ModelForm):
 
 
 @admin.register(UserRole)
-class UserRoleAdmin(ServiceDeleteMixin, admin.ModelAdmin):
+class UserRoleAdmin(ReadableAutocompleteMixin, ServiceDeleteMixin, admin.ModelAdmin):
     """Granted and revoked through admin_grant/admin_revoke; a role row is never edited."""
 
     form = UserRoleAddForm

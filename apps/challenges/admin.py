@@ -9,6 +9,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.html import format_html
 
+from apps.core.admin_widgets import ReadableAutocompleteMixin
 from apps.core.admin_writes import ServiceDeleteAdmin
 
 from .badge_art import badge_art_process
@@ -242,7 +243,7 @@ class UserBadgeInline(admin.TabularInline):
 
 
 @admin.register(UserChallenge)
-class UserChallengeAdmin(ReadOnlyHereMixin, ServiceDeleteAdmin):
+class UserChallengeAdmin(ReadableAutocompleteMixin, ReadOnlyHereMixin, ServiceDeleteAdmin):
     list_display = ["user", "challenge", "challenge_type", "is_active", "started_at", "completed_at", "dip_count"]
     list_filter = ["challenge_type", "is_active", "challenge"]
     search_fields = ["user__email", "user__full_name"]
@@ -265,7 +266,7 @@ class UserChallengeAdmin(ReadOnlyHereMixin, ServiceDeleteAdmin):
 
 
 @admin.register(Dip)
-class DipAdmin(ReadOnlyHereMixin, ServiceDeleteAdmin):
+class DipAdmin(ReadableAutocompleteMixin, ReadOnlyHereMixin, ServiceDeleteAdmin):
     """A dip deleted here leaves its card whole (dip_delete renumbers, takes back badges, reopens the card)."""
 
     list_display = ["user", "user_challenge", "number", "dip_date", "has_photo", "created_at"]
@@ -289,7 +290,7 @@ class DipAdmin(ReadOnlyHereMixin, ServiceDeleteAdmin):
 
 
 @admin.register(UserBadge)
-class UserBadgeAdmin(ReadOnlyHereMixin, admin.ModelAdmin):
+class UserBadgeAdmin(ReadableAutocompleteMixin, ReadOnlyHereMixin, admin.ModelAdmin):
     """Badges follow the dips (dip_register awards, dip_delete takes back): never by hand."""
 
     def has_delete_permission(self, request, obj=None):

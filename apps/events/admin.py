@@ -6,6 +6,7 @@ from django.db.models.functions import RowNumber
 from django.forms.models import BaseInlineFormSet
 from django.utils import timezone
 
+from apps.core.admin_widgets import ReadableAutocompleteMixin
 from apps.core.admin_writes import ServiceDeleteMixin, ServiceMadeForm
 
 from .models import CalendarFeed, Event, EventParticipant, EventWaitlistEntry
@@ -185,7 +186,7 @@ class EventParticipantAddForm(ServiceMadeForm):
 
 
 @admin.register(EventParticipant)
-class EventParticipantAdmin(ServiceDeleteMixin, admin.ModelAdmin):
+class EventParticipantAdmin(ReadableAutocompleteMixin, ServiceDeleteMixin, admin.ModelAdmin):
     """All sign-ups, searchable. Adding goes through event_join, removing through event_leave; an
     existing sign-up is not edited."""
 
@@ -247,7 +248,7 @@ class EventWaitlistAddForm(ServiceMadeForm):
 
 
 @admin.register(EventWaitlistEntry)
-class EventWaitlistEntryAdmin(admin.ModelAdmin):
+class EventWaitlistEntryAdmin(ReadableAutocompleteMixin, admin.ModelAdmin):
     """Everyone waiting, per event in order. Adding goes through event_sign_up; an entry is never edited."""
 
     list_display = ["event", "user", "created_at"]
@@ -285,7 +286,7 @@ class CalendarFeedAddForm(forms.ModelForm):
 
 
 @admin.register(CalendarFeed)
-class CalendarFeedAdmin(admin.ModelAdmin):
+class CalendarFeedAdmin(ReadableAutocompleteMixin, admin.ModelAdmin):
     """Who has a calendar subscription. The token itself is never shown: it is the member's secret."""
 
     list_display = ["user", "created_at"]

@@ -1,6 +1,8 @@
 from django import forms
 from django.contrib import admin
 
+from apps.core.admin_widgets import ReadableAutocompleteMixin
+
 from .forms import PostcodeNormalisedMixin
 from .models import PostalAddress
 from .services import postal_address_delete, postal_address_save
@@ -13,7 +15,7 @@ class PostalAddressAdminForm(PostcodeNormalisedMixin, forms.ModelForm):
 
 
 @admin.register(PostalAddress)
-class PostalAddressAdmin(admin.ModelAdmin):
+class PostalAddressAdmin(ReadableAutocompleteMixin, admin.ModelAdmin):
     """Members' addresses for physical badges: seen by admins only; written through the member's service."""
 
     form = PostalAddressAdminForm

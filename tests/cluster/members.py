@@ -1,10 +1,11 @@
 """Members the servers can sign in: the test settings hash passwords with MD5, production does not."""
 
+import datetime
 import functools
 
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 
-from apps.challenges.models import Challenge
+from apps.challenges.models import Challenge, UserChallenge
 from apps.challenges.services.cards import challenge_start
 from tests.factories import DEFAULT_PASSWORD, UserFactory
 
@@ -23,4 +24,7 @@ def member_with_card(email: str):
     user.save(update_fields=["password"])
     waterdieren = Challenge.objects.get(category=Challenge.Category.WATERDIEREN)
     card = challenge_start(user=user, challenge_id=waterdieren.pk)
+    # Started yesterday: an offline tap of a few hours ago then falls inside the card (an earlier one is refused).
+    card.started_at -= datetime.timedelta(days=1)
+    UserChallenge.objects.filter(pk=card.pk).update(started_at=card.started_at)
     return user, card

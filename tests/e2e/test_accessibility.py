@@ -47,6 +47,9 @@ PAGES: dict[str, tuple[str, str]] = {
     "events": ("/events", "member"),
     # A link from an old or mangled mail: the page that says so, with nothing changed.
     "mail_unsubscribe": ("/mail/afmelden/geen-geldige-link", "anonymous"),
+    "account_reauthenticate": ("/auth/opnieuw/", "member"),
+    # A link from a mail that no longer works: the page that says so.
+    "account_confirm_email": ("/account/e-mailadres-bevestigen/ongeldig", "anonymous"),
     "mfa_index": ("/account/beveiliging/", "member"),
     "mfa_list_webauthn": ("/account/beveiliging/passkeys", "member"),
     "mfa_add_webauthn": ("/account/beveiliging/passkeys/toevoegen", "member"),
@@ -76,6 +79,7 @@ NOT_A_PAGE = {
     "badge_art": "an image",
     "mfa_download_recovery_codes": "a text file",
     "mfa_view_recovery_codes": "shown right after generating them: mfa_generate_recovery_codes leads there",
+    "mfa_reauthenticate_webauthn": "without a passkey it leads to account_reauthenticate; with one: test_passkeys.py",
     "mfa_edit_webauthn": "needs a real passkey: tests/e2e/test_passkeys.py",
     "mfa_remove_webauthn": "needs a real passkey: tests/e2e/test_passkeys.py (checked there)",
 }

@@ -119,8 +119,9 @@ def test_anonymous_visitors_go_to_auth_and_come_back_after_sign_in(page, transac
 
     sign_in_by_form(page, "anna@example.nl", DEFAULT_PASSWORD)
     # An admin has a second factor: the code of the authenticator app, then on to where she was going.
-    page.get_by_label("Code").fill(totp_code())
-    page.get_by_role("button", name="Aanmelden").click()
+    expect(page.get_by_role("heading", name="Nog één stap")).to_be_visible()
+    page.get_by_label("Code uit je app of herstelcode").fill(totp_code())
+    page.get_by_role("button", name="Inloggen").click()
     expect(page).to_have_url(page.base_url + "/admin")
 
 

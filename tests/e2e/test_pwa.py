@@ -51,7 +51,10 @@ def test_chromium_reports_the_app_installable(browser, live_server, tmp_path):
 def test_two_dips_tapped_offline_arrive_once_each_with_photo_and_tap_time(page, tmp_path):
     member = UserFactory()
     card = UserChallenge.objects.create(
-        user=member, challenge=Challenge.objects.get(target_dips=5), challenge_type="normal"
+        user=member,
+        challenge=Challenge.objects.get(target_dips=5),
+        challenge_type="normal",
+        started_at=timezone.now() - datetime.timedelta(days=1),  # a tap before the card's start would not count
     )
     sign_in(page, member)
     page.goto(page.base_url + "/challenge")

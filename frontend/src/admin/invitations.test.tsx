@@ -1,7 +1,8 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as api from "../lib/api";
-import { Invitations, shareUrl } from "./invitations";
+import { shareUrl } from "./invitation-table";
+import { Invitations } from "./invitations";
 import { deferred, ENDPOINTS, invitation, json, mockApi, renderAdmin, typeThenPause } from "./test-utils";
 
 const PAGE = "GET /admin/api/uitnodigingen";

@@ -1,5 +1,7 @@
 import { useState } from "react";
-import { ActionButton, errorText, useNotify } from "./shared";
+import { errorBodyOf } from "../lib/api";
+import { useSay } from "../ui/feedback";
+import { ActionButton, errorText } from "./shared";
 import { T } from "./texts";
 
 const FALLBACK_FILENAME = "nieuwsbrief.csv";
@@ -16,7 +18,7 @@ function filenameOf(response: Response): string {
  */
 export function NewsletterExport({ endpoint }: { endpoint: string }) {
   const [busy, setBusy] = useState(false);
-  const notify = useNotify();
+  const notify = useSay();
 
   const exportCsv = async () => {
     if (busy) return;
@@ -40,7 +42,7 @@ export function NewsletterExport({ endpoint }: { endpoint: string }) {
         notify(T.exportDone, "success");
         return;
       }
-      const body: unknown = type.includes("application/json") ? await response.json() : null;
+      const body = errorBodyOf(type.includes("application/json") ? await response.json() : null);
       notify(errorText({ ok: false, status: response.status, message: "", loginUrl: null, body }, T.exportFailed), "error");
     } catch {
       notify(T.exportFailed, "error");

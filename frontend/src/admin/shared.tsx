@@ -1,109 +1,47 @@
-import {
-  createContext,
-  useCallback,
-  useContext,
-  useEffect,
-  useRef,
-  useState,
-  type ReactNode,
-} from "react";
-import { redirectToLogin, type ApiFailure } from "../lib/api";
+import { useCallback, type ReactNode } from "react";
+import type { ApiFailure } from "../lib/api";
+import { useSignInRedirect } from "../lib/sign-in";
 import { Button, type ButtonProps, type ButtonVariant } from "../ui/button";
-import { ToastRegion, useToasts, type ToastKind } from "../ui/toast";
+import { FeedbackProvider, useSay } from "../ui/feedback";
+import { FeedbackToast } from "../ui/toast";
 import { T } from "./texts";
 
-/**
- * One request at a time: while one is under way, `run` sends nothing and resolves to undefined, so a
- * double click sends once. The ref guards within the same tick; `busy` disables the button.
- */
-export function useSingleFlight(): [boolean, <R>(send: () => Promise<R>) => Promise<R | undefined>] {
-  const [busy, setBusy] = useState(false);
-  const inFlight = useRef(false);
-  const run = useCallback(async <R,>(send: () => Promise<R>): Promise<R | undefined> => {
-    if (inFlight.current) return undefined;
-    inFlight.current = true;
-    setBusy(true);
-    try {
-      return await send();
-    } finally {
-      inFlight.current = false;
-      setBusy(false);
-    }
-  }, []);
-  return [busy, run];
-}
-
-/** Time to read 'Sessie verlopen, log opnieuw in' before going to the login page. */
-export const LOGIN_REDIRECT_DELAY_MS = 1500;
-const DEFAULT_LOGIN_URL = "/auth";
-
-export type Notify = (text: string, kind?: ToastKind) => void;
-
-const NotifyContext = createContext<Notify | null>(null);
-
-/** One toast region for the whole admin page; the sections call {@link useNotify}. */
+/** One toast region for the whole admin page; the sections speak with `useSay` (ui/feedback). */
 export function AdminToastProvider({ children }: { children?: ReactNode }) {
-  const { toasts, showToast, dismissToast } = useToasts();
-  const notify = useCallback<Notify>(
-    (text, kind = "info") => {
-      showToast(text, { kind });
-    },
-    [showToast],
-  );
   return (
-    <NotifyContext value={notify}>
+    <FeedbackProvider replacesPageFlash={false}>
       {children}
       <div className="adm">
-        <ToastRegion toasts={toasts} onDismiss={dismissToast} closeLabel={T.close} />
+        <FeedbackToast closeLabel={T.close} />
       </div>
-    </NotifyContext>
+    </FeedbackProvider>
   );
-}
-
-export function useNotify(): Notify {
-  const notify = useContext(NotifyContext);
-  if (notify === null) throw new Error("useNotify: render inside <AdminToastProvider>.");
-  return notify;
 }
 
 /** The body's `error` text, else `fallback` (a 500 page, a network error). */
 export function errorText(result: ApiFailure, fallback: string): string {
-  const body = result.body;
-  if (typeof body === "object" && body !== null && "error" in body) {
-    const error: unknown = (body as Record<string, unknown>)["error"];
-    if (typeof error === "string" && error.trim() !== "") return error;
-  }
+  const error = result.body?.error ?? "";
+  if (error.trim() !== "") return error;
   return result.status === 401 ? T.sessionExpired : fallback;
 }
 
 /**
  * Handles a failed call and returns the text to show: the server's `error`, else `fallback`.
- * With `toast` it is also shown as an error toast. On 401 it is always toasted and the page
- * goes to the login URL after {@link LOGIN_REDIRECT_DELAY_MS}.
+ * With `toast` it is also shown as an error toast. A lost session is always toasted, and the page
+ * goes to the sign-in page (lib/sign-in.ts).
  */
 export type FailureHandler = (result: ApiFailure, fallback: string, toast?: boolean) => string;
 
 export function useFailure(): FailureHandler {
-  const notify = useNotify();
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(
-    () => () => {
-      if (timer.current !== null) clearTimeout(timer.current);
-    },
-    [],
-  );
+  const say = useSay();
+  const { leaveIfSignedOut } = useSignInRedirect();
   return useCallback<FailureHandler>(
     (result, fallback, toast = false) => {
       const text = errorText(result, fallback);
-      const expired = result.status === 401;
-      if (toast || expired) notify(text, "error");
-      if (expired && timer.current === null) {
-        const loginUrl = result.loginUrl ?? DEFAULT_LOGIN_URL;
-        timer.current = setTimeout(() => redirectToLogin(loginUrl), LOGIN_REDIRECT_DELAY_MS);
-      }
+      if (leaveIfSignedOut(result) || toast) say(text, "error");
       return text;
     },
-    [notify],
+    [say, leaveIfSignedOut],
   );
 }
 

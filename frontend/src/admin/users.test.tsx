@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import * as api from "../lib/api";
-import { LOGIN_REDIRECT_DELAY_MS } from "./shared";
+import { LOGIN_REDIRECT_DELAY_MS } from "../lib/sign-in";
 import { deferred, ENDPOINTS, json, mockApi, renderAdmin, typeThenPause, user } from "./test-utils";
 import { Users } from "./users";
 

@@ -1,21 +1,13 @@
 import { act, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { unmountIsland } from "../lib/mount";
-import type { StampCardData } from "../stampcard/types";
+import { testCard } from "../test/stampcard-data";
 
-const data: StampCardData = {
+const data = testCard({
   userChallengeId: 1,
   challenge: { name: "Starter", description: "", category: "special", targetDips: 5 },
   dipCount: 2,
-  completedAt: null,
-  completedAtDisplay: null,
-  milestones: [],
-  badges: [],
-  recentDips: [],
-  photos: [],
-  endpoints: { registerDip: "/challenge/plons" },
-  photoMaxBytes: 15 * 1024 * 1024,
-};
+});
 
 describe("stampcard island entry", () => {
   // The entry mounts a root of its own: unmount it while the test's document still exists, so no

@@ -4,9 +4,12 @@
  *
  *   const result = await postJson<DipResponse>(url, { ... });
  *   if (result.ok) use(result.data);
- *   else if (result.loginUrl) redirectToLogin(result.loginUrl);
- *   else showToast(result.message, { kind: "error" });
+ *   else if (!leaveIfSignedOut(result)) say(result.message, "error");   // lib/sign-in.ts
+ *
+ * A refusal's body has one shape, {@link ErrorBody} (lib/types.ts), checked against the server's
+ * answers by tests/test_payload_contract.py.
  */
+import type { ErrorBody } from "./types";
 
 /** The spec's message for an unexpected failure. */
 export const GENERIC_ERROR_MESSAGE = "Er ging iets mis. Probeer opnieuw in te loggen.";
@@ -26,8 +29,8 @@ export interface ApiFailure {
   message: string;
   /** The body's `login_url` on 401/403 (session expired or missing): send the user there. */
   loginUrl: string | null;
-  /** The parsed JSON body, if any, for endpoints that return more detail (e.g. field errors). */
-  body: unknown;
+  /** The server's error body, when it sent one (not on a proxy's HTML page or a lost connection). */
+  body: ErrorBody | null;
 }
 
 export type ApiResult<T> = ApiSuccess<T> | ApiFailure;
@@ -81,7 +84,7 @@ export function getJson<T>(url: string, options: RequestOptions = {}): Promise<A
   return request<T>(url, { method: "GET" }, options);
 }
 
-/** Full-page navigation to the login page (the `loginUrl` of a failure). */
+/** Full-page navigation to the login page; lib/sign-in.ts decides when. */
 export function redirectToLogin(loginUrl: string): void {
   window.location.assign(loginUrl);
 }
@@ -145,20 +148,33 @@ async function request<T>(
   return failure(response.status, parsed ? body : undefined);
 }
 
-function failure(status: number, body: unknown): ApiFailure {
-  const error = stringField(body, "error");
-  const loginUrl = status === 401 || status === 403 ? stringField(body, "login_url") : null;
+function failure(status: number, raw: unknown): ApiFailure {
+  const body = errorBodyOf(raw);
+  const loginUrl = status === 401 || status === 403 ? nonEmpty(body?.login_url) : null;
   return {
     ok: false,
     status,
-    message: error ?? GENERIC_ERROR_MESSAGE,
+    message: nonEmpty(body?.error) ?? GENERIC_ERROR_MESSAGE,
     loginUrl,
     body,
   };
 }
 
-function stringField(body: unknown, key: string): string | null {
-  if (typeof body !== "object" || body === null || !(key in body)) return null;
-  const value: unknown = (body as Record<string, unknown>)[key];
-  return typeof value === "string" && value.trim() !== "" ? value : null;
+/** `raw` when it has the error body's shape (an `error` text), else null: a proxy's page is no answer. */
+export function errorBodyOf(raw: unknown): ErrorBody | null {
+  if (typeof raw !== "object" || raw === null) return null;
+  const { error, fields, login_url: loginUrl } = raw as Record<string, unknown>;
+  if (typeof error !== "string") return null;
+  const body: ErrorBody = { error };
+  if (typeof fields === "object" && fields !== null) {
+    body.fields = Object.fromEntries(
+      Object.entries(fields).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+    );
+  }
+  if (typeof loginUrl === "string") body.login_url = loginUrl;
+  return body;
+}
+
+function nonEmpty(value: string | undefined): string | null {
+  return value !== undefined && value.trim() !== "" ? value : null;
 }

@@ -1,6 +1,6 @@
 import { Suspense, lazy, useEffect, useState } from "react";
-import type { MessageKind } from "../ui/message";
-import { DEFAULT_LIMITS } from "./dip-details";
+import { ChunkBoundary } from "../ui/chunk-boundary";
+import { useSay } from "../ui/feedback";
 import { T } from "./texts";
 import "./dip-summary.css";
 import type { Dip, StampCardData } from "./types";
@@ -24,12 +24,14 @@ export interface DipActionsProps {
   busy: boolean;
   onSaved: (dip: Dip) => void;
   onUndone: (card: StampCardData) => void;
-  /** The card's one message line (ui/message): the answer to an edit or an undo. */
-  say: (text: string, kind: MessageKind) => void;
 }
 
-/** "Details aanpassen" on each recent dip, and "Ongedaan maken" on the latest for 10 minutes. */
-export function DipActions({ dip, latest, card, busy, onSaved, onUndone, say }: DipActionsProps) {
+/**
+ * "Details aanpassen" on each recent dip, and "Ongedaan maken" on the latest for 10 minutes. Their answers
+ * go to the card's one message line (ui/feedback).
+ */
+export function DipActions({ dip, latest, card, busy, onSaved, onUndone }: DipActionsProps) {
+  const say = useSay();
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [undoOpen, setUndoOpen] = useState(() => latest && msLeft(dip.undoUntil) > 0);
@@ -46,18 +48,16 @@ export function DipActions({ dip, latest, card, busy, onSaved, onUndone, say }: 
 
   return (
     <span className="dd-actions">
-      {updateDip !== undefined && (
-        <button
-          type="button"
-          className="sc-link"
-          disabled={busy}
-          aria-label={`${T.editDetails}: ${T.dipLine(dip.number, dip.dipDateDisplay)}`}
-          onClick={() => setEditing(true)}
-        >
-          {T.editDetails}
-        </button>
-      )}
-      {undoDip !== undefined && undoOpen && (
+      <button
+        type="button"
+        className="sc-link"
+        disabled={busy}
+        aria-label={`${T.editDetails}: ${T.dipLine(dip.number, dip.dipDateDisplay)}`}
+        onClick={() => setEditing(true)}
+      >
+        {T.editDetails}
+      </button>
+      {undoOpen && (
         <button
           type="button"
           className="sc-link"
@@ -68,39 +68,41 @@ export function DipActions({ dip, latest, card, busy, onSaved, onUndone, say }: 
           {T.undo}
         </button>
       )}
-      <Suspense fallback={null}>
-      {editing && updateDip !== undefined && (
-        <DipEditDialog
-          dip={dip}
-          endpoint={updateDip}
-          limits={card.conditionLimits ?? DEFAULT_LIMITS}
-          suggestions={card.spotSuggestions ?? []}
-          safetyNote={card.safetyNote ?? ""}
-          maxPhotoBytes={card.photoMaxBytes}
-          onSaved={(saved, message) => {
-            onSaved(saved);
-            say(message, "success");
-          }}
-          onError={(message) => say(message, "error")}
-          onClose={() => setEditing(false)}
-        />
-      )}
-      {confirming && undoDip !== undefined && (
-        <DipUndoDialog
-          dip={dip}
-          endpoint={undoDip}
-          onUndone={(fresh, message) => {
-            say(message, "success");
-            onUndone(fresh);
-          }}
-          onRefused={(message, tooLate) => {
-            if (tooLate) setUndoOpen(false);
-            say(message, "error");
-          }}
-          onClose={() => setConfirming(false)}
-        />
-      )}
-      </Suspense>
+      <ChunkBoundary message={T.partNotLoaded} as="span">
+        <Suspense fallback={null}>
+          {editing && (
+            <DipEditDialog
+              dip={dip}
+              endpoint={updateDip}
+              limits={card.conditionLimits}
+              suggestions={card.spotSuggestions}
+              safetyNote={card.safetyNote}
+              maxPhotoBytes={card.photoMaxBytes}
+              onSaved={(saved, message) => {
+                onSaved(saved);
+                say(message, "success");
+              }}
+              onError={(message) => say(message, "error")}
+              onClose={() => setEditing(false)}
+            />
+          )}
+          {confirming && (
+            <DipUndoDialog
+              dip={dip}
+              endpoint={undoDip}
+              onUndone={(fresh, message) => {
+                say(message, "success");
+                onUndone(fresh);
+              }}
+              onRefused={(message, tooLate) => {
+                if (tooLate) setUndoOpen(false);
+                say(message, "error");
+              }}
+              onClose={() => setConfirming(false)}
+            />
+          )}
+        </Suspense>
+      </ChunkBoundary>
     </span>
   );
 }

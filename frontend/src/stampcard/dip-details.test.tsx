@@ -1,61 +1,32 @@
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { parseDuration, parseTemperature, validateDetails, DEFAULT_LIMITS, EMPTY_DETAILS } from "./dip-details";
+import { TEST_LIMITS, testCard, testDip } from "../test/stampcard-data";
+import { parseDuration, parseTemperature, validateDetails, EMPTY_DETAILS } from "./dip-details";
 import { dipUrl } from "./dip-url";
 import { StampCard } from "./stamp-card";
 import type { Dip, StampCardData } from "./types";
 
-const LIMITS = {
-  ...DEFAULT_LIMITS,
-  messages: {
-    water_temperature: "Vul een watertemperatuur in tussen −2 en 35 °C, met hoogstens één decimaal (bijvoorbeeld 4,5).",
-    duration_seconds: "Vul de tijd in het water in als minuten:seconden, tussen 0:10 en 60:00.",
-    spot: "De plek mag hoogstens 80 tekens lang zijn.",
-    note: "De notitie mag hoogstens 280 tekens lang zijn.",
-  },
-};
+const LIMITS = TEST_LIMITS;
 const SAFETY = "Zwem nooit alleen, ga eruit voordat je gaat rillen en warm daarna rustig op.";
 
+/** A dip the member can still undo (its window is open). */
 function dip(number: number, overrides: Partial<Dip> = {}): Dip {
-  return {
+  return testDip(number, {
     id: 100 + number,
-    number,
-    dipDate: "2026-11-21",
-    dipDateDisplay: "21 november 2026",
-    photoUrl: null,
-    thumbnailUrl: null,
-    waterTemperature: null,
-    durationSeconds: null,
-    spot: "",
-    note: "",
-    conditionsDisplay: "",
     undoUntil: new Date(Date.now() + 5 * 60_000).toISOString(),
     ...overrides,
-  };
+  });
 }
 
 function card(dips: Dip[], overrides: Partial<StampCardData> = {}): StampCardData {
-  return {
-    userChallengeId: 7,
+  return testCard({
     challenge: { name: "Starter", description: "", category: "normal", targetDips: 5 },
     dipCount: dips.length,
-    completedAt: null,
-    completedAtDisplay: null,
-    milestones: [],
-    badges: [],
     recentDips: dips,
-    photos: [],
-    endpoints: {
-      registerDip: "/challenge/plons",
-      updateDip: "/challenge/plons/0",
-      undoDip: "/challenge/plons/0/ongedaan",
-    },
     spotSuggestions: ["Strand Scheveningen"],
-    conditionLimits: LIMITS,
     safetyNote: SAFETY,
-    photoMaxBytes: 15 * 1024 * 1024,
     ...overrides,
-  };
+  });
 }
 
 function json(status: number, body: unknown): Response {
@@ -100,10 +71,6 @@ describe("parsing like the server", () => {
       LIMITS,
     );
     expect(Object.keys(errors).sort()).toEqual(["duration_seconds", "note", "water_temperature"]);
-  });
-
-  it("leaves the message to the server when the props carry none", () => {
-    expect(validateDetails({ ...EMPTY_DETAILS, temperature: "40" }, DEFAULT_LIMITS)).toEqual({});
   });
 
   it("fills the dip id into an endpoint template", () => {

@@ -13,17 +13,6 @@ export interface DipDetailsValues {
 
 export const EMPTY_DETAILS: DipDetailsValues = { temperature: "", minutes: "", seconds: "", spot: "", note: "" };
 
-/** Used when the page's props carry no limits (an older server): the server's own values. */
-export const DEFAULT_LIMITS: ConditionLimits = {
-  temperatureMin: -2,
-  temperatureMax: 35,
-  durationMinSeconds: 10,
-  durationMaxSeconds: 3600,
-  spotMaxLength: 80,
-  noteMaxLength: 280,
-  messages: {},
-};
-
 /** "4,5" → 4.5; null for empty; NaN for unreadable or more than one decimal. */
 export function parseTemperature(text: string): number | null {
   const clean = text.trim().replace(",", ".").replace("−", "-");
@@ -54,11 +43,7 @@ export function validateDetails(values: DipDetailsValues, limits: ConditionLimit
   if (values.spot.trim().length > limits.spotMaxLength) wrong.push("spot");
   if (values.note.trim().length > limits.noteMaxLength) wrong.push("note");
   const errors: ConditionErrors = {};
-  for (const field of wrong) {
-    // Without a message (an older server) the server's answer will say it.
-    const message = limits.messages[field];
-    if (message !== undefined) errors[field] = message;
-  }
+  for (const field of wrong) errors[field] = limits.messages[field];
   return errors;
 }
 

@@ -23,14 +23,14 @@ export interface DipEditDialogProps {
 }
 
 export function detailsFromDip(dip: Dip): DipDetailsValues {
-  const duration = dip.durationSeconds ?? null;
-  const temperature = dip.waterTemperature ?? null;
+  const duration = dip.durationSeconds;
+  const temperature = dip.waterTemperature;
   return {
     temperature: temperature === null ? "" : temperature.toFixed(1).replace(".", ","),
     minutes: duration === null ? "" : String(Math.floor(duration / 60)),
     seconds: duration === null ? "" : String(duration % 60).padStart(2, "0"),
-    spot: dip.spot ?? "",
-    note: dip.note ?? "",
+    spot: dip.spot,
+    note: dip.note,
   };
 }
 
@@ -86,7 +86,8 @@ export function DipEditDialog({
       onClose();
       return;
     }
-    const fields = (result.body as { fields?: ConditionErrors } | null)?.fields;
+    // The server names the fields of conditions.py, the ones this form has.
+    const fields = result.body?.fields as ConditionErrors | undefined;
     if (fields !== undefined) setErrors(fields);
     onError(result.status === 0 ? T.networkError : result.message);
   };

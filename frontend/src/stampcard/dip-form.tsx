@@ -1,6 +1,7 @@
 import { Suspense, lazy, useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { shrinkPhoto } from "../lib/photo-shrink";
 import { Button } from "../ui/button";
+import { ChunkBoundary } from "../ui/chunk-boundary";
 import { PhotoPreview } from "./photo-preview";
 import { EMPTY_DETAILS, validateDetails, type DipDetailsValues } from "./dip-details";
 import { T } from "./texts";
@@ -22,14 +23,13 @@ export interface DipFormProps {
   busy: boolean;
   /** The server's limit, from the island's props. */
   maxPhotoBytes: number;
-  /** The longest side the server stores (props): the photo is shrunk to it on the phone. Absent: sent as chosen. */
-  maxPhotoSide?: number;
+  /** The longest side the server stores (props): the photo is shrunk to it on the phone. */
+  maxPhotoSide: number;
   /** The server's message for a file that is no photo (apps/challenges/photos.py). */
-  notAnImageMessage?: string;
-  /** Sends the dip; resolves to true when the server stored it (the form then resets). */
-  onRegister: (photo: File | null, details?: DipDetailsValues) => Promise<boolean>;
-  /** Without it the form is the one-tap photo form only. */
-  details?: DipDetailsConfig;
+  notAnImageMessage: string;
+  /** Sends the dip; resolves to true when the server stored it or it waits on the phone (the form then resets). */
+  onRegister: (photo: File | null, details: DipDetailsValues) => Promise<boolean>;
+  details: DipDetailsConfig;
 }
 
 /** 'Voeg plons toe': an optional photo with a preview, optional details, and 'Plons registreren'. */
@@ -38,7 +38,7 @@ export function DipForm({
   maxPhotoBytes,
   maxPhotoSide,
   onRegister,
-  notAnImageMessage = T.photoNotImage,
+  notAnImageMessage,
   details,
 }: DipFormProps) {
   const inputRef = useRef<HTMLInputElement>(null);
@@ -49,7 +49,7 @@ export function DipForm({
   const [error, setError] = useState<string | null>(null);
   const [detailValues, setDetailValues] = useState<DipDetailsValues>(EMPTY_DETAILS);
   const [detailErrors, setDetailErrors] = useState<ConditionErrors>({});
-  useEffect(() => setDetailErrors(details?.serverErrors ?? {}), [details?.serverErrors]);
+  useEffect(() => setDetailErrors(details.serverErrors), [details.serverErrors]);
   const inputId = useId();
   const helpId = useId();
   const errorId = useId();
@@ -74,21 +74,16 @@ export function DipForm({
     }
     setError(null);
     setFile(chosen);
-    prepared.current =
-      chosen === null || maxPhotoSide === undefined
-        ? null
-        : { source: chosen, photo: shrinkPhoto(chosen, { maxSide: maxPhotoSide }) };
+    prepared.current = chosen === null ? null : { source: chosen, photo: shrinkPhoto(chosen, { maxSide: maxPhotoSide }) };
   };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (details !== undefined) {
-      const found = validateDetails(detailValues, details.limits);
-      setDetailErrors(found);
-      if (Object.keys(found).length > 0) return;
-    }
+    const found = validateDetails(detailValues, details.limits);
+    setDetailErrors(found);
+    if (Object.keys(found).length > 0) return;
     const photo = file !== null && prepared.current?.source === file ? await prepared.current.photo : file;
-    if (await onRegister(photo, details === undefined ? undefined : detailValues)) {
+    if (await onRegister(photo, detailValues)) {
       clear();
       setError(null);
       setDetailValues(EMPTY_DETAILS);
@@ -154,7 +149,7 @@ export function DipForm({
           />
         )}
       </div>
-      {details !== undefined && (
+      <ChunkBoundary message={T.partNotLoaded}>
         <Suspense
           fallback={
             <details className="dd-details">
@@ -162,17 +157,17 @@ export function DipForm({
             </details>
           }
         >
-        <DipDetails
-          values={detailValues}
-          onChange={setDetailValues}
-          errors={detailErrors}
-          limits={details.limits}
-          suggestions={details.suggestions}
-          safetyNote={details.safetyNote}
-          disabled={busy}
-        />
+          <DipDetails
+            values={detailValues}
+            onChange={setDetailValues}
+            errors={detailErrors}
+            limits={details.limits}
+            suggestions={details.suggestions}
+            safetyNote={details.safetyNote}
+            disabled={busy}
+          />
         </Suspense>
-      )}
+      </ChunkBoundary>
       <Button type="submit" className="btn-lg btn-block" busy={busy} busyLabel={T.uploading}>
         {T.register}
       </Button>

@@ -3,27 +3,17 @@ import { IDBFactory } from "fake-indexeddb";
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { enqueueTap, queuedTaps } from "../lib/offline-queue";
-import { DIP_SEND_TIMEOUT_MS, StampCard } from "./stamp-card";
-import type { RegisterDipResponse, StampCardData } from "./types";
+import { DIP_SEND_TIMEOUT_MS } from "./register-dip";
+import { StampCard } from "./stamp-card";
+import { testCard, testDip } from "../test/stampcard-data";
+import type { RegisterDipResponse } from "./types";
 
-const CARD: StampCardData = {
-  userChallengeId: 7,
-  challenge: { name: "Starter", description: "5 plonsen", category: "normal", targetDips: 5 },
-  dipCount: 0,
-  completedAt: null,
-  completedAtDisplay: null,
-  milestones: [],
-  badges: [],
-  recentDips: [],
-  photos: [],
-  endpoints: { registerDip: "/challenge/plons" },
-  photoMaxBytes: 15 * 1024 * 1024,
-};
+const CARD = testCard();
 
 function created(number: number): RegisterDipResponse {
   return {
     message: "Plons toegevoegd!",
-    dip: { id: number, number, dipDate: "2026-11-21", dipDateDisplay: "21 november 2026", photoUrl: null, thumbnailUrl: null },
+    dip: testDip(number, { id: number }),
     dipCount: number,
     completed: false,
     completedAt: null,

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useRef, useState } from "react";
-import { getCsrfToken } from "../lib/api";
+import { errorBodyOf, getCsrfToken } from "../lib/api";
 import {
   SYNC_TAG,
   belongsTo,
@@ -122,8 +122,8 @@ async function askForBackgroundSync(): Promise<void> {
 }
 
 function errorOf(body: unknown): string {
-  const error = typeof body === "object" && body !== null ? (body as { error?: unknown }).error : undefined;
-  return typeof error === "string" && error !== "" ? error : T.queuedGenericError;
+  const error = errorBodyOf(body)?.error ?? "";
+  return error !== "" ? error : T.queuedGenericError;
 }
 
 const TIME = new Intl.DateTimeFormat("nl-NL", { weekday: "long", hour: "2-digit", minute: "2-digit" });

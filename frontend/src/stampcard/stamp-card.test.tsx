@@ -1,8 +1,10 @@
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as api from "../lib/api";
+import { LOGIN_REDIRECT_DELAY_MS } from "../lib/sign-in";
 import { stubReducedMotion } from "../test/media";
-import { LOGIN_REDIRECT_DELAY_MS, StampCard } from "./stamp-card";
+import { testBadge, testCard, testDip } from "../test/stampcard-data";
+import { StampCard } from "./stamp-card";
 import type { Badge, Dip, RegisterDipResponse, StampCardData } from "./types";
 
 const ENDPOINT = "/challenge/plons";
@@ -10,32 +12,26 @@ const ANIMALS = ["Waterslak", "Kikker", "Meerkoet", "Aalscholver", "Meerval", "I
 const MILESTONES = [5, 10, 25, 50, 75, 100];
 
 function dip(number: number, photo = false): Dip {
-  return {
-    id: 1000 + number,
-    number,
-    dipDate: "2026-11-21",
-    dipDateDisplay: "21 november 2026",
+  return testDip(number, {
     photoUrl: photo ? `/foto/${1000 + number}` : null,
     thumbnailUrl: photo ? `/foto/${1000 + number}/klein` : null,
-  };
+  });
 }
 
 function badge(index: number, earned: boolean): Badge {
-  return {
+  return testBadge({
     id: index + 1,
     name: ANIMALS[index] ?? "?",
-    description: "",
     milestone: MILESTONES[index] ?? 0,
     imageUrl: `/static/badges/${(ANIMALS[index] ?? "").toLowerCase()}.svg`,
     earned,
     earnedAtDisplay: earned ? "20 november 2026" : null,
-  };
+  });
 }
 
 function waterdieren(dipCount = 5, overrides: Partial<StampCardData> = {}): StampCardData {
   const dips = Array.from({ length: dipCount }, (_, i) => dip(dipCount - i, i === 1));
-  return {
-    userChallengeId: 7,
+  return testCard({
     challenge: {
       name: "Waterdieren Stempelkaart",
       description: "100 plonsen, 6 badges",
@@ -43,16 +39,12 @@ function waterdieren(dipCount = 5, overrides: Partial<StampCardData> = {}): Stam
       targetDips: 100,
     },
     dipCount,
-    completedAt: null,
-    completedAtDisplay: null,
     milestones: MILESTONES,
     badges: ANIMALS.map((_, i) => badge(i, (MILESTONES[i] ?? 0) <= dipCount)),
     recentDips: dips.slice(0, 10),
     photos: dips.filter((d) => d.photoUrl !== null),
-    endpoints: { registerDip: ENDPOINT },
-    photoMaxBytes: 15 * 1024 * 1024,
     ...overrides,
-  };
+  });
 }
 
 function starter(dipCount = 0, overrides: Partial<StampCardData> = {}): StampCardData {
@@ -230,8 +222,9 @@ describe("StampCard: registering a dip", () => {
     expect(screen.getByRole("img", { name: "Voorbeeld van je foto" }).getAttribute("src")).toBe("blob:preview");
 
     fireEvent.click(registerButton());
+    // The form first takes the photo it shrank for the phone's upload (lib/photo-shrink).
+    await waitFor(() => expect(registerButton().textContent).toBe("Uploaden..."));
     const button = registerButton();
-    expect(button.textContent).toBe("Uploaden...");
     expect(button.disabled).toBe(true);
     fireEvent.click(button);
     // Even a submit that bypasses the disabled button is stopped by the in-flight guard.

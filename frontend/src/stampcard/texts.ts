@@ -12,8 +12,6 @@ export const T = {
   photoChooseOther: "Andere foto kiezen",
   photoRemove: "Foto weghalen",
   photoPreviewAlt: "Voorbeeld van je foto",
-  /** Fallback only: the page passes the server's own text (apps/challenges/photos.py). */
-  photoNotImage: "Dit bestand is geen foto. Kies een JPEG-, PNG-, WebP- of HEIC-afbeelding.",
   photoTooLarge: (mb: number) => `Deze foto is te groot. Het maximum is ${mb} MB.`,
   register: "Plons registreren",
   uploading: "Uploaden...",
@@ -43,6 +41,8 @@ export const T = {
   detailsSummary: "Details (optioneel)",
   editDetails: "Details aanpassen",
   undo: "Ongedaan maken",
+  /** A lazily loaded part of the card (the details, a dialog) could not load: no signal. */
+  partNotLoaded: "Dit deel kon niet worden geladen. Controleer je verbinding en laad de pagina opnieuw.",
   networkError: "Geen verbinding met de server. Controleer je internet en probeer het opnieuw.",
   queued: "Geen verbinding: je plons wacht op je telefoon en wordt verstuurd zodra je weer online bent.",
   queuedAfterFailure:

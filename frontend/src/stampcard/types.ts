@@ -13,16 +13,17 @@ export interface Dip {
   dipDateDisplay: string;
   photoUrl: string | null;
   thumbnailUrl: string | null;
-  /** The member's own log of the dip (all optional; see apps/challenges/conditions.py). */
-  waterTemperature?: number | null;
-  durationSeconds?: number | null;
-  durationDisplay?: string;
-  spot?: string;
-  note?: string;
+  /** The member's own log of the dip (null or "" when not logged; see apps/challenges/conditions.py). */
+  waterTemperature: number | null;
+  durationSeconds: number | null;
+  /** "2:30"; "" when not logged. */
+  durationDisplay: string;
+  spot: string;
+  note: string;
   /** "4,5 °C · 2:30 · Strand Scheveningen": the parts that were logged; "" when none. */
-  conditionsDisplay?: string;
+  conditionsDisplay: string;
   /** ISO time until which the server takes the dip back, if it is still the card's latest. */
-  undoUntil?: string;
+  undoUntil: string;
 }
 
 /** The limits of the details form: the server's own (it checks again). */
@@ -34,7 +35,7 @@ export interface ConditionLimits {
   spotMaxLength: number;
   noteMaxLength: number;
   /** The server's Dutch message per field (conditions.py): one home for each. */
-  messages: ConditionErrors;
+  messages: Record<ConditionField, string>;
 }
 
 export type ConditionField = "water_temperature" | "duration_seconds" | "spot" | "note";
@@ -50,8 +51,8 @@ export interface Badge {
   imageUrl: string;
   earned: boolean;
   earnedAtDisplay: string | null;
-  /** The physical badge's status, e.g. "Fysieke badge: nog te versturen"; absent on older payloads. */
-  physicalStatusDisplay?: string | null;
+  /** The physical badge's status, e.g. "Fysieke badge: nog te versturen"; null while not earned. */
+  physicalStatusDisplay: string | null;
 }
 
 export interface StampCardData {
@@ -74,23 +75,24 @@ export interface StampCardData {
   endpoints: {
     registerDip: string;
     /** With 0 in place of the dip id (see dipUrl). */
-    updateDip?: string;
-    undoDip?: string;
+    updateDip: string;
+    undoDip: string;
   };
   /** The member's own earlier spots, latest first. */
-  spotSuggestions?: string[];
-  conditionLimits?: ConditionLimits;
-  safetyNote?: string;
+  spotSuggestions: string[];
+  /** The limits of apps/challenges/conditions.py: the island has no copy of its own. */
+  conditionLimits: ConditionLimits;
+  safetyNote: string;
   /** The server's upload limit (settings.PHOTO_MAX_BYTES); the server checks again. */
   photoMaxBytes: number;
   /** The longest side the server stores a photo at (apps/challenges/photos.py MAX_SIDE): the phone
    * shrinks a photo to it before sending. */
-  photoMaxSide?: number;
+  photoMaxSide: number;
   /** The signed-in member's opaque mark (the X-Koud-Member of their pages): taps queued on this phone
    * carry it and are only sent with this member's session. */
-  member?: string;
+  member: string;
   /** The server's message for a file that is no photo, shown before the upload. */
-  photoNotImageMessage?: string;
+  photoNotImageMessage: string;
 }
 
 /** 200 answer of `endpoints.updateDip`. */

@@ -11,11 +11,17 @@ export interface PageMessage {
 /** Spec section 9: a badge 5 s, completion 10 s; anything else 5 s. */
 export const MESSAGE_DEFAULT_MS = 5000;
 
+export interface MessageOptions {
+  /** Remove the page's server-rendered flash (base.html) when the first message shows. Default true. */
+  replacesPageFlash?: boolean;
+}
+
 /**
  * One message at a time: a new one replaces the old (no stack), and it goes after its duration. The page's
  * server-rendered flash (base.html) goes too when the first one shows, so the page never holds two.
+ * Islands use it through ui/feedback.tsx.
  */
-export function useMessage() {
+export function useMessage({ replacesPageFlash = true }: MessageOptions = {}) {
   const [message, setMessage] = useState<PageMessage | null>(null);
   const nextId = useRef(1);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -28,13 +34,13 @@ export function useMessage() {
 
   const show = useCallback((text: string, kind: MessageKind = "info", durationMs = MESSAGE_DEFAULT_MS) => {
     if (timer.current !== null) clearTimeout(timer.current);
-    document.querySelectorAll(".messages > .message").forEach((flash) => flash.remove());
+    if (replacesPageFlash) document.querySelectorAll(".messages > .message").forEach((flash) => flash.remove());
     setMessage({ id: nextId.current++, text, kind });
     timer.current = setTimeout(() => {
       timer.current = null;
       setMessage(null);
     }, durationMs);
-  }, []);
+  }, [replacesPageFlash]);
 
   useEffect(
     () => () => {

@@ -1,7 +1,7 @@
 import { act, renderHook } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 
-import { useSingleFlight } from "./shared";
+import { useSingleFlight } from "./single-flight";
 
 describe("useSingleFlight", () => {
   it("sends once when called twice in the same tick, and is busy meanwhile", async () => {

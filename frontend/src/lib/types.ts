@@ -1,0 +1,17 @@
+/**
+ * Payload types every island shares. `npm run schema` turns them into JSON Schema and
+ * tests/test_payload_contract.py checks the server's real answers against them.
+ */
+
+/**
+ * The JSON body of every refused island request (any 4xx/5xx a JSON endpoint answers itself), e.g.
+ * `{"error": "Je sessie is verlopen. Log opnieuw in.", "login_url": "/auth"}`.
+ */
+export interface ErrorBody {
+  /** The Dutch message to show, as it is. */
+  error: string;
+  /** The Dutch message per wrong form field (a refused dip's details: 400). */
+  fields?: Record<string, string>;
+  /** Where to sign in again: only on a 401 (the session is gone). */
+  login_url?: string;
+}
