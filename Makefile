@@ -10,7 +10,7 @@ PYTEST_ARGS ?=
 PORT ?= 8000
 DJANGO_DEBUG ?= false
 
-.PHONY: run test install frontend chromium nginx lint e2e
+.PHONY: run test install frontend chromium nginx lint typecheck e2e
 
 run: install frontend
 	$(PY) manage.py migrate --noinput
@@ -21,7 +21,7 @@ run: install frontend
 	$(PY) manage.py db_worker --no-reload & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT; \
 	  DJANGO_DEBUG=$(DJANGO_DEBUG) $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
-test: install frontend chromium nginx
+test: install frontend chromium nginx typecheck
 	cd frontend && npm run typecheck && npm test
 	$(PY) -m ruff check .
 	$(PY) manage.py makemigrations --check --dry-run
@@ -51,10 +51,14 @@ chromium:
 nginx:
 	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nginx-light >/dev/null; }
 
-lint: install
+lint: install typecheck
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) tools/check_css_classes.py
+
+# mypy with django-stubs over apps/ and config/ ([tool.mypy] in pyproject.toml); fails on any error.
+typecheck: install
+	$(PY) -m mypy
 
 e2e: install frontend chromium
 	$(PY) -m pytest tests/e2e $(PYTEST_ARGS)

@@ -42,11 +42,13 @@ class RedisCacheClient(DjangoRedisCacheClient):
         super().__init__(*args, **kwargs)
         self._clients = {}
 
+    # The ignores: Django's private client internals, which the stubs leave out.
     def get_client(self, key=None, *, write=False):
-        index = self._get_connection_pool_index(write)
+        index = self._get_connection_pool_index(write)  # type: ignore[attr-defined]
         client = self._clients.get(index)
         if client is None:
-            client = self._clients[index] = self._client(connection_pool=self._get_connection_pool(write))
+            pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
+            client = self._clients[index] = self._client(connection_pool=pool)  # type: ignore[attr-defined]
         return client
 
 
@@ -59,7 +61,7 @@ class RedisCache(DjangoRedisCache):
         super().__init__(server, params)
         self._class = RedisCacheClient
         self._fallback = params.get("FALLBACK")
-        self._server = self._servers[0]
+        self._server = self._servers[0]  # type: ignore[attr-defined]  # Django's private list, not in the stubs
 
     def _guarded(self, method: str, miss, *args):
         """`method` on Redis; when Redis fails or is being skipped, on the fallback alias or `miss()`."""

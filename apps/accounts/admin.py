@@ -1,3 +1,5 @@
+from typing import cast
+
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
@@ -25,9 +27,13 @@ MESSAGE_OWN_ROLE = "Je kunt je eigen admin-rol hier niet intrekken."
 
 
 class UserRoleInlineFormSet(BaseInlineFormSet):
+    request_user_pk: int | None = None  # set by UserRoleInline.get_formset
+
     def clean(self):
         super().clean()
-        if self.instance.pk == self.request_user_pk and any(self._should_delete_form(f) for f in self.forms):
+        # _should_delete_form: Django's own check, private so not in the stubs.
+        deleting = any(self._should_delete_form(f) for f in self.forms)  # type: ignore[attr-defined]
+        if self.instance.pk == self.request_user_pk and deleting:
             raise ValidationError(MESSAGE_OWN_ROLE)
 
 
@@ -43,7 +49,7 @@ class UserRoleInline(admin.TabularInline):
         return False  # a role row is granted or revoked, never edited
 
     def get_formset(self, request, obj=None, **kwargs):
-        formset = super().get_formset(request, obj, **kwargs)
+        formset = cast(type[UserRoleInlineFormSet], super().get_formset(request, obj, **kwargs))
         formset.request_user_pk = request.user.pk
         return formset
 

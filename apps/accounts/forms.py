@@ -1,5 +1,7 @@
 """Forms for /auth and allauth's password reset. They check input; the rules live in the services."""
 
+from typing import TYPE_CHECKING
+
 from allauth.account import forms as allauth_forms
 from allauth.account.forms import LoginForm, ResetPasswordForm, ResetPasswordKeyForm
 from allauth.mfa.webauthn.forms import AddWebAuthnForm
@@ -7,11 +9,18 @@ from django import forms
 
 from apps.invitations.services import MESSAGE_CODE_REQUIRED, invitation_code_normalize
 
+from .models import User
 from .passkey_forms import CheckedRegistrationMixin
 from .passwords import password_help_text, password_length_validate
 
+if TYPE_CHECKING:
+    # What the mixin reads (errors, fields, bound fields) is a Django form's.
+    _FormBase = forms.Form
+else:
+    _FormBase = object
 
-class DescribedErrorsMixin:
+
+class DescribedErrorsMixin(_FormBase):
     """Point each invalid input at its error text (aria-describedby), so screen readers read it out.
 
     Django 5.2 already links the help text and sets aria-invalid; the error paragraphs rendered by
@@ -95,7 +104,7 @@ class PasswordResetForm(DescribedErrorsMixin, ResetPasswordForm):
         email = super().clean_email()
         # allauth also finds an account by an address still waiting for its confirmation link; a reset link
         # goes only to the address the account uses now.
-        self.users = [user for user in self.users if user.email.lower() == email.strip().lower()]
+        self.users: list[User] = [user for user in self.users if user.email.lower() == email.strip().lower()]
         return email
 
 
@@ -146,8 +155,8 @@ class PasswordChangeForm(DescribedErrorsMixin, forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, prefix="wachtwoord", **kwargs)
+    def __init__(self, data=None, **kwargs):
+        super().__init__(data, prefix="wachtwoord", **kwargs)
         self.fields["new_password"].help_text = password_help_text()
 
 
@@ -159,8 +168,8 @@ class AccountDeleteForm(DescribedErrorsMixin, forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, prefix="verwijderen", **kwargs)
+    def __init__(self, data=None, **kwargs):
+        super().__init__(data, prefix="verwijderen", **kwargs)
 
 
 def add_service_errors(form: forms.Form, error) -> None:

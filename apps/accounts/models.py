@@ -16,7 +16,7 @@ class AdminStanding(NamedTuple):
     has_second_factor: bool  # only looked at for role holders; False otherwise
 
 
-class UserManager(BaseUserManager):
+class UserManager(BaseUserManager["User"]):
     use_in_migrations = True
 
     def get_by_natural_key(self, email):

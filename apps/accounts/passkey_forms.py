@@ -7,6 +7,7 @@ only objects, text, booleans and null, so anything else is refused, in Dutch, be
 """
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from allauth.mfa.webauthn.forms import AuthenticateWebAuthnForm, LoginWebAuthnForm, ReauthenticateWebAuthnForm
 from django import forms
@@ -61,7 +62,14 @@ class PasskeyAnswerField(forms.JSONField):
             return forms.fields.InvalidJSONInput(data)
 
 
-class PasskeyAnswerMixin:
+if TYPE_CHECKING:
+    # The mixins go on allauth's WebAuthn forms (clean_credential is theirs); allauth ships no types.
+    from allauth.mfa.webauthn.forms import AuthenticateWebAuthnForm as _WebAuthnFormBase
+else:
+    _WebAuthnFormBase = object
+
+
+class PasskeyAnswerMixin(_WebAuthnFormBase):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["credential"] = PasskeyAnswerField(required=True)

@@ -122,7 +122,9 @@ def invitation_row(invitation: Invitation, *, request=None, now=None) -> dict:
         "statusLabel": status.label,
         "createdAtDisplay": dutch_date(invitation.created_at),
         "expiresAtDisplay": dutch_date(invitation.expires_at),
-        "usedBy": (invitation.used_by.full_name or invitation.used_by.email) if invitation.used_by_id else None,
+        "usedBy": (
+            (invitation.used_by.full_name or invitation.used_by.email) if invitation.used_by is not None else None
+        ),
         "usedAtDisplay": dutch_date(invitation.used_at) or None,
         "link": invitation_url(invitation.code, request=request),
         **invitation_mail_fields(invitation, now=now),

@@ -186,7 +186,8 @@ class BadgeAdminForm(BadgeForm):
         fields = ["challenge", *BadgeForm.Meta.fields]
 
     def clean(self):
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         challenge, milestone = cleaned.get("challenge"), cleaned.get("milestone_dips")
         if challenge is not None and milestone is not None:
             others = Badge.objects.filter(challenge=challenge).exclude(pk=self.instance.pk)

@@ -1,6 +1,21 @@
 """The challenges and badges every installation starts with. Plain data: migrations read it too."""
 
-WATERDIEREN_BADGES = [
+from typing import TypedDict
+
+# A badge: (milestone in dips, name, description, image path under static/).
+BadgeEntry = tuple[int, str, str, str]
+
+
+class ChallengeEntry(TypedDict):
+    name: str
+    description: str
+    category: str
+    target_dips: int
+    badge_image_url: str
+    badges: list[BadgeEntry]
+
+
+WATERDIEREN_BADGES: list[BadgeEntry] = [
     (5, "Waterslak", "Je eerste vijf plonsen: rustig en gestaag, net als de waterslak.", "badges/waterslak.svg"),
     (10, "Kikker", "Tien plonsen! Je springt het koude water in als een kikker.", "badges/kikker.svg"),
     (25, "Meerkoet", "Vijfentwintig plonsen: je dobbert zo onverstoorbaar als een meerkoet.", "badges/meerkoet.svg"),
@@ -9,7 +24,7 @@ WATERDIEREN_BADGES = [
     (100, "IJsvogel", "Honderd plonsen! Zeldzaam en schitterend: je bent een ijsvogel.", "badges/ijsvogel.svg"),
 ]
 
-CHALLENGES = [
+CHALLENGES: list[ChallengeEntry] = [
     {
         "name": "Waterdieren Stempelkaart",
         "description": "De ultieme challenge: 100 plonsen in koud water. Onderweg verdien je zes badges "

@@ -46,7 +46,7 @@ def _folder_orphans_delete(storage, folder: str, *, older_than: datetime.datetim
     _dirs, files = storage.listdir(folder)
     if not files:
         return 0
-    referenced = set()
+    referenced: set[str] = set()
     for photo, thumbnail in Dip.objects.filter(user_id=int(folder)).values_list("photo", "thumbnail"):
         referenced.update((photo, thumbnail))
     removed = 0

@@ -60,7 +60,7 @@ class Dashboard:
 
 
 def dashboard_for(user) -> Dashboard:
-    active = list(
+    active: list[UserChallenge] = list(
         UserChallenge.objects.filter(user=user, is_active=True)
         .select_related("challenge")
         .annotate(dip_total=Count("dips"))

@@ -121,7 +121,9 @@ def line_chart(
     low, high = _value_range(points)
     scale = _scale(low, high)
     slot = _slot(points)
-    marks, segments, run = [], [], []
+    marks: list[Mark] = []
+    segments: list[str] = []
+    run: list[str] = []
     for index, point in enumerate(points):
         if point.value is None:
             # No data that week: the line breaks rather than pretending a value.

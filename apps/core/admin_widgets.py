@@ -6,6 +6,9 @@ ModelAdmin with `autocomplete_fields` takes this mixin (tests/security/test_no_s
 values to every add form of the Django admin).
 """
 
+from typing import TYPE_CHECKING
+
+from django.contrib import admin
 from django.contrib.admin.widgets import AutocompleteSelect
 from django.core.exceptions import ValidationError
 
@@ -24,7 +27,13 @@ def _readable(field, value) -> bool:
     return True
 
 
-class ReadableAutocompleteMixin:
+if TYPE_CHECKING:
+    _ModelAdminBase = admin.ModelAdmin
+else:
+    _ModelAdminBase = object
+
+
+class ReadableAutocompleteMixin(_ModelAdminBase):
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         if "widget" not in kwargs and db_field.name in self.get_autocomplete_fields(request):
             kwargs["widget"] = ReadableAutocompleteSelect(db_field, self.admin_site, using=kwargs.get("using"))

@@ -6,12 +6,19 @@ the object, so only the object's own permission and the service's refusals are c
 shown in Dutch on the confirmation page, which then offers no way to confirm.
 """
 
+from typing import TYPE_CHECKING
+
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 
+if TYPE_CHECKING:
+    _ModelAdminBase = admin.ModelAdmin
+else:
+    _ModelAdminBase = object
 
-class ServiceDeleteMixin:
+
+class ServiceDeleteMixin(_ModelAdminBase):
     delete_confirmation_template = "admin/service_delete_confirmation.html"
 
     def delete_through_service(self, request, obj) -> None:
@@ -26,7 +33,7 @@ class ServiceDeleteMixin:
         to_delete, model_count, _cascade_permissions, protected = super().get_deleted_objects(objs, request)
         refusals = {reason for obj in objs if (reason := self.delete_refusal(request, obj))}
         if any(not self.has_delete_permission(request, obj) for obj in objs):
-            refusals.add(self.opts.verbose_name)
+            refusals.add(str(self.opts.verbose_name))
         return to_delete, model_count, refusals, protected
 
     def delete_model(self, request, obj):
@@ -53,5 +60,5 @@ class ServiceMadeForm(forms.ModelForm):
         """The service has enforced uniqueness; the row it made must not count as a clash with itself."""
 
     def save(self, commit=True):
-        self.save_m2m = lambda: None
+        self.save_m2m = lambda: None  # type: ignore[method-assign]  # as Django's own save(commit=False) does
         return self.instance

@@ -30,7 +30,8 @@ def _leave_refusal(event: Event) -> str | None:
 class EventParticipantInlineFormSet(BaseInlineFormSet):
     def clean(self):
         super().clean()
-        if any(self._should_delete_form(form) for form in self.forms):
+        # _should_delete_form: Django's own check, private so not in the stubs.
+        if any(self._should_delete_form(form) for form in self.forms):  # type: ignore[attr-defined]
             refusal = _leave_refusal(self.instance)
             if refusal:
                 raise ValidationError(refusal)
@@ -43,8 +44,7 @@ class EventParticipantInline(admin.TabularInline):
     model = EventParticipant
     formset = EventParticipantInlineFormSet
     extra = 0
-    fields = ["participant_name", "participant_email", "created_at"]
-    readonly_fields = fields
+    fields = readonly_fields = ("participant_name", "participant_email", "created_at")
     can_delete = True
     show_change_link = False
     verbose_name_plural = "deelnemers"
@@ -71,8 +71,7 @@ class EventWaitlistInline(admin.TabularInline):
 
     model = EventWaitlistEntry
     extra = 0
-    fields = ["position", "participant_name", "participant_email", "created_at"]
-    readonly_fields = fields
+    fields = readonly_fields = ("position", "participant_name", "participant_email", "created_at")
     can_delete = False
     show_change_link = False
     verbose_name_plural = "wachtlijst (op volgorde)"
@@ -175,7 +174,8 @@ class EventParticipantAddForm(ServiceMadeForm):
         fields = ["event", "user"]
 
     def clean(self):
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         event, user = cleaned.get("event"), cleaned.get("user")
         if event is not None and user is not None:
             try:
@@ -200,11 +200,11 @@ class EventParticipantAdmin(ReadableAutocompleteMixin, ServiceDeleteMixin, admin
     def user_email(self, obj):
         return obj.user.email
 
-    def get_form(self, request, obj=None, **kwargs):
+    def get_form(self, request, obj=None, change=False, **kwargs):
         if obj is None:
             kwargs["form"] = EventParticipantAddForm
             kwargs["fields"] = ["event", "user"]
-        return super().get_form(request, obj, **kwargs)
+        return super().get_form(request, obj, change=change, **kwargs)
 
     def get_readonly_fields(self, request, obj=None):
         return ["event", "user", "user_email", "created_at"] if obj is not None else []
@@ -234,7 +234,8 @@ class EventWaitlistAddForm(ServiceMadeForm):
         fields = ["event", "user"]
 
     def clean(self):
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         event, user = cleaned.get("event"), cleaned.get("user")
         if event is not None and user is not None:
             try:
@@ -258,11 +259,11 @@ class EventWaitlistEntryAdmin(ReadableAutocompleteMixin, admin.ModelAdmin):
     autocomplete_fields = ["event", "user"]
     ordering = ["event", "id"]
 
-    def get_form(self, request, obj=None, **kwargs):
+    def get_form(self, request, obj=None, change=False, **kwargs):
         if obj is None:
             kwargs["form"] = EventWaitlistAddForm
             kwargs["fields"] = ["event", "user"]
-        return super().get_form(request, obj, **kwargs)
+        return super().get_form(request, obj, change=change, **kwargs)
 
     def get_readonly_fields(self, request, obj=None):
         return ["event", "user", "created_at"] if obj is not None else []
@@ -280,7 +281,7 @@ class CalendarFeedAddForm(forms.ModelForm):
         fields = ["user"]
 
     def save(self, commit=True):
-        self.save_m2m = lambda: None
+        self.save_m2m = lambda: None  # type: ignore[method-assign]  # as Django's own save(commit=False) does
         self.instance = calendar_feed_renew(user=self.cleaned_data["user"])
         return self.instance
 
@@ -296,10 +297,10 @@ class CalendarFeedAdmin(ReadableAutocompleteMixin, admin.ModelAdmin):
     fields = ["user", "created_at"]
     readonly_fields = ["created_at"]
 
-    def get_form(self, request, obj=None, **kwargs):
+    def get_form(self, request, obj=None, change=False, **kwargs):
         if obj is None:
             kwargs["form"] = CalendarFeedAddForm
-        return super().get_form(request, obj, **kwargs)
+        return super().get_form(request, obj, change=change, **kwargs)
 
     def get_readonly_fields(self, request, obj=None):
         return ["user", "created_at"] if obj is not None else ["created_at"]

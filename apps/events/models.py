@@ -1,7 +1,14 @@
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+
+if TYPE_CHECKING:
+    from django.db.models.expressions import Combinable
+
+    from apps.accounts.models import User
 
 
 class Event(models.Model):
@@ -45,10 +52,14 @@ class EventSignUp(models.Model):
         abstract = True
 
     @staticmethod
-    def relations(*, event_rows: str, member_rows: str) -> tuple[models.ForeignKey, models.ForeignKey]:
+    def relations(
+        *, event_rows: str, member_rows: str
+    ) -> tuple["models.ForeignKey[Event | Combinable, Event]", "models.ForeignKey[User | Combinable, User]"]:
         """The `event` and `user` fields, reached back as `event.<event_rows>` and `user.<member_rows>`."""
-        event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name=event_rows, verbose_name="activiteit")
-        user = models.ForeignKey(
+        event: models.ForeignKey[Event | Combinable, Event] = models.ForeignKey(
+            Event, on_delete=models.CASCADE, related_name=event_rows, verbose_name="activiteit"
+        )
+        user: models.ForeignKey[User | Combinable, User] = models.ForeignKey(
             settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name=member_rows, verbose_name="gebruiker"
         )
         return event, user

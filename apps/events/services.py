@@ -105,8 +105,8 @@ def _promote_waitlist(event: Event) -> list[EventParticipant]:
     if not event.is_active or event.event_date < timezone.now():
         return []
     free = _free_places(event)
-    entries = event.waitlist.select_related("user").order_by("id")
-    entries = list(entries if free is None else entries[:free])
+    waiting = event.waitlist.select_related("user").order_by("id")
+    entries = list(waiting if free is None else waiting[:free])
     if not entries:
         return []
     now = timezone.now()
@@ -157,7 +157,9 @@ def event_sign_up(*, user: User, event_id: int) -> SignUp:
 
 def event_join(*, user: User, event_id: int) -> EventParticipant:
     """A place or nothing (EventFull): for the admin, who signs a member up on their behalf."""
-    return _sign_up(user=user, event_id=event_id, allow_waitlist=False).participant
+    participant = _sign_up(user=user, event_id=event_id, allow_waitlist=False).participant
+    assert participant is not None  # without the waitlist a sign-up is a place or EventFull
+    return participant
 
 
 def event_leave(*, user: User, event_id: int) -> str | None:

@@ -1,3 +1,5 @@
+from typing import Any, cast
+
 from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.db.models import Q
@@ -13,7 +15,8 @@ class InvitationAddForm(ServiceMadeForm):
     """Only the address: invitation_create draws the code and sets the 30-day expiry, in clean(), so its
     refusals (an address with an account or an open invitation) are normal form errors."""
 
-    invited_by = None  # the admin who adds it; InvitationAdmin.get_form sets it
+    # The admin who adds it; InvitationAdmin.get_form sets it (a user: that model sits above this app).
+    invited_by: Any = None
 
     class Meta:
         model = Invitation
@@ -23,7 +26,8 @@ class InvitationAddForm(ServiceMadeForm):
         }
 
     def clean(self):
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         if not self.errors:
             try:
                 self.instance = invitation_create(invited_by=self.invited_by, email=cleaned.get("email"))
@@ -71,8 +75,8 @@ class InvitationAdmin(ServiceDeleteMixin, admin.ModelAdmin):
     def has_change_permission(self, request, obj=None):
         return False
 
-    def get_form(self, request, obj=None, **kwargs):
-        form = super().get_form(request, obj, **kwargs)
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = cast(type[InvitationAddForm], super().get_form(request, obj, change=change, **kwargs))
         form.invited_by = request.user
         return form
 

@@ -164,6 +164,7 @@ def invitation_consume(
         if not check.is_valid:
             raise ValidationError(check.message, code=check.code)
         invitation = check.invitation
+        assert invitation is not None  # a valid check carries its invitation
         invitation.used_at = now
         invitation.used_by = user
         invitation.save(update_fields=["used_at", "used_by"])

@@ -20,7 +20,7 @@ import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypedDict, TypeVar
 
 from allauth.account.models import EmailAddress
 from allauth.mfa.models import Authenticator
@@ -34,6 +34,9 @@ from apps.core.spreadsheets import BOM, neutralise
 from apps.events.models import Event, EventParticipant, EventWaitlistEntry
 from apps.notifications.models import Mail
 from apps.shipping.models import PostalAddress
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
 Row = TypeVar("Row", bound=Model)
 
@@ -151,7 +154,11 @@ def _calendar_and_mail(user: User) -> dict:
     }
 
 
-def _mail(mail: Mail) -> dict:
+class _MailEventTitle(TypedDict):
+    event_title: str | None  # the annotation of the "e-mails" section's query
+
+
+def _mail(mail: "WithAnnotations[Mail, _MailEventTitle]") -> dict:
     return {
         "soort": mail.get_kind_display(),
         "event": mail.event_title or "",

@@ -7,6 +7,7 @@ they should stay out. And nothing here ranks or rewards a longer time in the wat
 import datetime
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import cast
 
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
@@ -165,11 +166,13 @@ def statistics_for(user, *, today: datetime.date | None = None) -> Statistics:
         season=Count("pk", filter=Q(dip_date__gte=start)),
         seconds=Sum("duration_seconds"),
     )
-    coldest = (
+    # The filter leaves no NULL temperature; the stubs cannot know.
+    coldest = cast(
+        "tuple[Decimal, datetime.date, str] | None",
         dips.filter(water_temperature__isnull=False)
         .order_by("water_temperature", "dip_date", "pk")
         .values_list("water_temperature", "dip_date", "spot")
-        .first()
+        .first(),
     )
     # One row per day with dips: at most one per calendar day, so bounded by the days, not the dips.
     days = [

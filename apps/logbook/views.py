@@ -5,6 +5,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.http import FileResponse, Http404, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -91,7 +92,7 @@ def export_file(request, token: str):
         raise Http404
     disposition = f'attachment; filename="{_download_name(export)}"'
     if settings.EXPORT_SERVE_VIA == "x-accel":
-        response = HttpResponse(content_type="application/zip")
+        response: HttpResponseBase = HttpResponse(content_type="application/zip")
         response["X-Accel-Redirect"] = settings.EXPORT_ACCEL_LOCATION + quote(export.file_name)
         response["Content-Disposition"] = disposition
     else:

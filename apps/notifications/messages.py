@@ -3,6 +3,7 @@
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from allauth.account.models import EmailConfirmationHMAC
 from django.conf import settings
@@ -15,7 +16,7 @@ from apps.invitations.links import invitation_url
 from .links import UnsubscribeScope, absolute_url, unsubscribe_url
 from .models import Mail
 
-SUBJECTS = {
+SUBJECTS: dict[str, str] = {
     Mail.Kind.INVITATION: "Je bent uitgenodigd voor de Koud water challenge",
     Mail.Kind.WAITLIST_PROMOTION: "Je bent van de wachtlijst gehaald: {event}",
     Mail.Kind.EVENT_REMINDER: "Morgen: {event}",
@@ -73,9 +74,10 @@ def _unsubscribe(mail: Mail) -> str:
 
 
 def _context(mail: Mail, event) -> dict:
-    context = {"site_url": absolute_url("/"), "account_url": absolute_url(reverse("account"))}
+    context: dict[str, Any] = {"site_url": absolute_url("/"), "account_url": absolute_url(reverse("account"))}
     if mail.kind == Mail.Kind.INVITATION:
         invitation = mail.invitation
+        assert invitation is not None  # an invitation's mail goes with it (CASCADE)
         inviter = invitation.invited_by
         context |= {
             "invitation": invitation,
@@ -83,6 +85,7 @@ def _context(mail: Mail, event) -> dict:
             "inviter_name": inviter.display_name if inviter is not None else "",
         }
     else:
+        assert mail.user is not None  # every other kind here is a member's mail, gone with the member (CASCADE)
         context["member_name"] = mail.user.display_name
     if event is not None:
         context |= {"event": event, "events_url": absolute_url(reverse("events"))}
@@ -97,6 +100,7 @@ def _context(mail: Mail, event) -> dict:
             "confirm_url": absolute_url(reverse("account_confirm_email", args=[key])),
         }
     if mail.kind == Mail.Kind.EMAIL_CHANGED:
+        assert mail.user is not None  # as above: a member's mail
         context |= {"old_email": mail.to_email, "new_email": mail.user.email}
     if mail.kind == Mail.Kind.EXPORT_READY:
         context |= {

@@ -8,6 +8,7 @@ import datetime
 import logging
 import smtplib
 from collections.abc import Iterable
+from typing import cast
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -40,7 +41,7 @@ MAILS_PER_TASK = 500
 # SQLite caps the parameters of one query.
 _CHUNK = 500
 
-MEMBER_SCOPES = {
+MEMBER_SCOPES: dict[str, str] = {
     Mail.Kind.WAITLIST_PROMOTION: UnsubscribeScope.EVENT_MAILS,
     Mail.Kind.EVENT_REMINDER: UnsubscribeScope.EVENT_MAILS,
     Mail.Kind.DIP_NUDGE: UnsubscribeScope.DIP_NUDGE,
@@ -139,7 +140,7 @@ def allauth_mail_queue(*, message: EmailMessage) -> Mail:
             to_email=to_email,
             user=get_user_model().objects.filter(email__iexact=to_email).first(),
             subject=str(message.subject)[:255],
-            body_text=message.body,
+            body_text=str(message.body),
             body_html=html,
             created_at=now,
             updated_at=now,
@@ -180,7 +181,8 @@ def invitation_mails_prepare(*, invitation_ids: list[int]) -> list[int]:
     invitations = list(
         Invitation.objects.filter(pk__in=invitation_ids, used_at__isnull=True, email__isnull=False).exclude(email="")
     )
-    opted_out = _opted_out([invitation.email for invitation in invitations])
+    # The query leaves out invitations without an address (the stubs cannot know): email is text.
+    opted_out = _opted_out([cast(str, invitation.email) for invitation in invitations])
     now = timezone.now()
     with transaction.atomic():
         # ignore_conflicts: an invitation that already has its mail row (sent again by hand) keeps it.
@@ -188,7 +190,7 @@ def invitation_mails_prepare(*, invitation_ids: list[int]) -> list[int]:
             [
                 Mail(
                     kind=Mail.Kind.INVITATION,
-                    to_email=invitation.email,
+                    to_email=cast(str, invitation.email),
                     invitation=invitation,
                     status=Mail.Status.SUPPRESSED if invitation.email in opted_out else Mail.Status.QUEUED,
                     created_at=now,
@@ -325,8 +327,8 @@ def mails_deliver(*, mail_ids: list[int]) -> dict[str, int]:
 
 def mail_unsubscribe(*, token: str) -> str:
     """Apply a one-click unsubscribe link. Returns the scope it turned off; raises MailError for a bad link."""
-    payload = unsubscribe_payload(token)
-    scope = payload.get("s") if payload else None
+    payload = unsubscribe_payload(token) or {}
+    scope = payload.get("s")
     if scope == UnsubscribeScope.INVITATIONS and isinstance(payload.get("e"), str):
         with transaction.atomic():
             InvitationOptOut.objects.get_or_create(email=payload["e"].strip().lower())

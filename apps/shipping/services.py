@@ -2,7 +2,7 @@
 
 import datetime
 
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone
 
 from apps.accounts.models import User
@@ -76,6 +76,7 @@ def postal_address_save(
     # Checked after normalising: upper() can make text longer ("ß" is "SS"), past what the form checked.
     for name, value in values.items():
         field = PostalAddress._meta.get_field(name)
+        assert isinstance(field, models.CharField) and field.max_length is not None  # text fields, all with a length
         if len(value) > field.max_length:
             label = str(field.verbose_name).capitalize()  # "Postcode", "Straat en huisnummer"
             raise ChallengeError(MESSAGE_ADDRESS_TOO_LONG.format(field=label, max=field.max_length))

@@ -27,7 +27,7 @@ def postal_address(request):
         return redirect(account_address_url())
     form = PostalAddressForm(request.POST)
     if not form.is_valid():
-        messages.error(request, " ".join(error for errors in form.errors.values() for error in errors))
+        messages.error(request, " ".join(str(error) for errors in form.errors.values() for error in errors))
         return redirect(account_address_url())
     try:
         saved = postal_address_save(user=request.user, **{key: form.cleaned_data[key] or "" for key in form.fields})

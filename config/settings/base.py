@@ -1,6 +1,7 @@
 """Settings shared by every environment. Values that differ per machine come from the environment."""
 
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 
@@ -70,7 +71,7 @@ MIDDLEWARE = [
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
 
-TEMPLATES = [
+TEMPLATES: list[dict[str, Any]] = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
@@ -192,7 +193,7 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 
-DJANGO_VITE = {
+DJANGO_VITE: dict[str, dict[str, Any]] = {
     "default": {
         # The Vite dev server only when asked for; otherwise the built manifest (as in production).
         "dev_mode": env_bool("VITE_DEV_SERVER", False),

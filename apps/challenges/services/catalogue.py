@@ -1,6 +1,7 @@
 """The catalogue: challenges and their milestone badges, with their art (the Django admin calls these)."""
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
@@ -53,7 +54,9 @@ def challenge_rules_check(*, target_dips: int | None, milestones: list[int]) -> 
         raise ValidationError(errors)
 
 
-def challenge_save(*, challenge: Challenge, badges: list[BadgeSpec] = (), image_png: bytes | None = None) -> Challenge:
+def challenge_save(
+    *, challenge: Challenge, badges: Sequence[BadgeSpec] = (), image_png: bytes | None = None
+) -> Challenge:
     """Create or change a challenge with its badges, all or nothing. New art is stored first and removed
     again when the save is refused; art that is replaced goes after the commit."""
     written: list[str] = []

@@ -268,7 +268,7 @@ def dip_delete(*, dip_id: int) -> UserChallenge:
         )
         # Read again under the lock: a parallel delete (of the dip, or of the whole account) may have won.
         dip = card.dips.filter(pk=dip_id).first() if card is not None else None
-        if dip is None:
+        if card is None or dip is None:
             raise ChallengeError(MESSAGE_DIP_UNKNOWN)
         dip.delete()
         user_dip_count_refresh(user_id=dip.user_id)
@@ -338,7 +338,7 @@ def dip_undo(*, user: User, dip_id: int, now: datetime.datetime | None = None) -
             .first()
         )
         latest = card.dips.order_by("-number").first() if card is not None else None
-        if latest is None or latest.pk != dip_id:
+        if card is None or latest is None or latest.pk != dip_id:
             raise ChallengeError(MESSAGE_UNDO_TOO_LATE)
         if not card.is_active or latest.created_at < now - UNDO_WINDOW:
             raise ChallengeError(MESSAGE_UNDO_TOO_LATE)

@@ -3,6 +3,7 @@ unsigned; local files stream through here, S3 objects get a short-lived signed U
 
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpResponseRedirect
+from django.http.response import HttpResponseBase
 from django.views.decorators.http import require_safe
 
 from ..models import Dip, photo_storage
@@ -19,7 +20,7 @@ def _visible_dip(request, dip_id: int) -> Dip:
 def _serve(name: str):
     storage = photo_storage()
     if hasattr(storage, "bucket_name"):
-        response = HttpResponseRedirect(storage.url(name))
+        response: HttpResponseBase = HttpResponseRedirect(storage.url(name))
         response["Cache-Control"] = "private, no-store"
         return response
     try:

@@ -1,4 +1,4 @@
-"""`python manage.py seed_load_data`: see apps/demo/load_data.py for what it writes."""
+"""`python manage.py seed_load_data`: see apps/demo/load_data/ for what it writes."""
 
 import time
 
