@@ -67,7 +67,7 @@ def member_required_json(view):
             return error_response(MESSAGE_SESSION_EXPIRED, status=401, login_url=settings.LOGIN_URL)
         return view(request, *args, **kwargs)
 
-    wrapper.answers_json = True  # must be wrapped by apps.core.errors.json_endpoint (tests/core/test_errors.py)
+    wrapper.answers_json = True  # type: ignore[attr-defined]  # so json_endpoint must wrap it (tests/core/test_errors.py)
     return wrapper
 
 
@@ -83,7 +83,7 @@ def admin_required_json(view):
             return error_response(MESSAGE_NO_ADMIN, status=403)
         return view(request, *args, **kwargs)
 
-    wrapper.answers_json = True  # must be wrapped by apps.core.errors.json_endpoint (tests/core/test_errors.py)
+    wrapper.answers_json = True  # type: ignore[attr-defined]  # so json_endpoint must wrap it (tests/core/test_errors.py)
     return wrapper
 
 

@@ -18,7 +18,7 @@ from ..photos import photo_from_request, upload_size_check
 from ..selectors import active_card_for, dip_registered_payload, stamp_card_props
 from ..services.cards import MESSAGE_COMPLETED_KEPT, challenge_stop
 from ..services.catalogue import CATALOGUE
-from ..services.dips import dip_precheck, dip_register
+from ..services.dips import MESSAGE_NO_ACTIVE, dip_precheck, dip_register
 from ..services.errors import ChallengeCompletedError, ChallengeError, ChallengePermissionError
 from ..upload_handlers import InterruptedUploadDetector, SkipFiles
 
@@ -55,7 +55,7 @@ def register_dip(request):
     upload_size_check(request)
     precheck = dip_precheck(user=request.user)
     if not precheck.has_card:
-        raise ChallengeError(precheck.refusal)
+        raise ChallengeError(precheck.refusal or MESSAGE_NO_ACTIVE)
     detector = InterruptedUploadDetector()
     if precheck.refusal is not None:
         request.upload_handlers = [SkipFiles()]
