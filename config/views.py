@@ -3,13 +3,14 @@ import logging
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.db import connection
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_safe
 
 from apps.challenges.catalogue import WATERDIEREN_BADGES
+from apps.core.errors import MESSAGE_BAD_REQUEST, MESSAGE_CONFLICT, MESSAGE_SERVER_ERROR, error_response
 
 logger = logging.getLogger("koud.notfound")
 
@@ -76,21 +77,17 @@ def page_not_found(request, exception=None):
     return render(request, "404.html", {"path": request.path}, status=404)
 
 
-MESSAGE_SERVER_ERROR = "Aan onze kant ging er iets fout. Probeer het over een paar minuten opnieuw."
-MESSAGE_CONFLICT = "Iemand anders wijzigde dit net tegelijk met jou. Laad de pagina opnieuw en probeer het nog eens."
-
-
 def server_error(request):
     """Whatever broke: the islands get JSON they can show (never this HTML page); the rest the 500 page."""
     if _wants_json(request):
-        return JsonResponse({"error": MESSAGE_SERVER_ERROR}, status=500)
+        return error_response(MESSAGE_SERVER_ERROR, status=500)
     return render(request, "500.html", status=500)
 
 
 def conflict(request):
     """A write that lost a race the database caught (an IntegrityError): nothing was written, try again."""
     if _wants_json(request):
-        return JsonResponse({"error": MESSAGE_CONFLICT}, status=409)
+        return error_response(MESSAGE_CONFLICT, status=409)
     return render(request, "try_again.html", {"message": MESSAGE_CONFLICT}, status=409)
 
 
@@ -110,15 +107,12 @@ def csrf_failure(request, reason=""):
     """A stale form or a missing token: a clear Dutch answer instead of Django's English page."""
     logger.info("CSRF refused for %s: %s", request.path, reason)
     if _wants_json(request):
-        return JsonResponse({"error": MESSAGE_CSRF}, status=403)
+        return error_response(MESSAGE_CSRF, status=403)
     return render(request, "try_again.html", {"message": MESSAGE_CSRF}, status=403)
-
-
-MESSAGE_BAD_REQUEST = "Deze aanvraag klopt niet of is te groot. Laad de pagina opnieuw en probeer het nog eens."
 
 
 def bad_request(request, exception=None):
     """Django refuses a request it cannot read (too big, too many fields, broken multipart): say so in Dutch."""
     if _wants_json(request):
-        return JsonResponse({"error": MESSAGE_BAD_REQUEST}, status=400)
+        return error_response(MESSAGE_BAD_REQUEST, status=400)
     return render(request, "try_again.html", {"message": MESSAGE_BAD_REQUEST}, status=400)

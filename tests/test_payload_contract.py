@@ -16,8 +16,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import IntegrityError
 from django.test import Client
 
+import apps.challenges.views.challenge as challenge_views
 from apps.challenges.models import Challenge
 from apps.challenges.photos import ProcessedPhoto
 from apps.challenges.services.cards import challenge_start
@@ -187,6 +189,21 @@ def test_the_refusals_are_the_error_body(definitions, member, member_client, oth
     strict = Client(enforce_csrf_checks=True)
     strict.force_login(member)
     check_error(definitions, strict.post("/challenge/plons", HTTP_ACCEPT="application/json"), 403)
+
+
+@pytest.mark.django_db
+def test_whatever_breaks_in_a_json_endpoint_is_the_error_body(definitions, member, monkeypatch):
+    """apps.core.errors.json_endpoint: a crash is a 500 and a lost race a 409, both in the islands' body."""
+    challenge_start(user=member, challenge_id=Challenge.objects.get(target_dips=5).pk)
+    client = Client(raise_request_exception=False)
+    client.force_login(member)
+    for failure, status in ((RuntimeError("storage down"), 500), (IntegrityError("duplicate key value"), 409)):
+
+        def broken(failure=failure, **kwargs):
+            raise failure
+
+        monkeypatch.setattr(challenge_views, "dip_register", broken)
+        check_error(definitions, client.post("/challenge/plons"), status)
 
 
 @pytest.mark.django_db

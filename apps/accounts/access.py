@@ -13,9 +13,10 @@ from functools import wraps
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.http import JsonResponse
 from django.shortcuts import redirect
 from django.utils.crypto import salted_hmac
+
+from apps.core.errors import error_response
 
 MESSAGE_NO_ADMIN = "Je hebt geen admin rechten"
 MESSAGE_SESSION_EXPIRED = "Je sessie is verlopen. Log opnieuw in."
@@ -63,9 +64,10 @@ def member_required_json(view):
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         if not request.user.is_authenticated:
-            return JsonResponse({"error": MESSAGE_SESSION_EXPIRED, "login_url": settings.LOGIN_URL}, status=401)
+            return error_response(MESSAGE_SESSION_EXPIRED, status=401, login_url=settings.LOGIN_URL)
         return view(request, *args, **kwargs)
 
+    wrapper.answers_json = True  # type: ignore[attr-defined]  # so json_endpoint must wrap it (tests/core/test_errors.py)
     return wrapper
 
 
@@ -76,11 +78,12 @@ def admin_required_json(view):
     def wrapper(request, *args, **kwargs):
         user = request.user
         if not user.is_authenticated:
-            return JsonResponse({"error": MESSAGE_ADMIN_SESSION_EXPIRED, "login_url": settings.LOGIN_URL}, status=401)
+            return error_response(MESSAGE_ADMIN_SESSION_EXPIRED, status=401, login_url=settings.LOGIN_URL)
         if not user.is_admin:
-            return JsonResponse({"error": MESSAGE_NO_ADMIN}, status=403)
+            return error_response(MESSAGE_NO_ADMIN, status=403)
         return view(request, *args, **kwargs)
 
+    wrapper.answers_json = True  # type: ignore[attr-defined]  # so json_endpoint must wrap it (tests/core/test_errors.py)
     return wrapper
 
 

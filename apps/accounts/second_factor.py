@@ -11,10 +11,10 @@ from allauth.mfa.signals import authenticator_added, authenticator_removed
 from django.contrib import messages
 from django.db import transaction
 from django.dispatch import receiver
-from django.http import JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 
+from apps.core.errors import error_response
 from apps.core.page_cache import MEMBER, pages_changed
 
 from .models import AdminStanding
@@ -46,7 +46,7 @@ class AdminSecondFactorMiddleware:
         user = request.user
         if _is_admin_path(request.path_info) and user.is_authenticated and admin_without_second_factor(user):
             if request.path_info.startswith("/admin/api/"):
-                return JsonResponse({"error": MESSAGE_SECOND_FACTOR_REQUIRED}, status=403)
+                return error_response(MESSAGE_SECOND_FACTOR_REQUIRED, status=403)
             messages.warning(request, MESSAGE_SECOND_FACTOR_REQUIRED)
             return redirect(reverse(SETUP_URL_NAME) + SETUP_ANCHOR)
         return self.get_response(request)

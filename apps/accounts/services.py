@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 
+from apps.core.errors import DomainError
 from apps.core.page_cache import CLUB, MEMBER, pages_changed
 from apps.invitations.services import (
     MESSAGE_CODE_REQUIRED,
@@ -252,8 +253,10 @@ def account_password_change(*, user: User, current_password: str | None, new_pas
 # Removing a user: the member's own "Account verwijderen", /admin and the Django admin share one rule.
 
 
-class AccountDeletionError(Exception):
+class AccountDeletionError(DomainError):
     """A refused deletion; the message is Dutch."""
+
+    status = 409
 
 
 class AdminActionError(AccountDeletionError):

@@ -18,12 +18,14 @@ from django.db.models import Expression, F, Q, QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from apps.core.errors import DomainError
+
 SEARCH_MAX = 100  # characters: a name, an address or a code, not a text
 DIRECTIONS = ("asc", "desc")
 MESSAGE_BAD_SEARCH = f"Zoekterm is te lang (maximaal {SEARCH_MAX} tekens) of bevat ongeldige tekens."
 
 
-class ListQueryError(ValueError):
+class ListQueryError(DomainError, ValueError):
     """A parameter of an admin list the server cannot answer; the message is Dutch, for the admin."""
 
 

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+from apps.core.errors import DomainError
 from apps.core.numbers import whole_number
 
 TEMPERATURE_MIN = Decimal("-2")
@@ -37,11 +38,12 @@ SAFETY_NOTE = (
 _DURATION_TEXT = re.compile(r"([0-9]{1,2}):([0-5][0-9])")
 
 
-class ConditionsError(Exception):
-    """One or more conditions are wrong. `errors` maps each field name to its Dutch message."""
+class ConditionsError(DomainError):
+    """One or more conditions are wrong. `errors` maps each field name to its Dutch message; the first one
+    is the message (for a toast), each field's shows at its input."""
 
     def __init__(self, errors: dict[str, str]):
-        super().__init__(next(iter(errors.values())))
+        super().__init__(next(iter(errors.values())), fields=errors)
         self.errors = errors
 
 

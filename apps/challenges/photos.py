@@ -15,6 +15,10 @@ from django.conf import settings
 from django.core.cache import cache
 from PIL import Image, ImageOps, UnidentifiedImageError
 
+from apps.core.errors import DomainError
+
+from .upload_handlers import InterruptedUploadDetector
+
 try:  # HEIC from iPhones, when the wheel is available for this platform.
     from pillow_heif import register_heif_opener
 
@@ -46,14 +50,18 @@ MESSAGE_TOO_MANY_PIXELS = "Deze foto heeft te veel pixels. Kies een kleinere fot
 MESSAGE_BUSY = "Het is even erg druk met foto's verwerken. Probeer het over een minuut opnieuw."
 MESSAGE_UPLOAD_RATE = "Je hebt in korte tijd veel foto's verstuurd. Wacht even en probeer het dan opnieuw."
 MESSAGE_UPLOAD_INCOMPLETE = "Je foto is niet helemaal aangekomen. Probeer het opnieuw, met een betere verbinding."
+# Room for the multipart envelope and the other fields around a photo at the limit.
+UPLOAD_OVERHEAD_BYTES = 64 * 1024
 
 
-class PhotoError(Exception):
+class PhotoError(DomainError):
     """A refused upload; the message is Dutch and meant for the member."""
 
 
 class PhotoBusyError(PhotoError):
     """Every decode slot of this process stayed taken; the member may simply try again."""
+
+    status = 503
 
 
 @dataclass(frozen=True)
@@ -95,6 +103,31 @@ def photo_decode_slot():
         yield
     finally:
         _decode_slots.release()
+
+
+def upload_size_check(request) -> None:
+    """Refuse a body too big for a photo at the limit (413) from its Content-Length: before it is read."""
+    if int(request.META.get("CONTENT_LENGTH") or 0) > max_photo_bytes() + UPLOAD_OVERHEAD_BYTES:
+        raise PhotoError(too_large_message(), status=413)
+
+
+def photo_from_request(request, *, detector: InterruptedUploadDetector | None = None) -> ProcessedPhoto | None:
+    """The photo of a dip form ("photo"), checked and re-encoded; None without one. Raises PhotoError.
+
+    One sequence for a new dip and an edited one: the size, a file that did not arrive whole (when the view
+    installed the `detector` before the body was read), the member's upload budget, then a decode slot of
+    this process for the decoding itself.
+    """
+    upload_size_check(request)
+    if detector is not None and detector.interrupted:
+        raise PhotoError(MESSAGE_UPLOAD_INCOMPLETE)
+    upload = request.FILES.get("photo")
+    if upload is None:
+        return None
+    if not photo_upload_allowed(user_id=request.user.pk):
+        raise PhotoError(MESSAGE_UPLOAD_RATE, status=429)
+    with photo_decode_slot():
+        return photo_process(upload)
 
 
 def photo_upload_allowed(*, user_id: int, now: float | None = None) -> bool:

@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from apps.accounts.models import User
+from apps.core.errors import DomainError
 from apps.core.page_cache import EVENTS, MEMBER, pages_changed
 from apps.notifications.models import Mail
 from apps.notifications.services import member_mail_queue
@@ -32,8 +33,10 @@ MESSAGE_WAITLIST_LEFT = "Je staat niet meer op de wachtlijst"
 MESSAGE_CALENDAR_RENEWED = "Je nieuwe agenda-link staat klaar. De oude link werkt niet meer."
 
 
-class EventError(Exception):
+class EventError(DomainError):
     """A refused sign-up or cancellation; the message is Dutch and meant for the member."""
+
+    status = 409
 
 
 class EventAlreadyJoined(EventError):

@@ -16,6 +16,7 @@ from django.core.mail import EmailMessage, get_connection
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from apps.core.errors import DomainError
 from apps.core.page_cache import MEMBER, pages_changed
 from apps.invitations.models import Invitation
 
@@ -48,8 +49,10 @@ MEMBER_SCOPES: dict[str, str] = {
 }
 
 
-class MailError(Exception):
+class MailError(DomainError):
     """A refused mail action; the message is Dutch."""
+
+    status = 409
 
 
 def _enqueue(mail_ids: list[int]) -> None:

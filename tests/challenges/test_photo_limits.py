@@ -8,7 +8,6 @@ from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 
-import apps.challenges.views.challenge as challenge_views
 from apps.challenges import photos
 from apps.challenges.models import Challenge, Dip
 from apps.challenges.photos import PhotoBusyError, PhotoError, photo_decode_slot, photo_process
@@ -128,8 +127,8 @@ def test_the_endpoint_answers_503_in_dutch_when_busy(member_client, member, wate
 @pytest.fixture
 def decodes(monkeypatch):
     calls = []
-    real = challenge_views.photo_process
-    monkeypatch.setattr(challenge_views, "photo_process", lambda f: calls.append(f.name) or real(f))
+    real = photos.photo_process
+    monkeypatch.setattr(photos, "photo_process", lambda f: calls.append(f.name) or real(f))
     return calls
 
 

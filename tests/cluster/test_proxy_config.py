@@ -6,7 +6,7 @@ import subprocess
 import pytest
 from django.conf import settings
 
-from apps.challenges.views.challenge import UPLOAD_OVERHEAD_BYTES
+from apps.challenges.photos import UPLOAD_OVERHEAD_BYTES
 from tests.support.cluster import nginx_binary, render_nginx_site
 
 from .conftest import missing

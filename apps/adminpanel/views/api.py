@@ -2,19 +2,19 @@
 
 import json
 import logging
-from functools import partial, wraps
+from functools import partial
 
-from django.core.exceptions import ValidationError
 from django.http import JsonResponse
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.accounts.access import admin_required_json
-from apps.accounts.services import AdminActionError, user_delete
+from apps.accounts.services import user_delete
+from apps.core.errors import DomainError, NotFoundError, json_endpoint
 from apps.invitations.models import Invitation
 from apps.invitations.services import invitation_bulk_create, invitation_create, invitation_delete
-from apps.notifications.services import MESSAGE_RESENT, MailError, invitation_mail_resend
+from apps.notifications.services import MESSAGE_RESENT, invitation_mail_resend
 
-from ..keyset import ListQuery, ListQueryError
+from ..keyset import ListQuery
 from ..selectors import (
     admin_stats,
     admin_stats_payload,
@@ -29,7 +29,6 @@ logger = logging.getLogger(__name__)
 MESSAGE_CREATE_FAILED = "Kon uitnodiging niet aanmaken"
 MESSAGE_BULK_FAILED = "Kon bulk uitnodigingen niet aanmaken"
 MESSAGE_DELETE_INVITATION_FAILED = "Kon uitnodiging niet verwijderen"
-MESSAGE_DELETE_USER_FAILED = "Fout bij verwijderen gebruiker"
 MESSAGE_CREATED = "Uitnodiging aangemaakt!"
 MESSAGE_BULK_CREATED = "{count} uitnodigingen aangemaakt."
 MESSAGE_BULK_SKIPPED_OPEN = {
@@ -41,31 +40,12 @@ MESSAGE_USER_DELETED = "Gebruiker verwijderd"
 MAX_BULK_TEXT = 1_000_000  # characters: a pasted member list, not a book
 
 
-def _error(message: str, status: int = 400) -> JsonResponse:
-    return JsonResponse({"error": message}, status=status)
-
-
-class _Missing(Exception):
-    """What a request names does not exist (any more): answered as a JSON 404 with the Dutch text."""
-
-
-def _answers_missing_as_404(view):
-    @wraps(view)
-    def wrapper(request, *args, **kwargs):
-        try:
-            return view(request, *args, **kwargs)
-        except _Missing as missing:
-            return _error(str(missing), status=404)
-
-    return wrapper
-
-
-# One access helper per object type: the object an admin may act on, or _Missing. Every admin may act on
+# One access helper per object type: the object an admin may act on, or NotFoundError. Every admin may act on
 # every invitation, so existence is the only check; users are checked by `user_delete` under its lock.
 def _invitation(invitation_id: int) -> Invitation:
     invitation = Invitation.objects.filter(pk=invitation_id).first()
     if invitation is None:
-        raise _Missing(MESSAGE_DELETE_INVITATION_FAILED)
+        raise NotFoundError(MESSAGE_DELETE_INVITATION_FAILED)
     return invitation
 
 
@@ -81,13 +61,11 @@ def _json_body(request) -> dict:
 
 def _list_page(request, page):
     """A page of an admin list, asked in the query string (keyset.ListQuery); a parameter the list cannot
-    answer is a Dutch 400."""
-    try:
-        return JsonResponse(page(query=ListQuery.from_query_string(request.GET)))
-    except ListQueryError as error:
-        return _error(str(error))
+    answer is a Dutch 400 (ListQueryError)."""
+    return JsonResponse(page(query=ListQuery.from_query_string(request.GET)))
 
 
+@json_endpoint
 @admin_required_json
 @require_GET
 def photos(request):
@@ -95,6 +73,7 @@ def photos(request):
     return _list_page(request, photo_page)
 
 
+@json_endpoint
 @admin_required_json
 @require_GET
 def invitations(request):
@@ -102,6 +81,7 @@ def invitations(request):
     return _list_page(request, partial(invitation_page, request=request))  # absolute links
 
 
+@json_endpoint
 @admin_required_json
 @require_POST
 def invitation_create_view(request):
@@ -109,16 +89,15 @@ def invitation_create_view(request):
         email = _json_body(request).get("email") or ""
         if not isinstance(email, str):
             raise ValueError("email must be text")
-        invitation = invitation_create(invited_by=request.user, email=email)
-    except ValidationError as error:
-        return _error(error.messages[0])
-    except ValueError:
-        return _error(MESSAGE_CREATE_FAILED)
+    except ValueError as error:
+        raise DomainError(MESSAGE_CREATE_FAILED) from error
+    invitation = invitation_create(invited_by=request.user, email=email)  # ValidationError: its message, 400
     return JsonResponse(
         {"message": MESSAGE_CREATED, "invitation": invitation_row(invitation, request=request)}, status=201
     )
 
 
+@json_endpoint
 @admin_required_json
 @require_POST
 def invitation_bulk(request):
@@ -126,11 +105,9 @@ def invitation_bulk(request):
         text = _json_body(request).get("text") or ""
         if not isinstance(text, str) or len(text) > MAX_BULK_TEXT:
             raise ValueError("text must be text of reasonable size")
-        result = invitation_bulk_create(invited_by=request.user, text=text)
-    except ValidationError as error:
-        return _error(error.messages[0])
-    except ValueError:
-        return _error(MESSAGE_BULK_FAILED)
+    except ValueError as error:
+        raise DomainError(MESSAGE_BULK_FAILED) from error
+    result = invitation_bulk_create(invited_by=request.user, text=text)  # ValidationError: its message, 400
     message = MESSAGE_BULK_CREATED.format(count=len(result.created))
     if result.skipped_open:
         count = len(result.skipped_open)
@@ -145,26 +122,25 @@ def invitation_bulk(request):
     )
 
 
+@json_endpoint
 @admin_required_json
 @require_POST
-@_answers_missing_as_404
 def invitation_delete_view(request, invitation_id: int):
     invitation_delete(invitation=_invitation(invitation_id))
     return JsonResponse({"message": MESSAGE_INVITATION_DELETED})
 
 
+@json_endpoint
 @admin_required_json
 @require_POST
 def invitation_resend_view(request, invitation_id: int):
     """'Opnieuw versturen': the mail goes back in the queue; the row comes back with its new mail status."""
-    try:
-        invitation_mail_resend(invitation_id=invitation_id)
-    except MailError as error:
-        return _error(str(error), status=409)
+    invitation_mail_resend(invitation_id=invitation_id)  # MailError: 409
     invitation = Invitation.objects.select_related("used_by", "mail").get(pk=invitation_id)
     return JsonResponse({"message": MESSAGE_RESENT, "invitation": invitation_row(invitation, request=request)})
 
 
+@json_endpoint
 @admin_required_json
 @require_GET
 def users(request):
@@ -172,12 +148,10 @@ def users(request):
     return _list_page(request, users_page)
 
 
+@json_endpoint
 @admin_required_json
 @require_POST
 def user_delete_view(request, user_id: int):
-    try:
-        user_delete(actor=request.user, user_id=user_id)
-    except AdminActionError as error:
-        return _error(str(error) or MESSAGE_DELETE_USER_FAILED, status=409)
+    user_delete(actor=request.user, user_id=user_id)  # AdminActionError: 409
     # The stat cards and the subscriber count change with the user: the island shows the new numbers.
     return JsonResponse({"message": MESSAGE_USER_DELETED, "stats": admin_stats_payload(admin_stats())})

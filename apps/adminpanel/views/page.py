@@ -1,11 +1,12 @@
 from django.contrib import messages
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from apps.accounts.access import admin_required
+from apps.core.errors import error_response
 from apps.core.page_cache import CATALOGUE, CLUB, Page, cached_page
 from apps.shipping.selectors import physical_counts
 
@@ -56,7 +57,7 @@ def newsletter_export(request):
     if not rows:
         if "application/json" in request.headers.get("Accept", ""):
             # The island's export button stays on the page and shows the message itself.
-            return JsonResponse({"error": MESSAGE_NO_SUBSCRIBERS}, status=404)
+            return error_response(MESSAGE_NO_SUBSCRIBERS, status=404)
         messages.error(request, MESSAGE_NO_SUBSCRIBERS)
         return redirect("adminpanel")
     response = HttpResponse(subscribers_csv(rows), content_type="text/csv; charset=utf-8")

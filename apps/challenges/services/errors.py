@@ -1,8 +1,12 @@
 """The refusals of the challenge services; the message is Dutch and meant for the member."""
 
+from apps.core.errors import DomainError, NotFoundError
 
-class ChallengeError(Exception):
-    """A refused action; the message is Dutch and meant for the member."""
+
+class ChallengeError(DomainError):
+    """A refused action; the message is Dutch and meant for the member. Mostly the card's state: a conflict."""
+
+    status = 409
 
 
 class ChallengePermissionError(ChallengeError):
@@ -13,5 +17,7 @@ class ChallengeCompletedError(ChallengeError):
     """Stopping a finished card: refused, the card is kept."""
 
 
-class DipNotFoundError(ChallengeError):
+class DipNotFoundError(ChallengeError, NotFoundError):
     """No such dip of this member (someone else's dip is answered the same way)."""
+
+    status = 404

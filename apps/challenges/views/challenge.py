@@ -1,7 +1,6 @@
 import datetime
 import uuid
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import JsonResponse
@@ -10,31 +9,21 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from apps.accounts.access import member_required_action, member_required_json
+from apps.core.errors import DomainError, json_endpoint
 from apps.core.numbers import whole_number
 from apps.core.page_cache import CATALOGUE, Page, cached_page
 
-from ..conditions import ConditionsError, conditions_parse
-from ..photos import (
-    MESSAGE_UPLOAD_INCOMPLETE,
-    MESSAGE_UPLOAD_RATE,
-    PhotoBusyError,
-    PhotoError,
-    photo_decode_slot,
-    photo_process,
-    photo_upload_allowed,
-    too_large_message,
-)
+from ..conditions import conditions_parse
+from ..photos import photo_from_request, upload_size_check
 from ..selectors import active_card_for, dip_registered_payload, stamp_card_props
 from ..services.cards import MESSAGE_COMPLETED_KEPT, challenge_stop
-from ..services.dips import dip_precheck, dip_register
+from ..services.dips import MESSAGE_NO_ACTIVE, dip_precheck, dip_register
 from ..services.errors import ChallengeCompletedError, ChallengeError, ChallengePermissionError
 from ..upload_handlers import InterruptedUploadDetector, SkipFiles
 
 MESSAGE_BAD_REQUEST = "Deze aanvraag klopt niet. Laad de pagina opnieuw en probeer het nog eens."
 MESSAGE_STOPPED = "Challenge gestopt en volledig verwijderd!"
 MESSAGE_STOP_FAILED = "Er ging iets mis bij het stoppen van de challenge."
-# Room for the multipart envelope and the other fields around a photo at the limit.
-UPLOAD_OVERHEAD_BYTES = 64 * 1024
 
 
 @login_required
@@ -48,6 +37,7 @@ def challenge(request):
 
 
 @csrf_exempt  # checked by _register_dip_checked, after the refusals that need no body (see below)
+@json_endpoint
 @member_required_json
 @require_POST
 def register_dip(request):
@@ -57,11 +47,10 @@ def register_dip(request):
     card that is not done): reading and decoding a photo is the expensive part. CSRF is checked next,
     which reads the body; that is why this view installs its upload handlers before it.
     """
-    if int(request.META.get("CONTENT_LENGTH") or 0) > settings.PHOTO_MAX_BYTES + UPLOAD_OVERHEAD_BYTES:
-        return JsonResponse({"error": too_large_message()}, status=413)
+    upload_size_check(request)
     precheck = dip_precheck(user=request.user)
     if not precheck.has_card:
-        return JsonResponse({"error": precheck.refusal}, status=409)
+        raise ChallengeError(precheck.refusal or MESSAGE_NO_ACTIVE)
     detector = InterruptedUploadDetector()
     if precheck.refusal is not None:
         request.upload_handlers = [SkipFiles()]
@@ -76,42 +65,20 @@ def _register_dip_checked(request, *, refusal: str | None, detector: Interrupted
         request_id = _request_id(request.POST.get("request_id"))
         tapped_at = _tapped_at(request.POST.get("tapped_at"))
         user_challenge_id = _optional_id(request.POST.get("user_challenge_id"))
-    except ValueError:
-        return JsonResponse({"error": MESSAGE_BAD_REQUEST}, status=400)
-    if detector.interrupted:
-        return JsonResponse({"error": MESSAGE_UPLOAD_INCOMPLETE}, status=400)
-    upload = request.FILES.get("photo") if refusal is None else None
-    if upload is not None and not photo_upload_allowed(user_id=request.user.pk):
-        return JsonResponse({"error": MESSAGE_UPLOAD_RATE}, status=429)
-    try:
-        conditions = conditions_parse(request.POST)
-    except ConditionsError as error:
-        return conditions_error_response(error)
-    try:
-        photo = None
-        if upload is not None:
-            with photo_decode_slot():
-                photo = photo_process(upload)
-        # A refused card still goes through dip_register: a resend of a stored dip gets its answer back.
-        outcome = dip_register(
-            user=request.user,
-            photo=photo,
-            request_id=request_id,
-            conditions=conditions,
-            tapped_at=tapped_at,
-            user_challenge_id=user_challenge_id,
-        )
-    except PhotoBusyError as error:
-        return JsonResponse({"error": str(error)}, status=503)
-    except (PhotoError, ChallengeError) as error:
-        return JsonResponse({"error": str(error)}, status=400 if isinstance(error, PhotoError) else 409)
-
+    except ValueError as error:
+        raise DomainError(MESSAGE_BAD_REQUEST) from error
+    conditions = conditions_parse(request.POST)
+    photo = photo_from_request(request, detector=detector) if refusal is None else None
+    # A refused card still goes through dip_register: a resend of a stored dip gets its answer back.
+    outcome = dip_register(
+        user=request.user,
+        photo=photo,
+        request_id=request_id,
+        conditions=conditions,
+        tapped_at=tapped_at,
+        user_challenge_id=user_challenge_id,
+    )
     return JsonResponse(dip_registered_payload(outcome), status=200 if outcome.replayed else 201)
-
-
-def conditions_error_response(error: ConditionsError) -> JsonResponse:
-    """400 with the first message for a toast and each field's message for its input."""
-    return JsonResponse({"error": str(error), "fields": error.errors}, status=400)
 
 
 def _request_id(value: str | None) -> uuid.UUID | None:
