@@ -1,7 +1,6 @@
 import { type ChangeEvent, type ReactNode, useId } from "react";
 import type { DipDetailsValues } from "./dip-details";
 import { DT } from "./details-texts";
-import { T } from "./texts";
 import type { ConditionErrors, ConditionField, ConditionLimits } from "./types";
 import "./dip-details.css";
 
@@ -125,17 +124,6 @@ export function DipDetailsFields({
         </p>
       </Field>
     </div>
-  );
-}
-
-/** The folded "Details (optioneel)" part under "Voeg plons toe"; opens by itself on an error. */
-export function DipDetails(props: DipDetailsFieldsProps) {
-  const hasError = Object.keys(props.errors).length > 0;
-  return (
-    <details className="dd-details" open={hasError || undefined}>
-      <summary className="dd-summary">{T.detailsSummary}</summary>
-      <DipDetailsFields {...props} />
-    </details>
   );
 }
 

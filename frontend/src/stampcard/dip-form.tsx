@@ -8,7 +8,11 @@ import { T } from "./texts";
 import type { ConditionErrors, ConditionLimits } from "./types";
 
 // The folded fields load right after the island (they start closed): the card's first load stays small.
-const DipDetails = lazy(() => import("./dip-details-fields").then((module) => ({ default: module.DipDetails })));
+// Only the fields load later: the folded part itself is drawn at once, so a member who opens it before the
+// fields arrive keeps it open.
+const DipDetailsFields = lazy(() =>
+  import("./dip-details-fields").then((module) => ({ default: module.DipDetailsFields })),
+);
 
 /** What the folded "Details (optioneel)" part needs from the page's props. */
 export interface DipDetailsConfig {
@@ -49,6 +53,7 @@ export function DipForm({
   const [error, setError] = useState<string | null>(null);
   const [detailValues, setDetailValues] = useState<DipDetailsValues>(EMPTY_DETAILS);
   const [detailErrors, setDetailErrors] = useState<ConditionErrors>({});
+  const [detailsOpen, setDetailsOpen] = useState(false);
   useEffect(() => setDetailErrors(details.serverErrors), [details.serverErrors]);
   const inputId = useId();
   const helpId = useId();
@@ -149,25 +154,26 @@ export function DipForm({
           />
         )}
       </div>
-      <ChunkBoundary message={T.partNotLoaded}>
-        <Suspense
-          fallback={
-            <details className="dd-details">
-              <summary className="dd-summary">{T.detailsSummary}</summary>
-            </details>
-          }
-        >
-          <DipDetails
-            values={detailValues}
-            onChange={setDetailValues}
-            errors={detailErrors}
-            limits={details.limits}
-            suggestions={details.suggestions}
-            safetyNote={details.safetyNote}
-            disabled={busy}
-          />
-        </Suspense>
-      </ChunkBoundary>
+      <details
+        className="dd-details"
+        open={detailsOpen || Object.keys(detailErrors).length > 0}
+        onToggle={(event) => setDetailsOpen(event.currentTarget.open)}
+      >
+        <summary className="dd-summary">{T.detailsSummary}</summary>
+        <ChunkBoundary message={T.partNotLoaded}>
+          <Suspense fallback={null}>
+            <DipDetailsFields
+              values={detailValues}
+              onChange={setDetailValues}
+              errors={detailErrors}
+              limits={details.limits}
+              suggestions={details.suggestions}
+              safetyNote={details.safetyNote}
+              disabled={busy}
+            />
+          </Suspense>
+        </ChunkBoundary>
+      </details>
       <Button type="submit" className="btn-lg btn-block" busy={busy} busyLabel={T.uploading}>
         {T.register}
       </Button>
