@@ -170,6 +170,8 @@ ALLAUTH_TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 
 LANGUAGE_CODE = "nl"
 LANGUAGES = [("nl", "Nederlands")]
+# locale/nl: our informal Dutch over allauth's formal strings ("u", "beveiligingssleutel").
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "Europe/Amsterdam"
 USE_I18N = True
 USE_TZ = True
@@ -277,7 +279,7 @@ EXPORT_ACCEL_LOCATION = "/protected-exports/"
 DIP_DAILY_LIMIT_ENABLED = env_bool("DIP_DAILY_LIMIT_ENABLED", False)
 
 # The site's own address, for invitation links built outside a request (management commands).
-SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
+SITE_URL = env_str("SITE_URL", "http://localhost:8000")
 
 # --- Logging ------------------------------------------------------------------------------------------------
 
