@@ -16,9 +16,10 @@ from django.views.decorators.http import require_POST, require_safe
 from apps.accounts.access import member_required_action
 
 from .ics import event_ics, ics_filename, member_calendar_ics
-from .models import Event
+from .models import CalendarFeed, Event
 from .selectors import calendar_events_for_token, club_life_settings_for, past_events_joined_by, upcoming_events_for
 from .services import (
+    MESSAGE_CALENDAR_CREATED,
     MESSAGE_CALENDAR_RENEWED,
     MESSAGE_FAILED,
     MESSAGE_JOINED,
@@ -105,8 +106,10 @@ def leave(request, event_id: int):
 @login_required
 @require_POST
 def calendar_renew(request):
+    # "The old link stops working" only when there was one: the first link is simply made.
+    had_link = CalendarFeed.objects.filter(user=request.user).exists()
     calendar_feed_renew(user=request.user)
-    messages.success(request, MESSAGE_CALENDAR_RENEWED)
+    messages.success(request, MESSAGE_CALENDAR_RENEWED if had_link else MESSAGE_CALENDAR_CREATED)
     return _back(request)
 
 

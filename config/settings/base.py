@@ -279,7 +279,7 @@ EXPORT_ACCEL_LOCATION = "/protected-exports/"
 DIP_DAILY_LIMIT_ENABLED = env_bool("DIP_DAILY_LIMIT_ENABLED", False)
 
 # The site's own address, for invitation links built outside a request (management commands).
-SITE_URL = env_str("SITE_URL", "http://localhost:8000")
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
 
 # --- Logging ------------------------------------------------------------------------------------------------
 

@@ -193,7 +193,7 @@ describe("Users", () => {
     fireEvent.click(screen.getByRole("button", { name: "Verwijder bram@example.nl" }));
     expect(dialog.open).toBe(true);
     expect(dialog.textContent).toContain("Bram Visser (bram@example.nl)");
-    expect(dialog.textContent).toContain("al hun plonsen, foto's en badges");
+    expect(dialog.textContent).toContain("Dit account en alle plonsen, foto's en badges ervan");
     const confirm = within(dialog).getByRole("button", { name: "Verwijderen" }) as HTMLButtonElement;
     fireEvent.click(confirm);
     fireEvent.click(confirm);
