@@ -69,3 +69,12 @@ def test_the_add_passkey_page_loads_the_dutch_passkey_error_handler(member_clien
     member_client.post("/auth/opnieuw/", {"password": DEFAULT_PASSWORD})
     html = member_client.get("/account/beveiliging/passkeys/toevoegen").content.decode()
     assert '<script src="/static/js/passkey-errors.js"' in html
+
+
+def test_the_django_admin_uses_the_names_of_admin_and_the_dashboard(admin_client):
+    """Issue 28 §5: "Events", not "Activiteiten"; Eerste Plonsen is one of the Bijzondere Challenges."""
+    index = _visible_text(admin_client.get("/django-admin/").content.decode())
+    assert "Events" in index and "ctiviteit" not in index
+    listing = _visible_text(admin_client.get("/django-admin/challenges/challenge/").content.decode())
+    assert "Normaal" not in listing
+    assert re.search(r"Eerste Plonsen \S* ?Bijzondere Challenge \(instap\)", listing), listing[:3000]

@@ -15,8 +15,8 @@ class Event(models.Model):
 
     class Meta:
         # Django's Dutch admin messages say "De {name} …": a de-word reads well ("het event" would not).
-        verbose_name = "activiteit"
-        verbose_name_plural = "activiteiten"
+        verbose_name = "event"
+        verbose_name_plural = "events"
         ordering = ["event_date"]
         constraints = [
             models.CheckConstraint(
@@ -47,7 +47,7 @@ class EventSignUp(models.Model):
     @staticmethod
     def relations(*, event_rows: str, member_rows: str) -> tuple[models.ForeignKey, models.ForeignKey]:
         """The `event` and `user` fields, reached back as `event.<event_rows>` and `user.<member_rows>`."""
-        event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name=event_rows, verbose_name="activiteit")
+        event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name=event_rows, verbose_name="event")
         user = models.ForeignKey(
             settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name=member_rows, verbose_name="gebruiker"
         )
