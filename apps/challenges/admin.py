@@ -116,7 +116,9 @@ class ReadOnlyHereMixin:
         return False
 
 
-class BadgeInline(admin.TabularInline):
+class BadgeInline(admin.StackedInline):
+    # Stacked, not a table: six columns made the form 1,800 px wide and hid the upload on a phone, and
+    # every field keeps a visible label of its own.
     model = Badge
     form = BadgeForm
     formset = BadgeInlineFormSet
