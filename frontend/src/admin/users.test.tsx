@@ -57,7 +57,10 @@ describe("Users", () => {
     expect(emails()).toEqual(["bram@example.nl", "anna@example.nl", "zonder.naam@example.nl", "chris@ijs.nl"]);
     expect(screen.getByText("4 gebruikers")).toBeTruthy();
 
-    const bram = screen.getByText("bram@example.nl", { selector: "th" }).closest("tr") as HTMLElement;
+    // The address on one line, cut with "…" when too long: the whole in its title (issue 28 §5).
+    const address = screen.getByText("bram@example.nl", { selector: "th .adm-email-text" });
+    expect(address.getAttribute("title")).toBe("bram@example.nl");
+    const bram = address.closest("tr") as HTMLElement;
     expect(within(bram).getByText("Ja")).toBeTruthy();
     expect(within(bram).getByText("12")).toBeTruthy();
     expect(within(bram).getByText("3 januari 2026")).toBeTruthy();
