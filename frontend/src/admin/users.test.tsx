@@ -64,7 +64,7 @@ describe("Users", () => {
     expect(within(bram).getByText("Ja")).toBeTruthy();
     expect(within(bram).getByText("12")).toBeTruthy();
     expect(within(bram).getByText("3 januari 2026")).toBeTruthy();
-    const anna = screen.getByText("anna@example.nl", { selector: "th" }).closest("tr") as HTMLElement;
+    const anna = screen.getByText("anna@example.nl", { selector: "th .adm-email-text" }).closest("tr") as HTMLElement;
     expect(within(anna).getByText("Admin").className).toContain("badge-pill");
     expect(within(bram).queryByText("Admin")).toBeNull();
   });
