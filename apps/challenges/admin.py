@@ -126,7 +126,7 @@ class BadgeInline(admin.StackedInline):
     fields = ["milestone_dips", "name", "description", "preview", "image_url", "image_upload"]
     readonly_fields = ["preview"]
 
-    @admin.display(description="afbeelding")
+    @admin.display(description="huidige afbeelding")
     def preview(self, obj):
         return _preview(obj.image_src) if obj and obj.pk else "-"
 
