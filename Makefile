@@ -9,17 +9,19 @@ PYTEST_ARGS ?=
 # `make run` serves the demo like a real site (the Dutch 404 and 500 pages); DJANGO_DEBUG=true for Django's debug pages.
 PORT ?= 8000
 DJANGO_DEBUG ?= false
+# Links in mails and printed invitations follow the port; localhost, not 127.0.0.1: browsers refuse passkeys on an IP address.
+SITE_URL ?= http://localhost:$(PORT)
 
 .PHONY: run test install frontend chromium nginx lint typecheck e2e
 
 run: install frontend
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py seed_catalogue
-	$(PY) manage.py seed_demo
-	@echo "Koud water challenge draait op http://127.0.0.1:$(PORT) (de e-mailworker draait ernaast)"
+	SITE_URL=$(SITE_URL) $(PY) manage.py seed_demo
+	@echo "Koud water challenge draait op http://localhost:$(PORT) (de e-mailworker draait ernaast)"
 	@# The background-task worker sends the mails (here to the console); it stops with the server.
-	$(PY) manage.py db_worker --no-reload & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT; \
-	  DJANGO_DEBUG=$(DJANGO_DEBUG) $(PY) manage.py runserver 127.0.0.1:$(PORT)
+	SITE_URL=$(SITE_URL) $(PY) manage.py db_worker --no-reload & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT; \
+	  DJANGO_DEBUG=$(DJANGO_DEBUG) SITE_URL=$(SITE_URL) MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN=true $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 test: install frontend chromium nginx typecheck
 	cd frontend && npm run typecheck && npm test

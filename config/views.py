@@ -1,5 +1,6 @@
 import logging
 
+from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.db import connection
@@ -17,7 +18,9 @@ logger = logging.getLogger("koud.notfound")
 
 def landing(request):
     # The badge tiles come from the catalogue the database is seeded from: no query, one source.
-    return render(request, "landing.html", {"waterdieren_badges": WATERDIEREN_BADGES})
+    # The 24-hour line promises only what the app enforces (DIP_DAILY_LIMIT_ENABLED); otherwise it is advice.
+    context = {"waterdieren_badges": WATERDIEREN_BADGES, "dip_daily_limit": settings.DIP_DAILY_LIMIT_ENABLED}
+    return render(request, "landing.html", context)
 
 
 @never_cache

@@ -19,7 +19,7 @@ def test_the_password_changed_message_is_one_dutch_word():
     assert render_to_string("account/messages/password_changed.txt").strip() == "Wachtwoordwijziging geslaagd."
 
 
-def test_the_django_admin_says_de_activiteit_after_adding_an_event(admin_client):
+def test_the_django_admin_says_het_event_after_adding_an_event(admin_client):
     response = admin_client.post(
         "/django-admin/events/event/add/",
         {
@@ -41,7 +41,7 @@ def test_the_django_admin_says_de_activiteit_after_adding_an_event(admin_client)
     )
     assert Event.objects.filter(title="Nieuwjaarsduik").exists(), response.content.decode()[:2000]
     said = [strip_tags(str(message)) for message in get_messages(response.wsgi_request)]
-    assert said == ["De activiteit ‘Nieuwjaarsduik’ is met succes toegevoegd."]
+    assert said == ["Het event ‘Nieuwjaarsduik’ is met succes toegevoegd."]
 
 
 def test_the_django_admin_index_has_no_two_headings_with_one_name(admin_client):

@@ -116,7 +116,9 @@ class ReadOnlyHereMixin:
         return False
 
 
-class BadgeInline(admin.TabularInline):
+class BadgeInline(admin.StackedInline):
+    # Stacked, not a table: six columns made the form 1,800 px wide and hid the upload on a phone, and
+    # every field keeps a visible label of its own.
     model = Badge
     form = BadgeForm
     formset = BadgeInlineFormSet
@@ -124,7 +126,7 @@ class BadgeInline(admin.TabularInline):
     fields = ["milestone_dips", "name", "description", "preview", "image_url", "image_upload"]
     readonly_fields = ["preview"]
 
-    @admin.display(description="afbeelding")
+    @admin.display(description="huidige afbeelding")
     def preview(self, obj):
         return _preview(obj.image_src) if obj and obj.pk else "-"
 

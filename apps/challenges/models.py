@@ -24,9 +24,11 @@ def photo_storage():
 
 class Challenge(models.Model):
     class Category(models.TextChoices):
-        NORMAL = "normal", "Normaal"
-        WATERDIEREN = "waterdieren", "Waterdieren"
-        SPECIAL = "special", "Bijzonder"
+        # The names members and /admin use: the dashboard lists every challenge but the stamp card
+        # under "Bijzondere Challenges"; "normal" is the starter among them (Eerste Plonsen).
+        NORMAL = "normal", "Bijzondere Challenge (instap)"
+        WATERDIEREN = "waterdieren", "Waterdieren Stempelkaart"
+        SPECIAL = "special", "Bijzondere Challenge"
 
     name = models.CharField("naam", max_length=120)
     description = models.TextField("omschrijving", blank=True)

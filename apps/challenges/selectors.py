@@ -6,7 +6,7 @@ from django.db.models import Count, Max, Prefetch
 from django.urls import reverse
 
 from apps.accounts.access import member_mark
-from apps.core.formatting import dutch_date
+from apps.core.formatting import clock_time, dutch_date
 
 from .conditions import SAFETY_NOTE, conditions_display, duration_display, limits_props
 from .models import Badge, Challenge, Dip, UserBadge, UserChallenge
@@ -125,7 +125,8 @@ def dip_payload(dip: Dip) -> dict:
         "id": dip.pk,
         "number": dip.number,
         "dipDate": dip.dip_date.isoformat(),
-        "dipDateDisplay": dutch_date(dip.dip_date),
+        # With the time of the tap (created_at), so two dips on one day can be told apart.
+        "dipDateDisplay": f"{dutch_date(dip.dip_date)}, {clock_time(dip.created_at)}",
         "photoUrl": photo,
         "thumbnailUrl": thumbnail,
         # The member's own log; the island's form edits these, the line shows them.

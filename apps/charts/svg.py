@@ -7,6 +7,7 @@ A page builds a `Chart` with `bar_chart` or `line_chart` from numbers it already
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -86,18 +87,24 @@ class Chart:
         ]
 
 
+# The units the charts count in, and their Dutch singular: "1 lid", "2 leden".
+SINGULAR_UNITS = {"leden": "lid", "plonsen": "plons", "badges": "badge"}
+
+
 def format_value(value: float | None, *, decimals: int = 0, unit: str = "") -> str:
-    """Dutch notation: a decimal comma ("4,5 °C"); a missing value is a dash."""
+    """Dutch notation: a decimal comma ("4,5 °C"), the singular for one ("1 lid"); a missing value is a dash."""
     if value is None:
         return "–"
     text = f"{value:.{decimals}f}".replace(".", ",")
+    if text == "1":
+        unit = SINGULAR_UNITS.get(unit, unit)
     return f"{text} {unit}".strip()
 
 
 def bar_chart(
     *, title: str, description: str, points: list[Point], unit: str = "", decimals: int = 0, dom_id: str = ""
 ) -> Chart:
-    low, high = _value_range(points)
+    low, high = _value_range(points, decimals)
     scale = _scale(low, high)
     slot = _slot(points)
     bar_width = max(slot * 0.72, 1.0)
@@ -118,7 +125,7 @@ def bar_chart(
 def line_chart(
     *, title: str, description: str, points: list[Point], unit: str = "", decimals: int = 0, dom_id: str = ""
 ) -> Chart:
-    low, high = _value_range(points)
+    low, high = _value_range(points, decimals)
     scale = _scale(low, high)
     slot = _slot(points)
     marks: list[Mark] = []
@@ -162,14 +169,24 @@ def _slot(points: list[Point]) -> float:
     return (PLOT_RIGHT - PLOT_LEFT) / max(len(points), 1)
 
 
-def _value_range(points: list[Point]) -> tuple[float, float]:
-    """From zero (or the lowest value when it is below zero) to the highest value, never a flat range."""
+def _value_range(points: list[Point], decimals: int = 0) -> tuple[float, float]:
+    """From zero (or below it) to the highest value, widened to whole ticks (see `_tick_step`), never flat."""
     values = [point.value for point in points if point.value is not None]
     low = min([0.0, *values])
     high = max([0.0, *values])
     if high == low:
         high = low + 1
-    return low, high
+    step = _tick_step(low, high, decimals)
+    return math.floor(low / step) * step, math.ceil(high / step) * step
+
+
+def _tick_step(low: float, high: float, decimals: int) -> float:
+    """A round step (1, 2, 2.5 or 5 times a power of ten) giving about four grid lines: 0/100/200/300, not
+    0/132/263. Never finer than the labels show (whole numbers when decimals is 0)."""
+    rough = (high - low) / 3
+    magnitude = 10 ** math.floor(math.log10(rough))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= rough)
+    return max(step, 10.0**-decimals)
 
 
 def _scale(low: float, high: float):
@@ -183,15 +200,19 @@ def _scale(low: float, high: float):
 
 def _x_labels(points: list[Point], slot: float) -> list[AxisLabel]:
     step = max(1, int(-(-MIN_LABEL_SPACING // slot))) if slot else 1
+    # Counted back from the last point: the newest (the current month or week) always has its label.
+    last = len(points) - 1
     return [
         AxisLabel(x=round(PLOT_LEFT + index * slot + slot / 2, 1), y=HEIGHT - 8, text=point.label)
         for index, point in enumerate(points)
-        if index % step == 0
+        if (last - index) % step == 0
     ]
 
 
 def _y_labels(low: float, high: float, scale, decimals: int) -> list[AxisLabel]:
-    values = sorted({low, 0.0, high} if low < 0 else {0.0, high / 2, high})
+    step = _tick_step(low, high, decimals)
+    count = round((high - low) / step)
+    values = [low + index * step for index in range(count + 1)]
     return [
         AxisLabel(
             x=PLOT_LEFT - 6,

@@ -22,3 +22,8 @@ def dutch_date(value) -> str:
 def month_names(language: str | None) -> dict[int, str]:
     with translation.override(language):
         return {number: str(name) for number, name in MONTHS.items()}
+
+
+def clock_time(value: datetime.datetime) -> str:
+    """ "07:42" in Amsterdam time."""
+    return f"{timezone.localtime(value) if timezone.is_aware(value) else value:%H:%M}"

@@ -135,6 +135,21 @@ class EventAdmin(ServiceDeleteMixin, admin.ModelAdmin):
         if promoted:
             self.message_user(request, f"{len(promoted)} deelnemer(s) van de wachtlijst gehaald en gemaild.")
 
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if db_field.name == "event_date" and field is not None:
+            # The split widget's one <label> names only the date box: the time box gets its own name.
+            date, time = field.widget.widgets
+            date.attrs["aria-label"] = "datum"
+            time.attrs["aria-label"] = "tijd"
+        return field
+
+    def message_user(self, request, message, *args, **kwargs):
+        # Django's Dutch says "De {name} …"; "event" (the name members and /admin use) is a het-word.
+        if isinstance(message, str) and message.startswith("De event "):
+            message = type(message)("Het event " + message[len("De event ") :])
+        super().message_user(request, message, *args, **kwargs)
+
     def get_queryset(self, request):
         # The count column costs one COUNT in the list query, not one query per row.
         return super().get_queryset(request).annotate(participant_total=Count("participants"))

@@ -3,7 +3,7 @@ from django.apps import AppConfig
 
 class EventsConfig(AppConfig):
     name = "apps.events"
-    verbose_name = "Activiteiten"
+    verbose_name = "Events"
 
     def ready(self):
         from apps.notifications.messages import event_reader_register

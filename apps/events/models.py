@@ -22,8 +22,8 @@ class Event(models.Model):
 
     class Meta:
         # Django's Dutch admin messages say "De {name} …": a de-word reads well ("het event" would not).
-        verbose_name = "activiteit"
-        verbose_name_plural = "activiteiten"
+        verbose_name = "event"
+        verbose_name_plural = "events"
         ordering = ["event_date"]
         constraints = [
             models.CheckConstraint(
@@ -57,7 +57,7 @@ class EventSignUp(models.Model):
     ) -> tuple["models.ForeignKey[Event | Combinable, Event]", "models.ForeignKey[User | Combinable, User]"]:
         """The `event` and `user` fields, reached back as `event.<event_rows>` and `user.<member_rows>`."""
         event: models.ForeignKey[Event | Combinable, Event] = models.ForeignKey(
-            Event, on_delete=models.CASCADE, related_name=event_rows, verbose_name="activiteit"
+            Event, on_delete=models.CASCADE, related_name=event_rows, verbose_name="event"
         )
         user: models.ForeignKey[User | Combinable, User] = models.ForeignKey(
             settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name=member_rows, verbose_name="gebruiker"

@@ -31,6 +31,7 @@ MESSAGE_WAITLISTED = "Dit event is vol. Je staat op de wachtlijst (plek {positio
 MESSAGE_WAITLIST_POSITION = "Je staat op de wachtlijst (plek {position})"
 MESSAGE_WAITLIST_LEFT = "Je staat niet meer op de wachtlijst"
 MESSAGE_CALENDAR_RENEWED = "Je nieuwe agenda-link staat klaar. De oude link werkt niet meer."
+MESSAGE_CALENDAR_CREATED = "Je agenda-link staat klaar."
 
 
 class EventError(DomainError):

@@ -17,9 +17,10 @@ from apps.accounts.access import member_required_action
 from apps.core.page_cache import EVENTS, Page, cached_page
 
 from .ics import event_ics, ics_filename, member_calendar_ics
-from .models import Event
+from .models import CalendarFeed, Event
 from .selectors import calendar_events_for_token, club_life_settings_for, past_events_joined_by, upcoming_events_page
 from .services import (
+    MESSAGE_CALENDAR_CREATED,
     MESSAGE_CALENDAR_RENEWED,
     MESSAGE_FAILED,
     MESSAGE_JOINED,
@@ -116,8 +117,10 @@ def leave(request, event_id: int):
 @login_required
 @require_POST
 def calendar_renew(request):
+    # "The old link stops working" only when there was one: the first link is simply made.
+    had_link = CalendarFeed.objects.filter(user=request.user).exists()
     calendar_feed_renew(user=request.user)
-    messages.success(request, MESSAGE_CALENDAR_RENEWED)
+    messages.success(request, MESSAGE_CALENDAR_RENEWED if had_link else MESSAGE_CALENDAR_CREATED)
     return _back(request)
 
 

@@ -295,7 +295,8 @@ def _csv_cell(value) -> str:
 def _section_files(section: ExportSection, rows: list[dict]) -> tuple[bytes, bytes]:
     as_json = json.dumps([{k: _json_value(v) for k, v in row.items()} for row in rows], ensure_ascii=False, indent=2)
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    # ';' with the BOM: Dutch Excel (comma is its decimal mark) opens the file in columns.
+    writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
     writer.writerow(section.columns)
     for row in rows:
         writer.writerow([_csv_cell(row.get(column)) for column in section.columns])

@@ -171,6 +171,8 @@ ALLAUTH_TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 
 LANGUAGE_CODE = "nl"
 LANGUAGES = [("nl", "Nederlands")]
+# locale/nl: our informal Dutch over allauth's formal strings ("u", "beveiligingssleutel").
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "Europe/Amsterdam"
 USE_I18N = True
 USE_TZ = True

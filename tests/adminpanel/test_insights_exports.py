@@ -53,12 +53,12 @@ def test_each_chart_counts_with_one_aggregate_query(django_assert_num_queries):
         insights = admin_insights(today=TODAY)
     dips = dict(insights.dips_per_week.rows)
     assert dips["week 48 (vanaf 23 november 2026)"] == "3 plonsen"
-    assert dips["week 47 (vanaf 16 november 2026)"] == "1 plonsen"
+    assert dips["week 47 (vanaf 16 november 2026)"] == "1 plons"
     assert len(insights.dips_per_week.points) == 26
     members = dict(insights.active_members_per_week.rows)
     assert members["week 48 (vanaf 23 november 2026)"] == "2 leden"
     assert insights.new_members_per_month.rows[-1] == ("november 2026", f"{User.objects.count()} leden")
-    assert insights.badges_per_milestone.rows == [("5 plonsen", "1 badges")]
+    assert insights.badges_per_milestone.rows == [("5 plonsen", "1 badge")]
 
 
 def test_the_admin_page_draws_the_charts_as_accessible_svg(admin_client):

@@ -390,3 +390,22 @@ def test_a_malformed_request_id_is_refused(member_client, member, waterdieren):
     response = member_client.post("/challenge/plons", {"request_id": "'; DROP TABLE dips; --"})
     assert response.status_code == 400 and "Laad de pagina opnieuw" in response.json()["error"]
     assert card.dips.count() == 0
+
+
+def test_recent_dips_show_the_time_so_two_on_one_day_differ(member_client, member, waterdieren):
+    """Issue 28 §6: the date alone made two dips of one day look the same."""
+    import datetime
+    import zoneinfo
+
+    amsterdam = zoneinfo.ZoneInfo("Europe/Amsterdam")
+    card = UserChallengeFactory(user=member, challenge=waterdieren)
+    for number, hour in ((1, 7), (2, 18)):
+        Dip.objects.create(
+            user=member,
+            user_challenge=card,
+            number=number,
+            dip_date="2026-11-01",
+            created_at=datetime.datetime(2026, 11, 1, hour, 5, tzinfo=amsterdam),
+        )
+    shown = [dip["dipDateDisplay"] for dip in props(member_client.get("/challenge"))["recentDips"]]
+    assert shown == ["1 november 2026, 18:05", "1 november 2026, 07:05"]

@@ -56,8 +56,34 @@ def test_values_below_zero_fit_in_the_plot():
     chart = line_chart(title="t", description="d", points=[Point("a", -1.5), Point("b", 3)], decimals=1)
     ys = [mark.y for mark in chart.marks]
     assert all(PLOT_TOP <= y <= PLOT_BOTTOM for y in ys)
-    assert ys[0] == PLOT_BOTTOM and ys[1] == PLOT_TOP
-    assert [label.text for label in chart.y_labels] == ["-1,5", "0,0", "3,0"]
+    assert ys[0] > ys[1]
+    # The axis runs over round ticks around the values (issue 28 §5).
+    assert [label.text for label in chart.y_labels] == ["-2,0", "0,0", "2,0", "4,0"]
+
+
+def test_the_axis_ticks_are_round_numbers():
+    """Issue 28 §5: 263 gave ticks 0/132/263."""
+    chart = bar_chart(title="t", description="d", points=[Point("a", 263), Point("b", 40)])
+    assert [label.text for label in chart.y_labels] == ["0", "100", "200", "300"]
+    tall = chart.marks[0]
+    assert PLOT_TOP < tall.y < PLOT_TOP + (PLOT_BOTTOM - PLOT_TOP) * 0.15  # 263 of 300: near the top, not over it
+    few = bar_chart(title="t", description="d", points=[Point("a", 1)])
+    assert [label.text for label in few.y_labels] == ["0", "1"]  # never a "0,5" shown as "1"
+
+
+def test_the_newest_point_keeps_its_axis_label_when_labels_are_thinned():
+    """Issue 28 §5: the current month's bar had no label."""
+    for count in (12, 13, 26):
+        chart = bar_chart(title="t", description="d", points=[Point(f"p{n}", n) for n in range(count)])
+        assert chart.x_labels[-1].text == f"p{count - 1}"
+
+
+def test_one_is_singular_in_dutch():
+    assert format_value(1, unit="leden") == "1 lid"
+    assert format_value(2, unit="leden") == "2 leden"
+    assert format_value(1, unit="plonsen") == "1 plons"
+    assert format_value(1, unit="badges") == "1 badge"
+    assert format_value(1.0, decimals=1, unit="°C") == "1,0 °C"
 
 
 def test_an_all_empty_chart_draws_no_marks_and_says_it_is_empty():

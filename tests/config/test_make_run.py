@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def make_run_commands(**env) -> str:
     """What `make run` would execute (make -n prints the recipes without running them)."""
-    environment = {key: value for key, value in os.environ.items() if key not in ("PORT", "DJANGO_DEBUG")}
+    environment = {key: value for key, value in os.environ.items() if key not in ("PORT", "DJANGO_DEBUG", "SITE_URL")}
     result = subprocess.run(
         ["make", "-n", "run"], cwd=ROOT, env={**environment, **env}, capture_output=True, text=True, check=True
     )
@@ -38,6 +38,22 @@ def test_port_and_debug_are_chosen_from_the_environment():
     line = runserver_line(make_run_commands(PORT="8123", DJANGO_DEBUG="true"))
     assert line.startswith("DJANGO_DEBUG=true ")
     assert line.endswith("runserver 127.0.0.1:8123")
+
+
+def test_links_follow_the_port_on_localhost():
+    """Issue 28 §4: invitation links printed by seed_demo and mailed by the worker follow PORT, and name
+    localhost (browsers refuse passkeys on an IP address)."""
+    commands = make_run_commands(PORT="8311")
+    for command in ("manage.py seed_demo", "manage.py db_worker", "manage.py runserver"):
+        line = next(line for line in commands.splitlines() if command in line)
+        assert "SITE_URL=http://localhost:8311 " in line, line
+    assert "draait op http://localhost:8311 " in commands
+    assert "8000" not in commands
+
+
+def test_production_site_url_wins():
+    commands = make_run_commands(SITE_URL="https://koud.example")
+    assert "SITE_URL=https://koud.example " in runserver_line(commands)
 
 
 def _free_port() -> int:

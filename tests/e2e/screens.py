@@ -160,6 +160,27 @@ def django_admin() -> Visit:
     return Visit("/django-admin/", AdminFactory())
 
 
+@screen("django-admin-challenge-add")
+def django_admin_challenge_add() -> Visit:
+    return Visit("/django-admin/challenges/challenge/add/", AdminFactory())
+
+
+@screen("django-admin-challenge-change")
+def django_admin_challenge_change() -> Visit:
+    challenge = Challenge.objects.get(category=Challenge.Category.WATERDIEREN)  # six badges
+    return Visit(f"/django-admin/challenges/challenge/{challenge.pk}/change/", AdminFactory())
+
+
+@screen("django-admin-event-add")
+def django_admin_event_add() -> Visit:
+    return Visit("/django-admin/events/event/add/", AdminFactory())
+
+
+@screen("django-admin-event-change")
+def django_admin_event_change() -> Visit:
+    return Visit(f"/django-admin/events/event/{EventFactory().pk}/change/", AdminFactory())
+
+
 @screen("statistics-with-a-log")
 def statistics_with_a_log() -> Visit:
     from decimal import Decimal

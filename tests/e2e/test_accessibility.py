@@ -59,6 +59,9 @@ PAGES: dict[str, tuple[str, str]] = {
     "adminpanel": ("/admin", "admin"),
     "adminpanel_physical": ("/admin/fysieke-badges/", "admin"),
     "admin:index": ("/django-admin/", "admin"),
+    # The Django admin's forms (their change pages: tests/e2e/test_admin_screens.py, at 1280 and 390 px).
+    "admin:challenges_challenge_add": ("/django-admin/challenges/challenge/add/", "admin"),
+    "admin:events_event_add": ("/django-admin/events/event/add/", "admin"),
 }
 # Pages that are no page of their own: files, redirects, POST-only forms, JSON, or a page tested elsewhere.
 NOT_A_PAGE = {

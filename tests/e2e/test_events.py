@@ -53,7 +53,7 @@ def test_sign_up_and_cancel_from_the_dashboard(page, events):
     expect(card).to_contain_text("Strand Scheveningen, bij de pier")
     expect(card).to_contain_text("3 / 10 deelnemers")
     expect(
-        section.get_by_role("article", name="Volle maan plons").get_by_role("button", name="Op de wachtlijst")
+        section.get_by_role("article", name="Volle maan plons").get_by_role("button", name="Zet me op de wachtlijst")
     ).to_be_enabled()
     screenshot(page, "events_dashboard_before")
 
@@ -111,7 +111,7 @@ def test_the_waitlist_and_the_calendar_subscription_on_events(page, events):
     full = Event.objects.get(title="Volle maan plons")
     card = page.get_by_role("article", name="Volle maan plons")
     expect(card).to_contain_text("2 / 2 deelnemers · vol")
-    card.get_by_role("button", name="Op de wachtlijst").click()
+    card.get_by_role("button", name="Zet me op de wachtlijst").click()
 
     expect(page.get_by_text("Dit event is vol. Je staat op de wachtlijst (plek 1).")).to_be_visible()
     card = page.get_by_role("article", name="Volle maan plons")

@@ -92,6 +92,14 @@ def test_the_renew_button_makes_a_link_and_returns_to_the_page(member_client, me
     assert "Vernieuw link" in page
 
 
+def test_only_a_renewed_link_says_the_old_one_stopped(member_client):
+    """Issue 28 §6: the first link had no old link to stop."""
+    first = member_client.post(reverse("calendar_renew"), {"back": "account"}, follow=True).content.decode()
+    assert "Je agenda-link staat klaar." in first and "De oude link werkt niet meer" not in first
+    again = member_client.post(reverse("calendar_renew"), {"back": "account"}, follow=True).content.decode()
+    assert "Je nieuwe agenda-link staat klaar. De oude link werkt niet meer." in again
+
+
 def test_the_renew_button_refuses_an_outside_return_address(member_client):
     response = member_client.post(reverse("calendar_renew"), {"back": "https://elders.example/"})
     assert response["Location"] == "/dashboard#events"

@@ -43,7 +43,7 @@ def test_places_left_and_my_status(member_client, member):
     assert "Aangemeld" in html
     assert "Je staat op de wachtlijst (plek 2)" in html
     assert re.search(r'<button type="submit" class="btn btn-secondary">Van de wachtlijst af</button>', html)
-    assert re.search(r'<button type="submit" class="btn btn-secondary">Op de wachtlijst</button>', html)
+    assert re.search(r'<button type="submit" class="btn btn-secondary">Zet me op de wachtlijst</button>', html)
     assert 'name="back" value="events"' in html
 
 

@@ -92,7 +92,7 @@ def test_a_full_event_offers_the_waitlist(member_client):
 
     html = events_section(member_client.get("/dashboard").content.decode())
 
-    assert re.search(r'<button type="submit" class="btn btn-secondary">Op de wachtlijst</button>', html)
+    assert re.search(r'<button type="submit" class="btn btn-secondary">Zet me op de wachtlijst</button>', html)
     assert f'action="{join_url(event.pk)}"' in html
     assert "2 / 2 deelnemers" in html and "· vol" in html
 

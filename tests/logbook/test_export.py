@@ -49,7 +49,7 @@ def download(client) -> zipfile.ZipFile:
 
 def read_csv(archive, name):
     text = archive.read(name).decode("utf-8-sig")
-    return list(csv.DictReader(io.StringIO(text)))
+    return list(csv.DictReader(io.StringIO(text), delimiter=";"))
 
 
 @pytest.fixture
@@ -151,6 +151,14 @@ def test_csv_cells_are_neutralised_like_the_newsletter_csv(member_client, histor
     rows = read_csv(download(member_client), "plonsen.csv")
     assert rows[0]["plek"] == '\'=HYPERLINK("x")'
     assert rows[0]["watertemperatuur_c"] == "4,5"
+
+
+def test_the_csv_opens_in_columns_in_dutch_excel(member_client, history):
+    """Issue 28 §6: Dutch Excel splits on ';' (its decimal mark is the comma) and reads UTF-8 after the BOM."""
+    raw = download(member_client).read("plonsen.csv")
+    assert raw.startswith("\ufeff".encode())
+    header = raw.decode("utf-8-sig").split("\r\n")[0]
+    assert ";" in header and "," not in header
 
 
 def test_a_photo_missing_from_storage_does_not_break_the_export(member_client, history):

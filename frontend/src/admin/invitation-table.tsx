@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from "react";
+import { EmailText } from "./shared";
 import { T } from "./texts";
 import type { Invitation, InvitationStatus, MailStatus } from "./types";
 
@@ -47,7 +48,11 @@ export function InvitationTable({ rows, header, onCopy, onDelete, onResend }: In
                 {row.code}
               </th>
               <td data-label={T.colEmail} className="adm-wrap adm-email-cell">
-                {row.email ?? <span className="muted" title={T.genericCode}>{T.none}</span>}
+                {row.email === null ? (
+                  <span className="muted" title={T.genericCode}>{T.none}</span>
+                ) : (
+                  <EmailText email={row.email} />
+                )}
               </td>
               <td data-label={T.colStatus}>
                 <span className={`badge-pill ${STATUS_PILL[row.status]}`}>{row.statusLabel}</span>

@@ -86,3 +86,13 @@ export function syncDialog(dialog: HTMLDialogElement | null, open: boolean): voi
     else dialog.removeAttribute("open");
   }
 }
+
+/** An e-mail address on one line, cut with "…" where the column is too narrow; the whole address on
+ * hover (title) and for screen readers. A phone's card layout lets it wrap (admin.css). */
+export function EmailText({ email }: { email: string }) {
+  return (
+    <span className="adm-email-text" title={email}>
+      {email}
+    </span>
+  );
+}

@@ -118,7 +118,7 @@ export const T = {
   ownAccount: "Je kunt je eigen account niet verwijderen.",
   userDeleteTitle: "Gebruiker verwijderen?",
   userDeleteBody: (who: string) =>
-    `Weet je zeker dat je ${who} wilt verwijderen? Het account en al hun plonsen, foto's en badges worden definitief verwijderd. Uitnodigingen die deze gebruiker verstuurde blijven bestaan.`,
+    `Weet je zeker dat je ${who} wilt verwijderen? Dit account en alle plonsen, foto's en badges ervan worden definitief verwijderd. Uitnodigingen die deze gebruiker verstuurde blijven bestaan.`,
   userDeleted: "Gebruiker verwijderd",
   userDeleteFailed: "Fout bij verwijderen gebruiker",
 } as const;

@@ -57,11 +57,14 @@ describe("Users", () => {
     expect(emails()).toEqual(["bram@example.nl", "anna@example.nl", "zonder.naam@example.nl", "chris@ijs.nl"]);
     expect(screen.getByText("4 gebruikers")).toBeTruthy();
 
-    const bram = screen.getByText("bram@example.nl", { selector: "th" }).closest("tr") as HTMLElement;
+    // The address on one line, cut with "…" when too long: the whole in its title (issue 28 §5).
+    const address = screen.getByText("bram@example.nl", { selector: "th .adm-email-text" });
+    expect(address.getAttribute("title")).toBe("bram@example.nl");
+    const bram = address.closest("tr") as HTMLElement;
     expect(within(bram).getByText("Ja")).toBeTruthy();
     expect(within(bram).getByText("12")).toBeTruthy();
     expect(within(bram).getByText("3 januari 2026")).toBeTruthy();
-    const anna = screen.getByText("anna@example.nl", { selector: "th" }).closest("tr") as HTMLElement;
+    const anna = screen.getByText("anna@example.nl", { selector: "th .adm-email-text" }).closest("tr") as HTMLElement;
     expect(within(anna).getByText("Admin").className).toContain("badge-pill");
     expect(within(bram).queryByText("Admin")).toBeNull();
   });
@@ -193,7 +196,7 @@ describe("Users", () => {
     fireEvent.click(screen.getByRole("button", { name: "Verwijder bram@example.nl" }));
     expect(dialog.open).toBe(true);
     expect(dialog.textContent).toContain("Bram Visser (bram@example.nl)");
-    expect(dialog.textContent).toContain("al hun plonsen, foto's en badges");
+    expect(dialog.textContent).toContain("Dit account en alle plonsen, foto's en badges ervan");
     const confirm = within(dialog).getByRole("button", { name: "Verwijderen" }) as HTMLButtonElement;
     fireEvent.click(confirm);
     fireEvent.click(confirm);

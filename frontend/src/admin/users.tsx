@@ -4,7 +4,7 @@ import { DeleteDialog } from "./delete-dialog";
 import { MoreButton, NoRows, SearchField, SortHeaders, useServerList, type Column, type Sort } from "./server-list";
 import { useSingleFlight } from "../lib/single-flight";
 import { useSay } from "../ui/feedback";
-import { ActionButton, ErrorMessage, useFailure, withId } from "./shared";
+import { ActionButton, EmailText, ErrorMessage, useFailure, withId } from "./shared";
 import { useUpdateStats } from "./stats";
 import { T } from "./texts";
 import type { AdminEndpoints, AdminUser, UserDeleted, UsersResponse } from "./types";
@@ -148,7 +148,7 @@ const UserRow = memo(function UserRow({ user, isSelf, onDelete }: UserRowProps) 
   return (
     <tr>
       <th scope="row" className="adm-wrap adm-email">
-        {user.email}
+        <EmailText email={user.email} />
       </th>
       <td data-label={T.colName}>
         <span className="adm-name">

@@ -1,0 +1,67 @@
+"""Issue 28 §5: the admin's screens at a laptop and a phone width. /admin's invitation table shows its
+action buttons whole; the Django admin's challenge and event forms (add and change) fit the screen, show
+the badge-image upload, and pass axe (every field labelled)."""
+
+import pytest
+
+from apps.challenges.models import Challenge
+from apps.invitations.services import invitation_create
+from tests.e2e.conftest import screenshot, sign_in
+from tests.e2e.test_accessibility import assert_no_violations
+from tests.e2e.test_page_widths import NEXT_FRAME, OVERFLOW_REPORT
+from tests.factories import AdminFactory, EventFactory
+
+# Every action button of the invitation table lies whole inside the table's box, which does not scroll.
+CLIPPED_ACTIONS = """() => [...document.querySelectorAll(".adm-table-wrap")].flatMap((wrap) => {
+    const edge = wrap.getBoundingClientRect().right;
+    const cut = [...wrap.querySelectorAll("td button, td a")]
+        .filter((b) => b.getBoundingClientRect().right > edge + 0.5 || b.scrollWidth > b.clientWidth + 1)
+        .map((b) => b.textContent.trim());
+    const cells = [...wrap.querySelectorAll("td.adm-actions-cell")]
+        .filter((cell) => cell.scrollWidth > cell.clientWidth + 1).map((cell) => "cell: " + cell.textContent.trim());
+    return [...cut, ...cells, ...(wrap.scrollWidth > wrap.clientWidth + 1 ? ["the table scrolls"] : [])];
+})"""
+
+
+def test_the_invitation_actions_are_not_cut_off_at_1280(page):
+    admin = AdminFactory(full_name="Anna Admin")
+    invitation_create(invited_by=admin)
+    invitation_create(invited_by=admin, email="marit.van.der.zwemmer@zwemclub-voorbeeld.nl")
+    sign_in(page, admin)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(page.base_url + "/admin", wait_until="networkidle")
+    page.locator("table td button").first.wait_for()
+    screenshot(page, "admin-1280")
+    assert page.evaluate(CLIPPED_ACTIONS) == []
+    # The address stays whole on its line, not broken mid-word (issue 28 §5).
+    address = page.locator("td.adm-email-cell .adm-email-text").first
+    assert address.evaluate("(e) => e.getClientRects().length === 1 && e.offsetHeight < 30")
+    assert address.get_attribute("title") == "marit.van.der.zwemmer@zwemclub-voorbeeld.nl"
+
+
+def _django_admin_forms():
+    challenge = Challenge.objects.get(target_dips=5)
+    event = EventFactory()
+    return {
+        "challenge-add": "/django-admin/challenges/challenge/add/",
+        "challenge-change": f"/django-admin/challenges/challenge/{challenge.pk}/change/",
+        "event-add": "/django-admin/events/event/add/",
+        "event-change": f"/django-admin/events/event/{event.pk}/change/",
+    }
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_django_admin_forms_fit_show_the_upload_and_pass_axe(page, width):
+    sign_in(page, AdminFactory())
+    page.set_viewport_size({"width": width, "height": 900})
+    for name, path in _django_admin_forms().items():
+        page.goto(page.base_url + path, wait_until="networkidle")
+        page.evaluate(NEXT_FRAME)
+        screenshot(page, f"django-admin-{name}-{width}")
+        report = page.evaluate(OVERFLOW_REPORT)
+        assert report["scrollWidth"] <= width, (name, width, report)
+        if name.startswith("challenge"):
+            upload = page.locator("input[type=file]").first
+            box = upload.bounding_box()
+            assert box and box["width"] > 0 and box["x"] >= 0 and box["x"] + box["width"] <= width, (name, box)
+        assert_no_violations(page, f"{name} at {width}")
