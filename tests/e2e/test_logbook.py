@@ -141,7 +141,7 @@ def test_delete_my_account(page):
     member = UserFactory(email="weg@example.nl")
     sign_in(page, member)
     page.goto(page.base_url + "/dashboard")
-    page.get_by_role("link", name="Mijn account").click()
+    page.get_by_role("link", name="Ik", exact=True).click()
     page.wait_for_url("**/account")
     page.get_by_label("Je wachtwoord").fill("niet-goed")
     page.get_by_role("button", name="Account verwijderen").click()

@@ -69,7 +69,7 @@ def test_register_a_passkey_sign_out_and_sign_in_with_it(page):
     screenshot(page, "passkey-sign-in")
     page.get_by_role("button", name="Inloggen met een passkey").click()
     page.wait_for_url(page.base_url + "/dashboard")
-    expect(page.get_by_role("link", name="Mijn account")).to_be_visible()
+    expect(page.get_by_role("link", name="Ik", exact=True)).to_be_visible()
     assert page.js_errors == []
 
 
@@ -127,5 +127,5 @@ def test_a_password_sign_in_asks_for_the_passkey_in_plain_dutch_and_a_passkey_on
     screenshot(page, "second-step-passkey")
     page.get_by_role("button", name="Ga verder met je passkey").click()
     page.wait_for_url(page.base_url + "/dashboard")
-    expect(page.get_by_role("link", name="Mijn account")).to_be_visible()
+    expect(page.get_by_role("link", name="Ik", exact=True)).to_be_visible()
     assert page.js_errors == []

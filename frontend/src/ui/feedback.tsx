@@ -4,7 +4,8 @@ import { MessageLine, useMessage, type MessageKind, type PageMessage } from "./m
 /**
  * An island's feedback: one message at a time (a new one replaces the old, each goes after its own
  * duration), said from anywhere inside the island with {@link useSay} and shown where {@link Feedback}
- * stands: as a line in the page flow right after the action it answers (the stamp card), or as a toast
+ * stands: as a line with the page's message look (the stamp card, whose CSS fixes it in view above the
+ * phone's bottom bar, wherever the action was), or as a toast
  * (ui/toast.tsx `FeedbackToast`: the admin tables, whose actions are spread over the page). The toast
  * lives in its own module so that an island with the line does not carry it.
  */

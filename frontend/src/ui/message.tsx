@@ -53,8 +53,8 @@ export function useMessage({ replacesPageFlash = true }: MessageOptions = {}) {
 }
 
 /**
- * Where an island's message stands: in the page flow right after the action it answers, so it never
- * covers the next one, with the look of the server's messages (`.message` in static/css/app.css). The
+ * Where an island's message stands, with the look of the server's messages (`.message` in
+ * static/css/app.css); the island's class places it (the stamp card: fixed in view, `.sc-message`). The
  * live region is always rendered: screen readers only announce changes to a region that already exists.
  */
 export function MessageLine({ message, className = "" }: { message: PageMessage | null; className?: string }) {

@@ -1,0 +1,154 @@
+"""Issue 28 §2: an app's navigation on the phone, and tap targets a cold finger hits.
+
+The bottom bar (Vandaag, Kaart, Events, Ik) on phones, the same links in the header on a laptop, only
+for signed-in members; and every link and button of every page of screens.py at least 44 x 44 px at 390 px.
+"""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import screenshot, sign_in
+from tests.e2e.screens import SCREENS, member_with_card
+from tests.factories import UserFactory
+
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
+MAIN_PAGES = [("/dashboard", "Vandaag"), ("/challenge", "Kaart"), ("/events", "Events"), ("/account", "Ik")]
+
+BAR = """() => {
+  const nav = document.querySelector("nav[aria-label='Hoofdmenu']");
+  const box = nav.getBoundingClientRect();
+  return {
+    position: getComputedStyle(nav).position,
+    top: box.top, bottom: box.bottom, left: box.left, right: box.right,
+    innerHeight: window.innerHeight, innerWidth: window.innerWidth,
+    headerBottom: document.querySelector(".site-header").getBoundingClientRect().bottom,
+  };
+}"""
+
+
+@pytest.mark.parametrize(("path", "label"), MAIN_PAGES)
+def test_the_bottom_bar_on_a_phone_marks_the_page_the_member_is_on(page, path, label):
+    page.set_viewport_size(PHONE)
+    sign_in(page, member_with_card(dips=2))
+    page.goto(page.base_url + path)
+
+    nav = page.get_by_role("navigation", name="Hoofdmenu")
+    expect(nav.get_by_role("link")).to_have_text(["Vandaag", "Kaart", "Events", "Ik"])
+    expect(nav.locator("[aria-current='page']")).to_have_count(1)
+    expect(nav.get_by_role("link", name=label, exact=True)).to_have_attribute("aria-current", "page")
+    bar = page.evaluate(BAR)
+    assert bar["position"] == "fixed"
+    assert bar["bottom"] == bar["innerHeight"] and bar["left"] == 0 and bar["right"] == bar["innerWidth"]
+
+    # The end of the page (the footer) scrolls clear of the bar instead of hiding under it.
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    footer_bottom = page.evaluate("document.querySelector('.site-footer').getBoundingClientRect().bottom")
+    assert footer_bottom <= bar["top"] + 0.5, f"the footer ends at {footer_bottom}, under the bar at {bar['top']}"
+
+
+def test_the_bar_is_reached_by_keyboard_and_leads_to_each_page(page):
+    page.set_viewport_size(PHONE)
+    sign_in(page, member_with_card(dips=1))
+    page.goto(page.base_url + "/dashboard")
+    page.keyboard.press("Tab")  # the skip link
+    page.keyboard.press("Tab")  # the brand
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("link", name="Vandaag", exact=True)).to_be_focused()
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/challenge")
+    expect(page.get_by_role("link", name="Kaart", exact=True)).to_have_attribute("aria-current", "page")
+    page.get_by_role("link", name="Events", exact=True).click()
+    page.wait_for_url("**/events")
+    page.get_by_role("link", name="Ik", exact=True).click()
+    page.wait_for_url("**/account")
+    assert page.js_errors == []
+
+
+def test_on_a_laptop_the_links_stand_in_the_header(page):
+    page.set_viewport_size(LAPTOP)
+    sign_in(page, UserFactory())
+    page.goto(page.base_url + "/events")
+    bar = page.evaluate(BAR)
+    assert bar["position"] != "fixed"
+    assert bar["bottom"] <= bar["headerBottom"], "the links are in the header row"
+    nav = page.get_by_role("navigation", name="Hoofdmenu")
+    expect(nav.get_by_role("link", name="Events")).to_have_attribute("aria-current", "page")
+    expect(nav.locator("svg").first).to_be_hidden()  # words only in the header
+    screenshot(page, "navigation-header-1280")
+
+
+@pytest.mark.parametrize("path", ["/", "/auth", "/offline"])
+def test_a_visitor_who_is_not_signed_in_gets_no_bar(page, path):
+    page.goto(page.base_url + path)
+    expect(page.get_by_role("navigation", name="Hoofdmenu")).to_have_count(0)
+
+
+# Every visible link and button, with its size. Exempt by rule (WCAG 2.5.8's inline exception): a link
+# inside a sentence, i.e. a link in a <p> that holds more text than the link. Not measured: what the
+# page hides (display none, a closed dialog) and the skip link parked above the page until it is focused.
+SMALL_TARGETS = """() => {
+  const small = [];
+  const targets = document.querySelectorAll(
+    "a[href], button, summary, [role='button'], [role='link'], input[type='submit'], input[type='button']");
+  for (const el of targets) {
+    if (!el.checkVisibility({visibilityProperty: true})) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0 || box.bottom + window.scrollY <= 0) continue;
+    const sentence = el.tagName === "A" ? el.parentElement.closest("p") : null;
+    if (sentence !== null && sentence.textContent.trim() !== el.textContent.trim()) continue;
+    if (box.width < 43.5 || box.height < 43.5) {
+      const name = (el.getAttribute("aria-label") || el.textContent || el.className || "").trim().replace(/\\s+/g, " ");
+      const size = `${Math.round(box.width)}x${Math.round(box.height)}`;
+      small.push(`${el.tagName.toLowerCase()} "${name.slice(0, 40)}" ${size}`);
+    }
+  }
+  return small;
+}"""
+
+
+def open_the_admin_tables_and_a_photo(page):
+    page.get_by_role("button", name="Foto's laden").click()
+    page.get_by_role("button", name="Gebruikers laden").click()
+    page.get_by_role("columnheader").first.wait_for()
+    page.locator(".adm-photo-button").first.click()
+    page.locator("dialog.adm-lightbox[open]").wait_for()
+
+
+def open_a_photo(page):
+    page.locator(".sc-photo").first.click()
+    page.locator("dialog.sc-lightbox[open]").wait_for()
+
+
+# Sizes are read once the page has settled: a dialog opens with a brief zoom (0.98 to 1).
+SETTLE_ANIMATIONS = """() => Promise.all(
+    document.getAnimations()
+        .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+        .map((a) => a.finished.catch(() => null))
+)"""
+
+# What a screen shows only after a tap: measured too.
+OPENED = {"admin": open_the_admin_tables_and_a_photo, "challenge-dips-and-photos": open_a_photo}
+
+
+# Django's own admin keeps Django's look (breadcrumbs, 'Toevoegen'/'Wijzigen' links of 16 px); its screens
+# are issue 28 §5, worked on beside this. Strict: the day it passes, this mark must go.
+DJANGO_ADMIN_GAP = pytest.mark.xfail(strict=True, reason="Django admin's own links are under 44 px (issue 28 §5)")
+
+
+@pytest.mark.parametrize(
+    "name", [pytest.param(name, marks=DJANGO_ADMIN_GAP) if name == "django-admin" else name for name in SCREENS]
+)
+def test_every_link_and_button_is_at_least_44_px_at_390(page, name):
+    visit = SCREENS[name]()
+    page.set_viewport_size(PHONE)
+    if visit.user is not None:
+        sign_in(page, visit.user)
+    page.goto(page.base_url + visit.path, wait_until="networkidle")
+    small = page.evaluate(SMALL_TARGETS)
+    if name in OPENED:
+        OPENED[name](page)
+        page.evaluate(SETTLE_ANIMATIONS)
+        small += [f"(opened) {target}" for target in page.evaluate(SMALL_TARGETS)]
+    assert small == [], f"{visit.path}: tap targets under 44 x 44 px at 390 px:\n" + "\n".join(small)
