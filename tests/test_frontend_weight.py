@@ -71,8 +71,8 @@ def test_pages_without_an_island_load_no_javascript(client, member, path):
     assert len(registration) == 1, path
     html = without_sw_registration(html)
     if path == "/auth":
-        # Passkey sign-in: allauth's own small static scripts, no island.
-        html = re.sub(r'<script src="/static/(mfa|account)/js/[\w-]+\.js" defer></script>', "", html)
+        # Passkey sign-in: allauth's own small static scripts and our Dutch passkey errors, no island.
+        html = re.sub(r'<script src="/static/((mfa|account)/js/[\w-]+|js/passkey-errors)\.js" defer></script>', "", html)
     assert not re.search(r"<script(?![^>]*application/json)[^>]*>", html), path
     assert "modulepreload" not in html
 

@@ -58,7 +58,7 @@ def test_auth_page_opens_on_the_inloggen_tab(client):
     assert 'href="/auth?tab=registreren"' in html
     assert label_texts(html) == ["E-mailadres", "Wachtwoord"]
     assert re.search(r'<button type="submit"[^>]*>Inloggen</button>', html)
-    assert '<a href="/auth/wachtwoord-vergeten">Wachtwoord vergeten?</a>' in html
+    assert '<a class="tap-link" href="/auth/wachtwoord-vergeten">Wachtwoord vergeten?</a>' in html
     assert "no-store" in response["Cache-Control"] or "max-age=0" in response["Cache-Control"]
 
 
@@ -86,11 +86,12 @@ def test_the_page_needs_no_javascript_and_no_inline_styles(client):
     for url in ["/auth?tab=registreren", "/auth/wachtwoord-vergeten"]:
         html = without_sw_registration(html_of(client.get(url)))
         assert "<script" not in html and "style=" not in html and "<style" not in html
-    # Signing in with a passkey needs allauth's script: static files, and its settings as JSON data.
+    # Signing in with a passkey needs allauth's script and our Dutch passkey errors: static files, and the
+    # settings as JSON data.
     html = without_sw_registration(html_of(client.get("/auth")))
     assert "style=" not in html and "<style" not in html
     tags = re.findall(r"<script([^>]*)>", html)
-    assert len(tags) == 4
+    assert len(tags) == 5
     assert all(' src="/static/' in tag or 'type="application/json"' in tag for tag in tags)
 
 

@@ -10,8 +10,8 @@ from PIL import Image
 from playwright.sync_api import expect
 
 from apps.challenges.models import Challenge, Dip, UserChallenge
+from apps.challenges import photos
 from apps.challenges.photos import MAX_SIDE, photo_process
-from apps.challenges.views import challenge as challenge_views
 from bench.phone import camera_photo
 from tests.e2e.conftest import sign_in
 from tests.factories import UserFactory
@@ -48,7 +48,7 @@ def uploads(monkeypatch) -> list:
         upload.seek(0)
         return photo_process(upload)
 
-    monkeypatch.setattr(challenge_views, "photo_process", recorded)
+    monkeypatch.setattr(photos, "photo_process", recorded)
     return arrived
 
 

@@ -34,7 +34,7 @@ from apps.accounts.models import User, UserRole
 from apps.accounts.second_factor import MESSAGE_SECOND_FACTOR_REQUIRED
 from apps.challenges.models import Dip, UserBadge, UserChallenge
 from apps.events.models import CalendarFeed, EventParticipant
-from apps.events.services import MESSAGE_CALENDAR_RENEWED
+from apps.events.services import MESSAGE_CALENDAR_CREATED, MESSAGE_CALENDAR_RENEWED
 from apps.invitations.models import Invitation
 from apps.logbook.models import MemberExport
 from apps.logbook.views import MESSAGE_EXPORT_REQUESTED
@@ -569,7 +569,8 @@ ROUTES: dict[str, Route] = {
             role: Expect(
                 302,
                 "/dashboard#events",
-                message=MESSAGE_CALENDAR_RENEWED,
+                # "The old link stops working" only for whoever had one (the world's member has).
+                message=MESSAGE_CALENDAR_RENEWED if role == "member" else MESSAGE_CALENDAR_CREATED,
                 then=lambda w, role=role: CalendarFeed.objects.get(user=w.user(role)),
             )
             for role in SIGNED_IN
