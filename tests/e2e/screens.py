@@ -160,6 +160,27 @@ def django_admin() -> Visit:
     return Visit("/django-admin/", AdminFactory())
 
 
+@screen("django-admin-users")
+def django_admin_users() -> Visit:
+    """The users' changelist: a long address, the filters, the actions bar."""
+    member_with_card(dips=3)
+    UserFactory(email="wieke.waterhoen-van.der.zwaluwenstaart@voorbeeld-zwemvereniging.nl")
+    return Visit("/django-admin/accounts/user/", AdminFactory())
+
+
+@screen("django-admin-events")
+def django_admin_events() -> Visit:
+    """The events' changelist: the date drill-down above the table and the period filter."""
+    EventFactory(title="Zonsopgangduik in de IJhaven met warme chocolademelk", max_participants=12)
+    EventFactory(title="Nieuwjaarsduik")
+    return Visit("/django-admin/events/event/", AdminFactory())
+
+
+@screen("django-admin-challenges")
+def django_admin_challenges() -> Visit:
+    return Visit("/django-admin/challenges/challenge/", AdminFactory())
+
+
 @screen("django-admin-challenge-add")
 def django_admin_challenge_add() -> Visit:
     return Visit("/django-admin/challenges/challenge/add/", AdminFactory())
