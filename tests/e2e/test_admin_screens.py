@@ -41,6 +41,9 @@ def test_the_invitation_actions_are_not_cut_off_at_1280(page):
     assert address.get_attribute("title") == "marit.van.der.zwemmer@zwemclub-voorbeeld.nl"
 
 
+DJANGO_ADMIN_LISTS = ["accounts/user", "events/event", "challenges/challenge"]
+
+
 def _django_admin_forms():
     challenge = Challenge.objects.get(target_dips=5)
     event = EventFactory()
@@ -105,3 +108,14 @@ def test_the_collage_captions_are_whole_on_a_phone(page, width):
     screenshot(page, f"admin-collage-{width}")
     assert page.locator(".adm-photo-grid figcaption").count() == 3
     assert page.evaluate(CUT_CAPTIONS) == [], f"at {width} px"
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_django_admin_index_and_lists_pass_axe(page, width):
+    """The index and the users', events' and challenges' lists, with their 44 px targets on a phone."""
+    sign_in(page, AdminFactory())
+    EventFactory()
+    page.set_viewport_size({"width": width, "height": 900})
+    for path in ["/django-admin/", *(f"/django-admin/{model}/" for model in DJANGO_ADMIN_LISTS)]:
+        page.goto(page.base_url + path, wait_until="networkidle")
+        assert_no_violations(page, f"{path} at {width}")
