@@ -202,6 +202,18 @@ def django_admin_event_change() -> Visit:
     return Visit(f"/django-admin/events/event/{EventFactory().pk}/change/", AdminFactory())
 
 
+@screen("django-admin-event-delete")
+def django_admin_event_delete() -> Visit:
+    """The delete page: the list of what goes with it, and its two buttons."""
+    return Visit(f"/django-admin/events/event/{EventFactory().pk}/delete/", AdminFactory())
+
+
+@screen("django-admin-participant-add")
+def django_admin_participant_add() -> Visit:
+    """A form with choices of other models: the '+', pencil and eye beside each."""
+    return Visit("/django-admin/events/eventparticipant/add/", AdminFactory())
+
+
 @screen("statistics-with-a-log")
 def statistics_with_a_log() -> Visit:
     from decimal import Decimal
