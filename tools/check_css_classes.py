@@ -4,7 +4,8 @@ A class counts as used when its name appears as a whole word inside a string in 
 (templates/), a TypeScript/TSX file (frontend/src/) or a Python file (apps/, config/): class
 attributes, `className` strings and Python widget attrs are all strings. A string such as
 `"kw-toast--${kind}"`, `"badge-{{ state }}"` or `f"pill-{state}"` marks every class starting with
-that prefix as used.
+that prefix as used. For static/css/django-admin.css the words of Django's admin (its templates,
+scripts and Python) count too: that sheet styles the classes Django writes.
 
 The design tokens are the custom properties of static/css/app.css (`--c-*`, `--space-*`, `--radius-*`,
 `--text-*`, `--shadow-*` …). A stylesheet may read a property only when some stylesheet (or a script,
@@ -36,6 +37,9 @@ WRITTEN_BY_DJANGO = {
     "warning",
     "error",
 }
+
+# The stylesheet for Django's own admin styles classes of Django's admin templates and scripts.
+DJANGO_ADMIN_SHEET = "static/css/django-admin.css"
 
 COMMENT = re.compile(r"/\*.*?\*/", re.S)
 CLASS_SELECTOR = re.compile(r"\.(-?[_a-zA-Z][_a-zA-Z0-9-]*)")
@@ -119,13 +123,25 @@ def used_words() -> tuple[set[str], set[str]]:
     return words, prefixes
 
 
+def django_admin_words() -> set[str]:
+    """Every word of the Django admin's templates, scripts (its vendored libraries left out) and Python
+    (admin_list.py writes a sorted column's class)."""
+    import django.contrib.admin
+
+    admin = Path(django.contrib.admin.__file__).parent
+    sources = [*admin.glob("templates/**/*.html"), *admin.glob("static/admin/js/*.js"), *admin.glob("**/*.py")]
+    return {word for path in sources for word in WORD.findall(path.read_text())}
+
+
 def unused_selectors() -> list[Selector]:
     words, prefixes = used_words()
     unused = []
     for path in files(STYLESHEETS):
-        for selector in class_selectors(path.read_text(), str(path.relative_to(ROOT))):
+        file = str(path.relative_to(ROOT))
+        known = words | django_admin_words() if file == DJANGO_ADMIN_SHEET else words
+        for selector in class_selectors(path.read_text(), file):
             name = selector.name
-            if name in words or name in WRITTEN_BY_DJANGO or any(name.startswith(prefix) for prefix in prefixes):
+            if name in known or name in WRITTEN_BY_DJANGO or any(name.startswith(prefix) for prefix in prefixes):
                 continue
             unused.append(selector)
     return unused

@@ -160,6 +160,27 @@ def django_admin() -> Visit:
     return Visit("/django-admin/", AdminFactory())
 
 
+@screen("django-admin-users")
+def django_admin_users() -> Visit:
+    """The users' changelist: a long address, the filters, the actions bar."""
+    member_with_card(dips=3)
+    UserFactory(email="wieke.waterhoen-van.der.zwaluwenstaart@voorbeeld-zwemvereniging.nl")
+    return Visit("/django-admin/accounts/user/", AdminFactory())
+
+
+@screen("django-admin-events")
+def django_admin_events() -> Visit:
+    """The events' changelist: the date drill-down above the table and the period filter."""
+    EventFactory(title="Zonsopgangduik in de IJhaven met warme chocolademelk", max_participants=12)
+    EventFactory(title="Nieuwjaarsduik")
+    return Visit("/django-admin/events/event/", AdminFactory())
+
+
+@screen("django-admin-challenges")
+def django_admin_challenges() -> Visit:
+    return Visit("/django-admin/challenges/challenge/", AdminFactory())
+
+
 @screen("django-admin-challenge-add")
 def django_admin_challenge_add() -> Visit:
     return Visit("/django-admin/challenges/challenge/add/", AdminFactory())
@@ -179,6 +200,18 @@ def django_admin_event_add() -> Visit:
 @screen("django-admin-event-change")
 def django_admin_event_change() -> Visit:
     return Visit(f"/django-admin/events/event/{EventFactory().pk}/change/", AdminFactory())
+
+
+@screen("django-admin-event-delete")
+def django_admin_event_delete() -> Visit:
+    """The delete page: the list of what goes with it, and its two buttons."""
+    return Visit(f"/django-admin/events/event/{EventFactory().pk}/delete/", AdminFactory())
+
+
+@screen("django-admin-participant-add")
+def django_admin_participant_add() -> Visit:
+    """A form with choices of other models: the '+', pencil and eye beside each."""
+    return Visit("/django-admin/events/eventparticipant/add/", AdminFactory())
 
 
 @screen("statistics-with-a-log")

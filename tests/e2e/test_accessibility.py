@@ -102,7 +102,9 @@ def people():
         user=member, challenge=Challenge.objects.get(target_dips=5), challenge_type="normal"
     )
     Dip.objects.create(user=member, user_challenge=card, number=1, dip_date="2026-11-20")
-    UserBadgeFactory(user_challenge=card)  # a row in the physical badges list, with its form
+    # A row in the physical badges list, with its form. The challenge's own badge: a new one's milestone
+    # (a factory sequence) could clash with the seeded ones, depending on which tests ran before.
+    UserBadgeFactory(user_challenge=card, badge=card.challenge.badges.first())
     EventFactory()
     return {"member": member, "admin": AdminFactory(full_name="Anna Admin")}
 

@@ -132,14 +132,7 @@ SETTLE_ANIMATIONS = """() => Promise.all(
 OPENED = {"admin": open_the_admin_tables_and_a_photo, "challenge-dips-and-photos": open_a_photo}
 
 
-# Django's own admin keeps Django's look (breadcrumbs, 'Toevoegen'/'Wijzigen' links of 16 px); its screens
-# are issue 28 §5, worked on beside this. Strict: the day it passes, this mark must go.
-DJANGO_ADMIN_GAP = pytest.mark.xfail(strict=True, reason="Django admin's own links are under 44 px (issue 28 §5)")
-
-
-@pytest.mark.parametrize(
-    "name", [pytest.param(name, marks=DJANGO_ADMIN_GAP) if name == "django-admin" else name for name in SCREENS]
-)
+@pytest.mark.parametrize("name", list(SCREENS))
 def test_every_link_and_button_is_at_least_44_px_at_390(page, name):
     visit = SCREENS[name]()
     page.set_viewport_size(PHONE)
