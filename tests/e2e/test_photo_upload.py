@@ -9,8 +9,8 @@ import pytest
 from PIL import Image
 from playwright.sync_api import expect
 
-from apps.challenges.models import Challenge, Dip, UserChallenge
 from apps.challenges import photos
+from apps.challenges.models import Challenge, Dip, UserChallenge
 from apps.challenges.photos import MAX_SIDE, photo_process
 from bench.phone import camera_photo
 from tests.e2e.conftest import sign_in
