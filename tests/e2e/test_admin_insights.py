@@ -147,8 +147,8 @@ def test_a_challenge_made_with_an_uploaded_badge_is_started_by_a_member(page, cl
     admin_page = new_page_for(page, admin, DESKTOP)
     admin_page.goto(page.base_url + "/admin")
     admin_page.get_by_role("link", name="Nieuwe challenge").click()
-    admin_page.get_by_label("Naam:").fill("Zeehondenplons")
-    admin_page.get_by_label("Categorie:").select_option(label="Bijzonder")
+    admin_page.locator("#id_name").fill("Zeehondenplons")  # the badges below have a "Naam:" of their own
+    admin_page.get_by_label("Categorie:").select_option(label="Bijzondere Challenge")
     admin_page.get_by_label("Doel (plonsen):").fill("3")
     admin_page.locator("input[name='badges-0-milestone_dips']").fill("3")
     admin_page.locator("input[name='badges-0-name']").fill("Zeehond")
