@@ -14,7 +14,7 @@ register = template.Library()
 def member_export_section(context):
     export = MemberExport.objects.filter(user=context["user"]).first()
     downloadable = export is not None and export.is_downloadable()
-    if downloadable:
+    if export is not None and downloadable:
         page_valid_until(context, export.expires_at())  # the link goes when the file does
     return {
         "export": export,
