@@ -39,6 +39,8 @@ PAGES = [
     ("/challenge", "member", 2.0),
     ("/events", "member", 2.0),
     ("/statistieken", "member", 2.0),
+    ("/account", "member", 2.0),
+    ("/", "member", 2.0),
     ("/admin", "admin", 3.0),
 ]
 

@@ -12,15 +12,28 @@ from django.views.decorators.http import require_safe
 
 from apps.challenges.catalogue import WATERDIEREN_BADGES
 from apps.core.errors import MESSAGE_BAD_REQUEST, MESSAGE_CONFLICT, MESSAGE_SERVER_ERROR, error_response
+from apps.core.page_cache import Page, cached_page
 
 logger = logging.getLogger("koud.notfound")
 
 
-def landing(request):
+def _landing_context() -> dict:
     # The badge tiles come from the catalogue the database is seeded from: no query, one source.
     # The 24-hour line promises only what the app enforces (DIP_DAILY_LIMIT_ENABLED); otherwise it is advice.
-    context = {"waterdieren_badges": WATERDIEREN_BADGES, "dip_daily_limit": settings.DIP_DAILY_LIMIT_ENABLED}
-    return render(request, "landing.html", context)
+    return {"waterdieren_badges": WATERDIEREN_BADGES, "dip_daily_limit": settings.DIP_DAILY_LIMIT_ENABLED}
+
+
+def landing(request):
+    if request.user.is_authenticated:
+        return _landing_signed_in(request)
+    return render(request, "landing.html", _landing_context())
+
+
+# A member's landing page is the same for every member (a way to the dashboard): rendered once per member
+# and release, not on every visit. Not in the URL conf itself: signed out, the page sets no CSRF cookie.
+@cached_page(template="landing.html")
+def _landing_signed_in(request):
+    return Page(_landing_context())
 
 
 @never_cache

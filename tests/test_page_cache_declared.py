@@ -37,7 +37,7 @@ from apps.challenges.services.cards import challenge_start
 from apps.challenges.services.catalogue import challenge_delete, challenge_save
 from apps.challenges.services.dips import dip_details_update, dip_register
 from apps.core.page_cache import SCOPES
-from apps.events.models import EventParticipant, EventWaitlistEntry
+from apps.events.models import CalendarFeed, EventParticipant, EventWaitlistEntry
 from apps.events.services import (
     calendar_feed_renew,
     event_delete,
@@ -47,8 +47,9 @@ from apps.events.services import (
     event_waitlist_fill,
     events_deactivate,
 )
+from apps.logbook.services import export_build, export_request, exports_delete_old
 from apps.notifications.services import mail_preference_set
-from apps.shipping.services import physical_badges_mark
+from apps.shipping.services import physical_badges_mark, postal_address_delete, postal_address_save
 from tests.factories import TOTP_SECRET, AdminFactory, ChallengeFactory, EventFactory, InvitationFactory, UserFactory
 from tests.test_page_cache import without_tokens
 
@@ -67,7 +68,7 @@ CACHED_PAGES = sorted(path for path, _view in _walk(get_resolver().url_patterns)
 
 
 def test_the_walk_finds_the_cached_pages_and_each_declares_known_scopes():
-    assert {"/dashboard", "/challenge", "/events", "/statistieken", "/admin"} <= set(CACHED_PAGES)
+    assert {"/account", "/dashboard", "/challenge", "/events", "/statistieken", "/admin"} <= set(CACHED_PAGES)
     for path, view in _walk(get_resolver().url_patterns):
         assert "<" not in path, f"{path}: a cached page with arguments needs its own walk here"
         assert view.cached_page.scopes[0] == "member" and set(view.cached_page.scopes) <= SCOPES.keys()
@@ -201,7 +202,7 @@ def _email_confirm(world):
         user=world.member, full_name=world.member.full_name, email="marit@nieuw.nl", newsletter_consent=True
     )
     pending = EmailAddress.objects.get(email="marit@nieuw.nl")
-    return lambda: account_email_change_confirm(email_address_id=pending.pk), None  # no cached page shows it
+    return lambda: account_email_change_confirm(email_address_id=pending.pk), ("member", "/account")
 
 
 def _user_remove(world):
@@ -305,8 +306,48 @@ def _calendar(world):
 
 
 def _mail_preferences(world):
-    # The choices show on /account (rendered on every visit); no cached page shows them yet.
-    return lambda: mail_preference_set(user=world.member, event_mails=False), None
+    return lambda: mail_preference_set(user=world.member, event_mails=False), ("member", "/account")
+
+
+def _address_save(world):
+    act = lambda: postal_address_save(  # noqa: E731
+        user=world.member, recipient="", street="Strandweg 1", postcode="2042 ab", city="Zandvoort", country=""
+    )
+    return act, ("member", "/account")
+
+
+def _address_delete(world):
+    postal_address_save(
+        user=world.member, recipient="", street="Strandweg 1", postcode="2042 AB", city="Zandvoort", country=""
+    )
+    return lambda: postal_address_delete(user=world.member), ("member", "/account")
+
+
+def _export_request(world):
+    return lambda: export_request(user=world.member), ("member", "/account")
+
+
+def _export_build(world):
+    export = export_request(user=world.member)
+    return lambda: export_build(export_id=export.pk, job=str(export.job)), ("member", "/account")
+
+
+def _exports_delete_old(world):
+    export = export_request(user=world.member)
+    export_build(export_id=export.pk, job=str(export.job))
+    later = timezone.now() + datetime.timedelta(hours=settings.EXPORT_KEEP_HOURS, minutes=1)
+    return lambda: exports_delete_old(now=later), ("member", "/account")
+
+
+def _authenticator_written(world):
+    TOTP.activate(world.member, TOTP_SECRET)  # the app, as allauth's flow leaves it
+    # Past allauth's flows (the Django admin, or a passkey renamed): /account lists the factors.
+    return lambda: Authenticator.objects.filter(user=world.member).delete(), ("member", "/account")
+
+
+def _calendar_link_deleted(world):
+    calendar_feed_renew(user=world.member)
+    return lambda: CalendarFeed.objects.filter(user=world.member).delete(), ("member", "/account")
 
 
 # Each declaring function: a scenario that sets up (before the pages are cached) and returns the act and the
@@ -320,7 +361,13 @@ SCENARIOS = {
     "apps.accounts.services._user_remove": _user_remove,
     "apps.accounts.services.user_save": _user_save,
     "apps.accounts.second_factor._second_factor_changed": _second_factor,
+    "apps.accounts.second_factor._authenticator_written": _authenticator_written,
     "apps.shipping.services.physical_badges_mark": _physical,
+    "apps.shipping.services.postal_address_save": _address_save,
+    "apps.shipping.services.postal_address_delete": _address_delete,
+    "apps.logbook.services.export_request": _export_request,
+    "apps.logbook.services.export_build": _export_build,
+    "apps.logbook.services.exports_delete_old": _exports_delete_old,
     "apps.challenges.services.cards.challenge_start": _start,
     "apps.challenges.services.recount.user_dip_count_refresh": _dip,
     "apps.challenges.services.dips.dip_details_update": _dip_details,
@@ -336,6 +383,7 @@ SCENARIOS = {
     "apps.events.services.calendar_feed_renew": _calendar,
     "apps.events.signals.fill_waitlist_after_delete": _participant_deleted,
     "apps.events.signals.waitlist_changed_after_delete": _waitlist_entry_deleted,
+    "apps.events.signals.calendar_link_gone": _calendar_link_deleted,
     "apps.notifications.services.mail_preference_set": _mail_preferences,
 }
 

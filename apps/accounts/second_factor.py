@@ -7,9 +7,11 @@ like a member everywhere. This middleware adds only the way out: such a role hol
 Members are not asked; for them a factor is optional.
 """
 
+from allauth.mfa.models import Authenticator
 from allauth.mfa.signals import authenticator_added, authenticator_removed
 from django.contrib import messages
 from django.db import transaction
+from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -59,3 +61,11 @@ def _second_factor_changed(sender, user, **kwargs):
     user.forget_admin_standing()
     with transaction.atomic():  # allauth may have committed the factor already: a later move is still fresh
         pages_changed(MEMBER, user_ids=[user.pk])
+
+
+@receiver([post_save, post_delete], sender=Authenticator, dispatch_uid="accounts_authenticator_shown_changed")
+def _authenticator_written(sender, instance: Authenticator, **kwargs):
+    """A passkey renamed (allauth sends no signal for it) or a factor written or deleted past allauth's flows
+    (the Django admin): /account lists the member's passkeys and factors, so it is rendered anew."""
+    with transaction.atomic():
+        pages_changed(MEMBER, user_ids=[instance.user_id])

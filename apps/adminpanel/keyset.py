@@ -109,9 +109,11 @@ class KeysetList:
         if len(found) <= size:
             return Page(rows=found, next=None)
         last = found[size - 1]
+        # Rows are models, or dicts when the list asks for values() (no model to build per row).
+        value, pk = (last["sort_value"], last["pk"]) if isinstance(last, dict) else (last.sort_value, last.pk)
         return Page(
             rows=found[:size],
-            next=_cursor(sort=sort, direction=direction, search=search, value=last.sort_value, pk=last.pk),
+            next=_cursor(sort=sort, direction=direction, search=search, value=value, pk=pk),
         )
 
     def _position(self, cursor: str, *, sort: str, direction: str, search: str):

@@ -4,7 +4,7 @@ import datetime
 from dataclasses import dataclass
 
 from django.core.exceptions import ObjectDoesNotExist
-from django.db.models import Count, F, IntegerField, Max, OuterRef, Q, Subquery
+from django.db.models import Count, Exists, F, IntegerField, Max, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce, Lower
 from django.urls import reverse
 from django.utils import timezone
@@ -199,25 +199,26 @@ USERS_PAGE_SIZE = USERS.page_size
 
 
 def users_page(*, query: ListQuery = FIRST_PAGE) -> dict:
-    """A page of the users table, searched by name or e-mail (any case). Two queries whatever the club's
-    size: the page, and the admin roles of its rows."""
+    """A page of the users table, searched by name or e-mail (any case). One query whatever the club's
+    size, of plain values: the admin role is a lookup per row in that query (not a second query with a
+    hundred ids), and no model is built per row (that was most of this list's cost)."""
     page = USERS.page(
-        User.objects.only("pk", "email", "full_name", "created_at", "newsletter_consent", "dip_count"), query
-    )
-    admins = set(
-        UserRole.objects.filter(role=UserRole.Role.ADMIN, user__in=page.rows).values_list("user_id", flat=True)
+        User.objects.values("pk", "email", "full_name", "created_at", "newsletter_consent", "dip_count").annotate(
+            is_admin_role=Exists(UserRole.objects.filter(user=OuterRef("pk"), role=UserRole.Role.ADMIN))
+        ),
+        query,
     )
     return {
         "users": [
             {
-                "id": user.pk,
-                "email": user.email,
-                "name": user.full_name,
-                "createdAt": user.created_at.isoformat(),
-                "createdAtDisplay": dutch_date(user.created_at),
-                "newsletter": user.newsletter_consent,
-                "dipCount": user.dip_count,
-                "isAdmin": user.pk in admins,
+                "id": user["pk"],
+                "email": user["email"],
+                "name": user["full_name"],
+                "createdAt": user["created_at"].isoformat(),
+                "createdAtDisplay": dutch_date(user["created_at"]),
+                "newsletter": user["newsletter_consent"],
+                "dipCount": user["dip_count"],
+                "isAdmin": user["is_admin_role"],
             }
             for user in page.rows
         ],

@@ -20,6 +20,7 @@ A cache that is down costs speed, never the page: every cache error falls back t
 alias answers a failing Redis like a miss, config/settings/caches.py; an error of any other cache too).
 """
 
+import datetime
 import functools
 import hashlib
 import hmac
@@ -41,6 +42,7 @@ from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
+from django.utils import timezone
 
 logger = logging.getLogger(__name__)
 
@@ -135,6 +137,18 @@ class Page:
     valid_for: float = PAGE_TIMEOUT
 
 
+_VALID_UNTIL = "_page_valid_until"  # the context's list of moments a section stops being true at
+
+
+def page_valid_until(context, moment: datetime.datetime) -> None:
+    """For a section that brings its own data (an inclusion tag) and shows something the clock ends, such
+    as a download link until it expires: the cached page is rendered anew from `moment` on. Outside a
+    cached page (a page rendered on every visit) it does nothing."""
+    moments = context.get(_VALID_UNTIL)
+    if moments is not None:
+        moments.append(moment)
+
+
 def cached_page(
     *scopes: str,
     template: str,
@@ -194,9 +208,13 @@ def _serve(
         shown = make()
         if isinstance(shown, HttpResponseBase):
             return shown
-        html = render_to_string(template, {**shown.context, "csrf_token": csrf_placeholder()}, request)
-        if cacheable and shown.valid_for >= 1:
-            _cache_call("set", cache_key, zlib.compress(html.encode()), min(int(shown.valid_for), PAGE_TIMEOUT))
+        moments: list[datetime.datetime] = []
+        context = {**shown.context, "csrf_token": csrf_placeholder(), _VALID_UNTIL: moments}
+        html = render_to_string(template, context, request)
+        now = timezone.now()
+        valid_for = min([shown.valid_for, *((moment - now).total_seconds() for moment in moments)])
+        if cacheable and valid_for >= 1:
+            _cache_call("set", cache_key, zlib.compress(html.encode()), min(int(valid_for), PAGE_TIMEOUT))
     return HttpResponse(html.replace(csrf_placeholder(), get_token(request)))
 
 

@@ -6,10 +6,10 @@ from django.db import transaction
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
 
-from apps.core.page_cache import EVENTS, pages_changed
+from apps.core.page_cache import EVENTS, MEMBER, pages_changed
 from apps.notifications.models import Mail
 
-from .models import Event, EventParticipant, EventWaitlistEntry
+from .models import CalendarFeed, Event, EventParticipant, EventWaitlistEntry
 
 
 @receiver(post_delete, sender=EventParticipant, dispatch_uid="events_fill_waitlist_after_delete")
@@ -31,3 +31,9 @@ def mails_go_with_their_event(sender, instance: Event, **kwargs):
     """A mail keeps its event as a plain id (no foreign key up from notifications): the event's mails go with
     it, in the same transaction, however the event is deleted (the Django admin, a queryset)."""
     Mail.objects.filter(event_id=instance.pk).delete()
+
+
+@receiver(post_delete, sender=CalendarFeed, dispatch_uid="events_calendar_link_gone")
+def calendar_link_gone(sender, instance: CalendarFeed, **kwargs):
+    """A calendar link deleted in the Django admin: /events and /account offer to make a new one."""
+    pages_changed(MEMBER, user_ids=[instance.user_id])

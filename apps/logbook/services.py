@@ -12,6 +12,7 @@ from django.core.files.storage import storages
 from django.db import transaction
 from django.utils import timezone
 
+from apps.core.page_cache import MEMBER, pages_changed
 from apps.notifications.models import Mail
 from apps.notifications.services import member_mail_queue
 
@@ -57,6 +58,7 @@ def export_request(*, user) -> MemberExport:
             export.requested_at = now
             export.ready_at = None
             export.save()
+        pages_changed(MEMBER, user_ids=[user.pk])  # the export's state on /account
         build_member_export.enqueue(export_id=export.pk, job=str(export.job))
     return export
 
@@ -79,9 +81,11 @@ def export_build(*, export_id: int, job: str) -> str:
             name = storage.save(name, File(spool, name=name))
     except Exception:
         logger.exception("export %s failed", export_id)
-        MemberExport.objects.filter(pk=export_id, job=job, status=MemberExport.Status.PREPARING).update(
-            status=MemberExport.Status.FAILED
-        )
+        with transaction.atomic():
+            MemberExport.objects.filter(pk=export_id, job=job, status=MemberExport.Status.PREPARING).update(
+                status=MemberExport.Status.FAILED
+            )
+            pages_changed(MEMBER, user_ids=[export.user_id])  # /account says it failed
         raise
     with transaction.atomic():
         current = MemberExport.objects.select_for_update().select_related("user").filter(pk=export_id).first()
@@ -93,6 +97,7 @@ def export_build(*, export_id: int, job: str) -> str:
         current.size = size
         current.ready_at = timezone.now()
         current.save(update_fields=["status", "file_name", "size", "ready_at"])
+        pages_changed(MEMBER, user_ids=[current.user_id])  # the download link on /account
         member_mail_queue(kind=Mail.Kind.EXPORT_READY, user=current.user)
     return "ready"
 
@@ -110,6 +115,7 @@ def exports_delete_old(*, now: datetime.datetime | None = None) -> int:
         )
         for export in old:
             export.delete()  # its file goes after the commit (post_delete signal)
+        pages_changed(MEMBER, user_ids=[export.user_id for export in old])  # /account offers a new one
     kept = set(MemberExport.objects.exclude(file_name="").values_list("file_name", flat=True))
     storage = export_storage()
     try:

@@ -75,7 +75,7 @@ def mail_preference_set(*, user, event_mails: bool | None = None, dip_nudge: boo
             preference.dip_nudge = dip_nudge
         preference.updated_at = timezone.now()
         preference.save()
-        pages_changed(MEMBER, user_ids=[user.pk])  # the choices shown on /events
+        pages_changed(MEMBER, user_ids=[user.pk])  # the choices shown on /events and /account
     return preference
 
 

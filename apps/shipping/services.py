@@ -83,8 +83,11 @@ def postal_address_save(
     with transaction.atomic():
         User.objects.select_for_update().only("pk").get(pk=user.pk)
         address, _ = PostalAddress.objects.update_or_create(user=user, defaults=values)
+        pages_changed(MEMBER, user_ids=[user.pk])  # the address form on /account
         return address
 
 
 def postal_address_delete(*, user: User) -> None:
-    PostalAddress.objects.filter(user=user).delete()
+    with transaction.atomic():
+        PostalAddress.objects.filter(user=user).delete()
+        pages_changed(MEMBER, user_ids=[user.pk])  # the address form on /account

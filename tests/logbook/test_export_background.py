@@ -5,10 +5,12 @@ import datetime
 import io
 import time
 import zipfile
+from types import SimpleNamespace
 
 import pytest
 from django.conf import settings
 from django.core import signing
+from django.core.cache.backends import locmem
 from django.core.files.base import ContentFile
 from django.core.management import call_command
 from django.utils import timezone
@@ -135,6 +137,21 @@ def test_the_export_itself_expires(member_client, member):
         ready_at=timezone.now() - datetime.timedelta(hours=settings.EXPORT_KEEP_HOURS, seconds=1)
     )
     assert member_client.get("/account/export/download")["Location"] == "/account#export"
+
+
+def test_the_cached_account_page_drops_the_link_when_the_export_expires(member_client, member, monkeypatch):
+    export = _ready_export(member_client)
+    expires = timezone.now() + datetime.timedelta(minutes=30)
+    MemberExport.objects.filter(pk=export.pk).update(
+        ready_at=expires - datetime.timedelta(hours=settings.EXPORT_KEEP_HOURS)
+    )
+    member_client.get("/account")  # the message of the request above goes
+    assert "Download je export" in member_client.get("/account").content.decode()  # rendered and cached
+    # No write says so: only the clock ends the link. Half an hour later, for the app and for the cache:
+    later = expires + datetime.timedelta(minutes=1)
+    monkeypatch.setattr(timezone, "now", lambda: later)
+    monkeypatch.setattr(locmem, "time", SimpleNamespace(time=lambda: later.timestamp()))
+    assert "Download je export" not in member_client.get("/account").content.decode()
 
 
 def test_behind_nginx_the_proxy_sends_the_bytes(member_client, member, settings):
