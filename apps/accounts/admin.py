@@ -1,5 +1,7 @@
 from typing import cast
 
+from allauth.mfa.admin import AuthenticatorAdmin
+from allauth.mfa.models import Authenticator
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
@@ -190,3 +192,21 @@ class UserRoleAdmin(ReadableAutocompleteMixin, ServiceDeleteMixin, admin.ModelAd
             admin_revoke(user=obj.user)
         except AdminActionError as error:
             raise ValidationError(str(error)) from error
+
+
+# allauth's own admin for second factors would let an admin type a factor's raw data (keys, counters) into
+# a JSON field: a factor is made only by its member on /account. Here an admin sees them and can delete
+# one a member lost.
+admin.site.unregister(Authenticator)
+
+
+@admin.register(Authenticator)
+class SecondFactorAdmin(AuthenticatorAdmin):
+    readonly_fields = ("user", "type", "created_at", "last_used_at")
+    exclude = ("data",)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -172,3 +172,16 @@ def test_a_switched_off_admin_does_not_count_as_the_clubs_admin(admin_user):
     member.is_active = False
     user_save(user=member)
     assert not User.objects.get(pk=member.pk).is_active
+
+
+def test_second_factors_are_seen_and_deleted_there_never_typed_in(admin_client, admin_user):
+    factor = admin_user.authenticator_set.first()
+    assert admin_client.get("/django-admin/mfa/authenticator/add/").status_code == 403
+    page = admin_client.get(f"/django-admin/mfa/authenticator/{factor.pk}/change/")
+    assert page.status_code == 200 and 'name="data"' not in page.content.decode()
+    assert (
+        admin_client.post(f"/django-admin/mfa/authenticator/{factor.pk}/change/", {"data": "9" * 5000}).status_code
+        == 403
+    )
+    factor.refresh_from_db()
+    assert "9" * 50 not in str(factor.data)
