@@ -635,6 +635,7 @@ DJANGO_ADMIN_FOR_ADMIN = [
     # Dips, cards and earned badges are made only by the stamp card's services: no add page, and an earned
     # badge is not removed by hand (issue 10).
     (r"^admin:challenges_(dip|userchallenge|userbadge)_add$", Expect(403)),
+    (r"^admin:mfa_authenticator_add$", Expect(403)),  # a factor is made by its member on /account
     (r"^admin:challenges_userbadge_delete$", Expect(403)),
     (r"^admin:.*_changelist$", Expect(200)),
     (r"^admin:.*_add$", Expect(200)),
