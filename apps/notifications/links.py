@@ -13,6 +13,7 @@ class UnsubscribeScope:
     EVENT_MAILS = "events"  # a member's waitlist and reminder mails
     DIP_NUDGE = "nudge"  # a member's 14-day nudge
     INVITATIONS = "invitations"  # invitation mails to an address that has no account
+    CLUB_NOTICES = "club"  # a member's notices from the club feed (Brrr!)
 
 
 def absolute_url(path: str) -> str:

@@ -18,16 +18,36 @@ from .models import Mail
 
 SUBJECTS: dict[str, str] = {
     Mail.Kind.INVITATION: "Je bent uitgenodigd voor de Koud water challenge",
-    Mail.Kind.WAITLIST_PROMOTION: "Je bent van de wachtlijst gehaald: {event}",
+    Mail.Kind.WAITLIST_OFFER: "Er is een plek vrij bij {event}",
+    Mail.Kind.GUEST_CONFIRMATION: "Je bent aangemeld als gast: {event}",
+    Mail.Kind.GUEST_EVENT_CHANGED: "Gewijzigd: {event}",
+    Mail.Kind.GUEST_EVENT_CANCELLED: "Afgelast: {event}",
     Mail.Kind.EVENT_REMINDER: "Morgen: {event}",
+    Mail.Kind.EVENT_CHANGED: "Gewijzigd: {event}",
     Mail.Kind.DIP_NUDGE: "Al 14 dagen geen plons: het water wacht op je",
+    Mail.Kind.BRRR: "Brrr! Je clubgenoten zagen je plonsen",
     Mail.Kind.EMAIL_CONFIRMATION: "Bevestig je nieuwe e-mailadres",
     Mail.Kind.EMAIL_CHANGED: "Je e-mailadres is gewijzigd",
     Mail.Kind.EXPORT_READY: "Je gegevens staan klaar om te downloaden",
+    Mail.Kind.MEETUP_CANCELLED: "Een plonsafspraak gaat niet door",
+    Mail.Kind.BUDDY_REQUEST: "Een clubgenoot plonste met jou",
 }
 # Answers to the member's own request (a new address, an export, a password reset): no unsubscribe link
 # (RFC 8058 is for mail one can stop).
-WITHOUT_UNSUBSCRIBE = {Mail.Kind.EMAIL_CONFIRMATION, Mail.Kind.EMAIL_CHANGED, Mail.Kind.EXPORT_READY, Mail.Kind.ACCOUNT}
+WITHOUT_UNSUBSCRIBE = {
+    Mail.Kind.EMAIL_CONFIRMATION,
+    Mail.Kind.EMAIL_CHANGED,
+    Mail.Kind.EXPORT_READY,
+    Mail.Kind.ACCOUNT,
+    Mail.Kind.GUEST_CONFIRMATION,
+    Mail.Kind.GUEST_EVENT_CHANGED,
+    Mail.Kind.GUEST_EVENT_CANCELLED,
+}
+# Mails to an event's guest (no account): about their own sign-up, with their cancel link.
+GUEST_KINDS = {Mail.Kind.GUEST_CONFIRMATION, Mail.Kind.GUEST_EVENT_CHANGED, Mail.Kind.GUEST_EVENT_CANCELLED}
+# Rendered before they are queued (their text is on the row): allauth's mails and notices sent by mail (the
+# notice's text says where to change the choice, /account#meldingen).
+PRERENDERED = {Mail.Kind.ACCOUNT, Mail.Kind.NOTICE}
 
 # Line breaks and other control characters, which no header value may hold (a CR/LF would start a new header).
 _HEADER_BREAKS = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]+")
@@ -56,6 +76,16 @@ def event_reader_register(reader: Callable[[int], object | None]) -> None:
     _event_reader = reader
 
 
+# What a kind of mail needs from the apps above (an offer's deadline, a guest's cancel link, a plonsafspraak or
+# a buddy tag named in the mail's `dedupe_key`): registered by them when they start, like the event reader. A
+# reader gets the mail and returns extra template context.
+_context_readers: dict[str, Callable[[Mail], dict[str, Any]]] = {}
+
+
+def mail_context_register(kind: str, reader: Callable[[Mail], dict[str, Any]]) -> None:
+    _context_readers[kind] = reader
+
+
 def mail_event(mail: Mail):
     """The event the mail is about, or None."""
     if mail.event_id is None or _event_reader is None:
@@ -64,12 +94,14 @@ def mail_event(mail: Mail):
 
 
 def _unsubscribe(mail: Mail) -> str:
-    if mail.kind in WITHOUT_UNSUBSCRIBE:
+    if mail.kind in WITHOUT_UNSUBSCRIBE or mail.kind in PRERENDERED:
         return ""
     if mail.kind == Mail.Kind.INVITATION:
         return unsubscribe_url(scope=UnsubscribeScope.INVITATIONS, email=mail.to_email)
     if mail.kind == Mail.Kind.DIP_NUDGE:
         return unsubscribe_url(scope=UnsubscribeScope.DIP_NUDGE, user_id=mail.user_id)
+    if mail.kind == Mail.Kind.BRRR:
+        return unsubscribe_url(scope=UnsubscribeScope.CLUB_NOTICES, user_id=mail.user_id)
     return unsubscribe_url(scope=UnsubscribeScope.EVENT_MAILS, user_id=mail.user_id)
 
 
@@ -84,13 +116,17 @@ def _context(mail: Mail, event) -> dict:
             "invite_url": invitation_url(invitation.code),
             "inviter_name": inviter.display_name if inviter is not None else "",
         }
-    else:
+    elif mail.kind not in GUEST_KINDS:
         assert mail.user is not None  # every other kind here is a member's mail, gone with the member (CASCADE)
         context["member_name"] = mail.user.display_name
     if event is not None:
         context |= {"event": event, "events_url": absolute_url(reverse("events"))}
+    if mail.kind in _context_readers:
+        context |= _context_readers[mail.kind](mail)
     if mail.kind == Mail.Kind.DIP_NUDGE:
         context["challenge_url"] = absolute_url(reverse("challenge"))
+    if mail.kind == Mail.Kind.BRRR:
+        context["club_url"] = absolute_url("/club")  # the club app sits above this one: its path, not reverse()
     if mail.kind == Mail.Kind.EMAIL_CONFIRMATION:
         # allauth's signed key of the waiting address, made when the mail goes out (valid for
         # ACCOUNT_EMAIL_CONFIRMATION_EXPIRE_DAYS); nothing secret is stored in the queue.
@@ -111,7 +147,7 @@ def _context(mail: Mail, event) -> dict:
 
 
 def render_mail(mail: Mail) -> RenderedMail:
-    if mail.kind == Mail.Kind.ACCOUNT:
+    if mail.kind in PRERENDERED:
         return RenderedMail(subject=mail.subject, text=mail.body_text, html=mail.body_html, unsubscribe_url="")
     event = mail_event(mail)
     context = _context(mail, event)

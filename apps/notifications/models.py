@@ -15,15 +15,30 @@ from django.utils import timezone
 class Mail(models.Model):
     class Kind(models.TextChoices):
         INVITATION = "invitation", "Uitnodiging"
-        WAITLIST_PROMOTION = "waitlist_promotion", "Van de wachtlijst gehaald"
+        # A freed place offered to the first on the waitlist, with a deadline (Ik kom / Ik kan niet).
+        WAITLIST_OFFER = "waitlist_offer", "Plek vrij (wachtlijst)"
+        # To a guest (no account) who signed up through an event's guest link: carries the cancel link.
+        GUEST_CONFIRMATION = "guest_confirmation", "Aanmelding als gast"
+        # To a guest: their event moved (another time or place) or was afgelast; with the same cancel link.
+        GUEST_EVENT_CHANGED = "guest_event_changed", "Event gewijzigd (gast)"
+        GUEST_EVENT_CANCELLED = "guest_event_cancelled", "Event afgelast (gast)"
         EVENT_REMINDER = "event_reminder", "Herinnering voor een event"
+        # An organiser moved an event (another time or place): told to who signed up or waits.
+        EVENT_CHANGED = "event_changed", "Event gewijzigd"
         DIP_NUDGE = "dip_nudge", "Herinnering na 14 dagen zonder plons"
+        # Batched: one per member per day at most (apps/club/notices.py).
+        BRRR = "brrr", "Brrr! van clubgenoten"
+        # Samen plonsen (apps.together.notices): the mail points at its row through `dedupe_key`.
+        MEETUP_CANCELLED = "meetup_cancelled", "Plonsafspraak geannuleerd"
+        BUDDY_REQUEST = "buddy_request", "Een clubgenoot plonste met jou"
         # The member's own account: answers to what they just did, never with an unsubscribe link.
         EMAIL_CONFIRMATION = "email_confirmation", "Nieuw e-mailadres bevestigen"
         EMAIL_CHANGED = "email_changed", "E-mailadres gewijzigd"
         EXPORT_READY = "export_ready", "Je gegevens staan klaar"
         # allauth's mails (password reset): rendered in the request, sent by the worker like every other mail.
         ACCOUNT = "account", "Accountmail"
+        # A notice (apps.notifications.notices) that went by mail: its subject and text are on the row.
+        NOTICE = "notice", "Melding"
 
     class Status(models.TextChoices):
         QUEUED = "queued", "In de wachtrij"
@@ -54,6 +69,9 @@ class Mail(models.Model):
     # Events reads it (apps.notifications.messages.event_reader_register) and deletes an event's mails with
     # the event (apps.events.signals).
     event_id = models.BigIntegerField("event", null=True, blank=True, db_index=True)
+    # The event guest a mail is to (no account), as a plain id like `event_id`: deleted with the guest
+    # (apps.events.signals).
+    guest_id = models.BigIntegerField("gast", null=True, blank=True, db_index=True)
     # The new address a confirmation link is for: a request replaced by a newer one takes its unsent mail along.
     email_address = models.ForeignKey(
         "account.EmailAddress",
@@ -92,13 +110,15 @@ class Mail(models.Model):
 
 
 class MailPreference(models.Model):
-    """A member's choices. Without a row the defaults hold: event mails on, the 14-day nudge off."""
+    """A member's choices. Without a row the defaults hold: event mails on, the 14-day nudge off, the club's
+    Brrr! notices on."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="mail_preference", verbose_name="lid"
     )
     event_mails = models.BooleanField("mail over mijn events", default=True)
     dip_nudge = models.BooleanField("herinnering na 14 dagen zonder plons", default=False)
+    club_notices = models.BooleanField("mail als clubgenoten Brrr! geven", default=True)
     updated_at = models.DateTimeField("bijgewerkt op", default=timezone.now)
 
     class Meta:
@@ -121,3 +141,131 @@ class InvitationOptOut(models.Model):
 
     def __str__(self):
         return self.email
+
+
+class Channel(models.TextChoices):
+    """How a member wants one kind of notice: on their devices, by mail, or not at all."""
+
+    PUSH = "push", "Push"
+    MAIL = "mail", "Mail"
+    OFF = "off", "Uit"
+
+
+class PushSubscription(models.Model):
+    """One browser (one phone or computer) that may receive Web Push for a member (RFC 8030).
+
+    The endpoint is the push service's URL for that browser; `p256dh` and `auth` are the browser's keys
+    the payload is encrypted for (RFC 8291). An endpoint belongs to one browser, so it is unique: a phone
+    handed to another member, who subscribes again, moves the row to them.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions", verbose_name="lid"
+    )
+    endpoint = models.URLField("endpoint", max_length=1000, unique=True)
+    p256dh = models.CharField("publieke sleutel", max_length=200)
+    auth = models.CharField("auth-geheim", max_length=100)
+    device_label = models.CharField("apparaat", max_length=100, blank=True)
+    created_at = models.DateTimeField("aangemaakt op", default=timezone.now)
+    last_seen_at = models.DateTimeField("laatst gezien op", default=timezone.now)
+
+    class Meta:
+        verbose_name = "pushabonnement"
+        verbose_name_plural = "pushabonnementen"
+        ordering = ["-last_seen_at", "-pk"]
+
+    def __str__(self):
+        return f"{self.device_label or 'Apparaat'} van {self.user}"
+
+
+class NoticePreference(models.Model):
+    """A member's choice for one kind of notice (apps.notifications.notices.KINDS); without a row the kind's
+    default holds."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notice_preferences", verbose_name="lid"
+    )
+    kind = models.CharField("soort", max_length=40)
+    channel = models.CharField("hoe", max_length=10, choices=Channel.choices)
+    updated_at = models.DateTimeField("bijgewerkt op", default=timezone.now)
+
+    class Meta:
+        verbose_name = "meldingvoorkeur"
+        verbose_name_plural = "meldingvoorkeuren"
+        constraints = [
+            models.UniqueConstraint(fields=["user", "kind"], name="notice_preference_once_per_kind"),
+            models.CheckConstraint(condition=Q(channel__in=["push", "mail", "off"]), name="notice_preference_channel"),
+        ]
+
+    def __str__(self):
+        return f"{self.user}: {self.kind} {self.channel}"
+
+
+class Notice(models.Model):
+    """One notice to one member, sent by push to each of their devices (in the worker).
+
+    Written in the caller's transaction; the worker delivers it. A device that answers 404/410 is gone
+    (its subscription is deleted); 429 and 5xx are tried again later; a notice that reached no device falls
+    back to mail for kinds that have a mail fallback.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "In de wachtrij"
+        SENT = "sent", "Verstuurd"
+        RETRY = "retry", "Later opnieuw"
+        MAILED = "mailed", "Per e-mail"
+        FAILED = "failed", "Niet bezorgd"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notices", verbose_name="lid"
+    )
+    kind = models.CharField("soort", max_length=40)
+    title = models.CharField("titel", max_length=200)
+    body = models.CharField("tekst", max_length=1000)
+    url = models.CharField("link", max_length=500, default="/dashboard")
+    # How many notices this one stands for (a batched kind: a busy morning of reactions is one notice).
+    count = models.PositiveIntegerField("aantal", default=1)
+    event_id = models.BigIntegerField("event", null=True, blank=True)
+    dedupe_key = models.CharField("sleutel", max_length=120, unique=True, null=True, blank=True)
+    status = models.CharField("status", max_length=10, choices=Status.choices, default=Status.QUEUED)
+    attempts = models.PositiveSmallIntegerField("pogingen", default=0)
+    last_error = models.CharField("laatste fout", max_length=500, blank=True)
+    send_after = models.DateTimeField("niet voor", default=timezone.now)
+    created_at = models.DateTimeField("aangemaakt op", default=timezone.now)
+    sent_at = models.DateTimeField("verstuurd op", null=True, blank=True)
+
+    class Meta:
+        verbose_name = "melding"
+        verbose_name_plural = "meldingen"
+        ordering = ["-created_at", "-pk"]
+        indexes = [
+            models.Index(fields=["user", "kind"], name="notice_open_idx", condition=Q(status="queued")),
+        ]
+
+    def __str__(self):
+        return f"{self.title} aan {self.user}"
+
+
+class ClubMessage(models.Model):
+    """A message an admin sends to every member (/admin/clubbericht/): a notice to each, and shown on the
+    dashboard."""
+
+    title = models.CharField("titel", max_length=120)
+    body = models.TextField("bericht", max_length=2000)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="club_messages",
+        verbose_name="schrijver",
+    )
+    created_at = models.DateTimeField("verstuurd op", default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = "clubbericht"
+        verbose_name_plural = "clubberichten"
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self):
+        return self.title

@@ -16,3 +16,18 @@ def send_invitation_mails(invitation_ids: list[int]) -> dict[str, int]:
     from .services import invitation_mails_prepare, mails_deliver
 
     return mails_deliver(mail_ids=invitation_mails_prepare(invitation_ids=invitation_ids))
+
+
+# Notices per task for a message to the whole club: 2,000 members are 4 tasks.
+@task()
+def deliver_notices(notice_ids: list[int]) -> dict[str, int]:
+    from .push import notices_deliver
+
+    return notices_deliver(notice_ids=notice_ids)
+
+
+@task()
+def club_message_fan_out(message_id: int) -> dict[str, int]:
+    from .services import club_message_fan_out_run
+
+    return club_message_fan_out_run(message_id=message_id)

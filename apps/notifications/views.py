@@ -14,6 +14,7 @@ UNSUBSCRIBED_TEXTS = {
     UnsubscribeScope.EVENT_MAILS: "Je krijgt geen e-mail meer over events (wachtlijst en herinneringen).",
     UnsubscribeScope.DIP_NUDGE: "Je krijgt geen herinnering meer als je 14 dagen niet hebt geplonsd.",
     UnsubscribeScope.INVITATIONS: "Dit e-mailadres krijgt geen uitnodigingen meer.",
+    UnsubscribeScope.CLUB_NOTICES: "Je krijgt geen e-mail meer als clubgenoten je een Brrr! geven.",
 }
 
 

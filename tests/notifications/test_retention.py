@@ -58,7 +58,7 @@ def test_a_members_new_data_is_removed_with_the_account(admin_user):
     assert not Mail.objects.filter(to_email=member.email).exists()
 
 
-def test_a_deleted_participant_account_gives_its_place_to_the_waitlist(admin_user, django_capture_on_commit_callbacks):
+def test_a_deleted_participant_account_offers_its_place_to_the_waitlist(admin_user, django_capture_on_commit_callbacks):
     full = EventFactory(max_participants=1)
     leaving = EventParticipantFactory(event=full).user
     waiting = UserFactory()
@@ -67,6 +67,6 @@ def test_a_deleted_participant_account_gives_its_place_to_the_waitlist(admin_use
     with django_capture_on_commit_callbacks(execute=True):
         user_delete(actor=admin_user, user_id=leaving.pk)
 
-    assert list(full.participants.values_list("user_id", flat=True)) == [waiting.pk]
-    assert not full.waitlist.exists()
-    assert Mail.objects.filter(kind=Mail.Kind.WAITLIST_PROMOTION, user=waiting).exists()
+    assert not full.participants.exists()
+    assert full.waitlist.get(user=waiting).offer_expires_at is not None
+    assert Mail.objects.filter(kind=Mail.Kind.WAITLIST_OFFER, user=waiting).exists()

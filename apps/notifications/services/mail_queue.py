@@ -1,18 +1,11 @@
-"""Mail rules: queue (in the caller's transaction), deliver (in the worker), retry, preferences, unsubscribe.
+"""Queueing mails (in the caller's transaction): member, guest, account and invitation mails, and the member's
+mail preferences."""
 
-Queueing writes a `Mail` row and a django-tasks row in the same transaction as the change that
-causes the mail, so a rolled-back change sends nothing and a committed one is never forgotten.
-"""
-
-import datetime
-import logging
-import smtplib
 from collections.abc import Iterable
 from typing import cast
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.mail import EmailMessage, get_connection
+from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -20,32 +13,29 @@ from apps.core.errors import DomainError
 from apps.core.page_cache import MEMBER, pages_changed
 from apps.invitations.models import Invitation
 
-from .links import UnsubscribeScope, unsubscribe_payload
-from .messages import build_message
-from .models import InvitationOptOut, Mail, MailPreference
-from .tasks import deliver_mails, send_invitation_mails
-
-logger = logging.getLogger(__name__)
+from ..links import UnsubscribeScope
+from ..models import InvitationOptOut, Mail, MailPreference
+from ..tasks import deliver_mails, send_invitation_mails
 
 MESSAGE_RESENT = "De uitnodiging wordt opnieuw verstuurd."
 MESSAGE_NO_INVITATION = "Deze uitnodiging bestaat niet meer."
 MESSAGE_NO_EMAIL = "Deze uitnodiging heeft geen e-mailadres."
 MESSAGE_NOT_ACTIVE = "Deze uitnodiging is al gebruikt of verlopen."
 MESSAGE_OPTED_OUT = "Dit e-mailadres wil geen uitnodigingen meer ontvangen."
-MESSAGE_BAD_UNSUBSCRIBE_LINK = "Deze afmeldlink klopt niet. Kopieer de hele link uit de e-mail."
-
-# A failed mail is tried again by the cron command, a few times, not straight away.
-MAX_ATTEMPTS = 5
-RETRY_AFTER = datetime.timedelta(minutes=10)
 # Mails per background task (sent over one SMTP connection): 2,000 bulk invitations are 4 tasks, not 2,000.
 MAILS_PER_TASK = 500
 # SQLite caps the parameters of one query.
 _CHUNK = 500
 
 MEMBER_SCOPES: dict[str, str] = {
-    Mail.Kind.WAITLIST_PROMOTION: UnsubscribeScope.EVENT_MAILS,
+    Mail.Kind.WAITLIST_OFFER: UnsubscribeScope.EVENT_MAILS,
     Mail.Kind.EVENT_REMINDER: UnsubscribeScope.EVENT_MAILS,
+    Mail.Kind.EVENT_CHANGED: UnsubscribeScope.EVENT_MAILS,
     Mail.Kind.DIP_NUDGE: UnsubscribeScope.DIP_NUDGE,
+    Mail.Kind.BRRR: UnsubscribeScope.CLUB_NOTICES,
+    # Club life beside the events (apps.together): the same choice as the event mails.
+    Mail.Kind.MEETUP_CANCELLED: UnsubscribeScope.EVENT_MAILS,
+    Mail.Kind.BUDDY_REQUEST: UnsubscribeScope.EVENT_MAILS,
 }
 
 
@@ -66,15 +56,33 @@ def mail_preference_for(user) -> MailPreference:
     return preference or MailPreference(user=user)
 
 
-def mail_preference_set(*, user, event_mails: bool | None = None, dip_nudge: bool | None = None) -> MailPreference:
+def mail_preference_set(
+    *, user, event_mails: bool | None = None, dip_nudge: bool | None = None, club_notices: bool | None = None
+) -> MailPreference:
     with transaction.atomic():
         preference, _ = MailPreference.objects.select_for_update().get_or_create(user=user)
+        before = {
+            "event_mails": preference.event_mails,
+            "dip_nudge": preference.dip_nudge,
+            "club_notices": preference.club_notices,
+        }
         if event_mails is not None:
             preference.event_mails = event_mails
         if dip_nudge is not None:
             preference.dip_nudge = dip_nudge
+        if club_notices is not None:
+            preference.club_notices = club_notices
         preference.updated_at = timezone.now()
         preference.save()
+        # The old mail choices govern their notice kinds again (apps.notifications.notices.FLAG_KINDS): off here
+        # (an unsubscribe link) is Uit there, on is the kind's default.
+        from ..models import NoticePreference
+        from ..notices import FLAG_KINDS
+
+        asked = (("event_mails", event_mails), ("dip_nudge", dip_nudge), ("club_notices", club_notices))
+        changed = [flag for flag, value in asked if value is not None and value != before[flag]]
+        kinds = [kind for flag in changed for kind in FLAG_KINDS.get(flag, [])]
+        NoticePreference.objects.filter(user=user, kind__in=kinds).delete()
         pages_changed(MEMBER, user_ids=[user.pk])  # the choices shown on /events and /account
     return preference
 
@@ -85,13 +93,18 @@ def _member_wants(user, kind: str) -> bool:
     preference = mail_preference_for(user)
     if MEMBER_SCOPES[kind] == UnsubscribeScope.DIP_NUDGE:
         return preference.dip_nudge
+    if MEMBER_SCOPES[kind] == UnsubscribeScope.CLUB_NOTICES:
+        return preference.club_notices
     return preference.event_mails
 
 
-def member_mail_queue(*, kind: str, user, event_id: int | None = None, dedupe_key: str | None = None) -> Mail | None:
+def member_mail_queue(
+    *, kind: str, user, event_id: int | None = None, dedupe_key: str | None = None, chosen: bool = False
+) -> Mail | None:
     """Queue a mail to a member, if they want this kind. With a `dedupe_key`, a second call for the same
-    key (a second cron run, or two at once) queues nothing: the unique key decides, in the database."""
-    if not user.is_active or not _member_wants(user, kind):
+    key (a second cron run, or two at once) queues nothing: the unique key decides, in the database.
+    `chosen`: the member's notice choice already said mail (apps.notifications.notices)."""
+    if not user.is_active or (not chosen and not _member_wants(user, kind)):
         return None
     now = timezone.now()
     with transaction.atomic():
@@ -109,6 +122,56 @@ def member_mail_queue(*, kind: str, user, event_id: int | None = None, dedupe_ke
         except IntegrityError:
             return None
         _enqueue([mail.pk])
+    return mail
+
+
+def prerendered_mail_queue(*, user, subject: str, text: str, html: str, dedupe_key: str | None = None) -> Mail | None:
+    """Queue a notice that goes by mail (apps.notifications.notices), its text rendered now. A second call
+    with the same `dedupe_key` queues nothing."""
+    now = timezone.now()
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                mail = Mail.objects.create(
+                    kind=Mail.Kind.NOTICE,
+                    to_email=user.email,
+                    user=user,
+                    subject=subject[:255],
+                    body_text=text,
+                    body_html=html,
+                    dedupe_key=dedupe_key,
+                    created_at=now,
+                    updated_at=now,
+                )
+        except IntegrityError:
+            return None
+        _enqueue([mail.pk])
+    return mail
+
+
+def guest_mail_queue(
+    *, kind: str, to_email: str, event_id: int, guest_id: int, dedupe_key: str | None = None
+) -> Mail | None:
+    """Queue a mail to an event guest (someone without an account), about their own sign-up. With a
+    `dedupe_key` (a change of the event told to this guest) a second call under the same key queues nothing
+    and returns None."""
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            mail = Mail.objects.create(
+                kind=kind,
+                to_email=to_email,
+                event_id=event_id,
+                guest_id=guest_id,
+                dedupe_key=dedupe_key,
+                created_at=now,
+                updated_at=now,
+            )
+            _enqueue([mail.pk])
+    except IntegrityError:
+        if dedupe_key is None:
+            raise
+        return None  # told before under this key (a double submit, a retry)
     return mail
 
 
@@ -234,113 +297,3 @@ def invitation_mail_resend(*, invitation_id: int) -> Mail:
         mail.save()
         _enqueue([mail.pk])
     return mail
-
-
-def mails_retry_failed(*, now: datetime.datetime | None = None) -> int:
-    """Put failed mails back in the queue, at most MAX_ATTEMPTS tries, RETRY_AFTER apart."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        # skip_locked: two cron runs at once split the work instead of both taking every row.
-        mail_ids = list(
-            Mail.objects.select_for_update(skip_locked=True)
-            .filter(status=Mail.Status.FAILED, attempts__lt=MAX_ATTEMPTS, updated_at__lte=now - RETRY_AFTER)
-            .order_by("pk")
-            .values_list("pk", flat=True)[:1000]
-        )
-        Mail.objects.filter(pk__in=mail_ids).update(status=Mail.Status.QUEUED, updated_at=now)
-        _enqueue(mail_ids)
-    return len(mail_ids)
-
-
-def mails_recover_stuck(*, now: datetime.datetime | None = None) -> int:
-    """Queue again the mails left 'queued' by a worker that died (kill -9, or SIGKILL after a SIGTERM):
-    its transaction was rolled back, so the mail never left, but no task will look at it again.
-
-    Idempotent and safe beside live workers: a mail being sent right now is row-locked by its worker and
-    skipped here, and a mail queued twice is sent once (`_deliver_one` checks its status under the lock).
-    The mail's `updated_at` moves, so one that merely waits behind a long queue is queued again at most
-    once per STUCK_AFTER."""
-    now = now or timezone.now()
-    stuck_after = datetime.timedelta(seconds=settings.BACKGROUND_STUCK_AFTER_SECONDS)
-    with transaction.atomic():
-        mail_ids = list(
-            Mail.objects.select_for_update(skip_locked=True)
-            .filter(status=Mail.Status.QUEUED, updated_at__lte=now - stuck_after)
-            .order_by("pk")
-            .values_list("pk", flat=True)[:1000]
-        )
-        Mail.objects.filter(pk__in=mail_ids).update(updated_at=now)
-        _enqueue(mail_ids)
-    return len(mail_ids)
-
-
-def _deliver_one(mail_id: int, connection) -> str:
-    with transaction.atomic():
-        # The row lock makes a retry that overlaps a slow send wait, and then see 'sent' and stop.
-        mail = (
-            Mail.objects.select_for_update(of=("self",))
-            .select_related("user", "invitation__invited_by", "email_address")
-            .filter(pk=mail_id)
-            .first()
-        )
-        if mail is None or mail.status != Mail.Status.QUEUED:
-            return "skipped"  # deleted with its account or invitation, already sent, or opted out
-        mail.attempts += 1
-        mail.updated_at = timezone.now()
-        try:
-            message = build_message(mail, connection=connection)
-        except Exception as error:
-            # A mail that cannot be built must not take the rest of its batch down with it.
-            logger.exception("mail %s could not be built", mail.pk)
-            mail.status = Mail.Status.FAILED
-            mail.last_error = f"{type(error).__name__}: {error}"[:500]
-        else:
-            try:
-                message.send()
-            except (smtplib.SMTPException, OSError) as error:
-                # OSError: refused, unreachable or timed out. The mail stays, marked failed, for a retry.
-                logger.warning("mail %s to %s failed: %s", mail.pk, mail.to_email, error)
-                mail.status = Mail.Status.FAILED
-                mail.last_error = str(error)[:500]
-                connection.close()
-            else:
-                mail.status = Mail.Status.SENT
-                mail.sent_at = mail.updated_at
-                mail.last_error = ""
-        if mail.status == Mail.Status.SENT or mail.attempts >= MAX_ATTEMPTS:
-            # A reset key lives no longer than it must.
-            mail.body_text = mail.body_html = ""
-        mail.save(update_fields=["status", "attempts", "updated_at", "sent_at", "last_error", "body_text", "body_html"])
-        return mail.status
-
-
-def mails_deliver(*, mail_ids: list[int]) -> dict[str, int]:
-    """Send the given mails over one SMTP connection; each outcome is saved on its row. Runs in the worker."""
-    outcome: dict[str, int] = {}
-    connection = get_connection(fail_silently=False)
-    try:
-        for mail_id in mail_ids:
-            status = _deliver_one(mail_id, connection)
-            outcome[status] = outcome.get(status, 0) + 1
-    finally:
-        connection.close()
-    return outcome
-
-
-def mail_unsubscribe(*, token: str) -> str:
-    """Apply a one-click unsubscribe link. Returns the scope it turned off; raises MailError for a bad link."""
-    payload = unsubscribe_payload(token) or {}
-    scope = payload.get("s")
-    if scope == UnsubscribeScope.INVITATIONS and isinstance(payload.get("e"), str):
-        with transaction.atomic():
-            InvitationOptOut.objects.get_or_create(email=payload["e"].strip().lower())
-        return scope
-    if scope in (UnsubscribeScope.EVENT_MAILS, UnsubscribeScope.DIP_NUDGE) and isinstance(payload.get("u"), int):
-        user = get_user_model().objects.filter(pk=payload["u"]).first()
-        if user is not None:  # an account deleted since gets no mail anyway
-            if scope == UnsubscribeScope.EVENT_MAILS:
-                mail_preference_set(user=user, event_mails=False)
-            else:
-                mail_preference_set(user=user, dip_nudge=False)
-        return scope
-    raise MailError(MESSAGE_BAD_UNSUBSCRIBE_LINK)

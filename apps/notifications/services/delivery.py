@@ -1,0 +1,141 @@
+"""Delivering queued mails (in the worker), retrying failed ones, recovering stuck ones, and the one-click
+unsubscribe link."""
+
+import datetime
+import logging
+import smtplib
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.mail import get_connection
+from django.db import transaction
+from django.utils import timezone
+
+from ..links import UnsubscribeScope, unsubscribe_payload
+from ..messages import build_message
+from ..models import InvitationOptOut, Mail
+from .mail_queue import (
+    MailError,
+    _enqueue,
+    mail_preference_set,
+)
+
+logger = logging.getLogger(__name__)
+
+MESSAGE_BAD_UNSUBSCRIBE_LINK = "Deze afmeldlink klopt niet. Kopieer de hele link uit de e-mail."
+# A failed mail is tried again by the cron command, a few times, not straight away.
+MAX_ATTEMPTS = 5
+RETRY_AFTER = datetime.timedelta(minutes=10)
+
+
+def mails_retry_failed(*, now: datetime.datetime | None = None) -> int:
+    """Put failed mails back in the queue, at most MAX_ATTEMPTS tries, RETRY_AFTER apart."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        # skip_locked: two cron runs at once split the work instead of both taking every row.
+        mail_ids = list(
+            Mail.objects.select_for_update(skip_locked=True)
+            .filter(status=Mail.Status.FAILED, attempts__lt=MAX_ATTEMPTS, updated_at__lte=now - RETRY_AFTER)
+            .order_by("pk")
+            .values_list("pk", flat=True)[:1000]
+        )
+        Mail.objects.filter(pk__in=mail_ids).update(status=Mail.Status.QUEUED, updated_at=now)
+        _enqueue(mail_ids)
+    return len(mail_ids)
+
+
+def mails_recover_stuck(*, now: datetime.datetime | None = None) -> int:
+    """Queue again the mails left 'queued' by a worker that died (kill -9, or SIGKILL after a SIGTERM):
+    its transaction was rolled back, so the mail never left, but no task will look at it again.
+
+    Idempotent and safe beside live workers: a mail being sent right now is row-locked by its worker and
+    skipped here, and a mail queued twice is sent once (`_deliver_one` checks its status under the lock).
+    The mail's `updated_at` moves, so one that merely waits behind a long queue is queued again at most
+    once per STUCK_AFTER."""
+    now = now or timezone.now()
+    stuck_after = datetime.timedelta(seconds=settings.BACKGROUND_STUCK_AFTER_SECONDS)
+    with transaction.atomic():
+        mail_ids = list(
+            Mail.objects.select_for_update(skip_locked=True)
+            .filter(status=Mail.Status.QUEUED, updated_at__lte=now - stuck_after)
+            .order_by("pk")
+            .values_list("pk", flat=True)[:1000]
+        )
+        Mail.objects.filter(pk__in=mail_ids).update(updated_at=now)
+        _enqueue(mail_ids)
+    return len(mail_ids)
+
+
+def _deliver_one(mail_id: int, connection) -> str:
+    with transaction.atomic():
+        # The row lock makes a retry that overlaps a slow send wait, and then see 'sent' and stop.
+        mail = (
+            Mail.objects.select_for_update(of=("self",))
+            .select_related("user", "invitation__invited_by", "email_address")
+            .filter(pk=mail_id)
+            .first()
+        )
+        if mail is None or mail.status != Mail.Status.QUEUED:
+            return "skipped"  # deleted with its account or invitation, already sent, or opted out
+        mail.attempts += 1
+        mail.updated_at = timezone.now()
+        try:
+            message = build_message(mail, connection=connection)
+        except Exception as error:
+            # A mail that cannot be built must not take the rest of its batch down with it.
+            logger.exception("mail %s could not be built", mail.pk)
+            mail.status = Mail.Status.FAILED
+            mail.last_error = f"{type(error).__name__}: {error}"[:500]
+        else:
+            try:
+                message.send()
+            except (smtplib.SMTPException, OSError) as error:
+                # OSError: refused, unreachable or timed out. The mail stays, marked failed, for a retry.
+                logger.warning("mail %s to %s failed: %s", mail.pk, mail.to_email, error)
+                mail.status = Mail.Status.FAILED
+                mail.last_error = str(error)[:500]
+                connection.close()
+            else:
+                mail.status = Mail.Status.SENT
+                mail.sent_at = mail.updated_at
+                mail.last_error = ""
+        if mail.status == Mail.Status.SENT or mail.attempts >= MAX_ATTEMPTS:
+            # A reset key lives no longer than it must.
+            mail.body_text = mail.body_html = ""
+        mail.save(update_fields=["status", "attempts", "updated_at", "sent_at", "last_error", "body_text", "body_html"])
+        return mail.status
+
+
+def mails_deliver(*, mail_ids: list[int]) -> dict[str, int]:
+    """Send the given mails over one SMTP connection; each outcome is saved on its row. Runs in the worker."""
+    outcome: dict[str, int] = {}
+    connection = get_connection(fail_silently=False)
+    try:
+        for mail_id in mail_ids:
+            status = _deliver_one(mail_id, connection)
+            outcome[status] = outcome.get(status, 0) + 1
+    finally:
+        connection.close()
+    return outcome
+
+
+def mail_unsubscribe(*, token: str) -> str:
+    """Apply a one-click unsubscribe link. Returns the scope it turned off; raises MailError for a bad link."""
+    payload = unsubscribe_payload(token) or {}
+    scope = payload.get("s")
+    if scope == UnsubscribeScope.INVITATIONS and isinstance(payload.get("e"), str):
+        with transaction.atomic():
+            InvitationOptOut.objects.get_or_create(email=payload["e"].strip().lower())
+        return scope
+    member_scopes = (UnsubscribeScope.EVENT_MAILS, UnsubscribeScope.DIP_NUDGE, UnsubscribeScope.CLUB_NOTICES)
+    if scope in member_scopes and isinstance(payload.get("u"), int):
+        user = get_user_model().objects.filter(pk=payload["u"]).first()
+        if user is not None:  # an account deleted since gets no mail anyway
+            if scope == UnsubscribeScope.EVENT_MAILS:
+                mail_preference_set(user=user, event_mails=False)
+            elif scope == UnsubscribeScope.CLUB_NOTICES:
+                mail_preference_set(user=user, club_notices=False)
+            else:
+                mail_preference_set(user=user, dip_nudge=False)
+        return scope
+    raise MailError(MESSAGE_BAD_UNSUBSCRIBE_LINK)

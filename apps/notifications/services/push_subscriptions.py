@@ -1,0 +1,136 @@
+"""Push subscriptions of a member's devices and the member's choice per kind of notice."""
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from apps.core.errors import DomainError
+from apps.core.page_cache import MEMBER, pages_changed
+
+from ..models import MailPreference, PushSubscription
+
+MESSAGE_PUSH_BAD_SUBSCRIPTION = "Dit apparaat gaf geen bruikbaar abonnement door. Probeer het opnieuw."
+MESSAGE_PUSH_NOT_HTTPS = "Dit apparaat gaf een onveilig adres door (geen https). Meldingen kunnen daar niet heen."
+MESSAGE_PUSH_OFF = "Meldingen staan op deze site nog niet aan. Je krijgt alles per e-mail."
+MESSAGE_NO_DEVICE = "Dit apparaat staat niet (meer) in je lijst."
+MESSAGE_NOTICE_KIND = "Deze soort melding bestaat niet."
+MESSAGE_NOTICE_CHANNEL = "Kies Push, Mail of Uit."
+
+
+class PushError(DomainError):
+    status = 400
+
+
+def _b64url_bytes(value, length: int) -> bool:
+    import base64
+    import binascii
+
+    if not isinstance(value, str) or not value or len(value) > 200:
+        return False
+    try:
+        raw = base64.urlsafe_b64decode(value.replace("+", "-").replace("/", "_") + "=" * (-len(value) % 4))
+    except (binascii.Error, ValueError):
+        return False
+    return len(raw) == length and (length != 65 or raw[0] == 4)
+
+
+def push_subscription_save(*, user, subscription: object, device_label: str = "") -> PushSubscription:
+    """Store (or refresh) the browser's PushSubscription JSON for this member: {endpoint, keys: {p256dh, auth}}.
+
+    The same endpoint again only moves its 'last seen' (the page sends it on every opening); an endpoint
+    another member subscribed on this browser before moves to this member."""
+    from ..push import endpoint_allowed, push_configured
+
+    if not push_configured():
+        raise PushError(MESSAGE_PUSH_OFF, status=409)
+    if not isinstance(subscription, dict):
+        raise PushError(MESSAGE_PUSH_BAD_SUBSCRIPTION)
+    endpoint = subscription.get("endpoint")
+    keys = subscription.get("keys")
+    if not isinstance(endpoint, str) or not endpoint or len(endpoint) > 1000 or not isinstance(keys, dict):
+        raise PushError(MESSAGE_PUSH_BAD_SUBSCRIPTION)
+    if not endpoint_allowed(endpoint):
+        raise PushError(MESSAGE_PUSH_NOT_HTTPS)
+    p256dh, auth = keys.get("p256dh"), keys.get("auth")
+    if not isinstance(p256dh, str) or not isinstance(auth, str):
+        raise PushError(MESSAGE_PUSH_BAD_SUBSCRIPTION)
+    if not _b64url_bytes(p256dh, 65) or not _b64url_bytes(auth, 16):
+        raise PushError(MESSAGE_PUSH_BAD_SUBSCRIPTION)
+    now = timezone.now()
+    label = " ".join(str(device_label or "").split())[:100]
+    with transaction.atomic():
+        existing = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
+        owners = {user.pk}
+        if existing is None:
+            try:
+                with transaction.atomic():
+                    saved = PushSubscription.objects.create(
+                        user=user,
+                        endpoint=endpoint,
+                        p256dh=p256dh,
+                        auth=auth,
+                        device_label=label,
+                        created_at=now,
+                        last_seen_at=now,
+                    )
+            except IntegrityError:
+                # The same browser, twice at once: the other request stored it.
+                saved = PushSubscription.objects.select_for_update().get(endpoint=endpoint)
+        else:
+            saved = existing
+            owners.add(existing.user_id)
+        saved.user = user
+        saved.p256dh, saved.auth, saved.last_seen_at = p256dh, auth, now
+        if label:
+            saved.device_label = label
+        saved.save()
+        pages_changed(MEMBER, user_ids=sorted(owners))  # the device list on /account
+    return saved
+
+
+def push_subscription_delete(*, user, subscription_id: int) -> None:
+    """'Verwijderen' next to a device: only the member's own."""
+    from ..models import PushSubscription
+
+    with transaction.atomic():
+        deleted, _ = PushSubscription.objects.filter(user=user, pk=subscription_id).delete()
+        if not deleted:
+            raise PushError(MESSAGE_NO_DEVICE, status=404)
+        pages_changed(MEMBER, user_ids=[user.pk])
+
+
+def push_subscriptions_expire(*, subscription_ids: list[int]) -> int:
+    """The push service said these endpoints are gone (404/410): the browser dropped them. In the worker."""
+    from ..models import PushSubscription
+
+    with transaction.atomic():
+        gone = PushSubscription.objects.filter(pk__in=subscription_ids)
+        owners = sorted(set(gone.values_list("user_id", flat=True)))
+        deleted, _ = gone.delete()
+        pages_changed(MEMBER, user_ids=owners)  # the device list on /account
+    return deleted
+
+
+def notice_preferences_set(*, user, choices: dict[str, str]) -> None:
+    """Push, Mail or Uit per kind (the /account form). The 14-day nudge also keeps its old mail choice in
+    step: the cron command looks members up by it."""
+    from ..models import Channel, NoticePreference
+    from ..notices import KINDS
+
+    for kind, channel in choices.items():
+        if kind not in KINDS:
+            raise PushError(MESSAGE_NOTICE_KIND)
+        if channel not in Channel.values:
+            raise PushError(MESSAGE_NOTICE_CHANNEL)
+    now = timezone.now()
+    with transaction.atomic():
+        MailPreference.objects.get_or_create(user=user)
+        preference = MailPreference.objects.select_for_update().get(user=user)
+        for kind, channel in choices.items():
+            NoticePreference.objects.update_or_create(
+                user=user, kind=kind, defaults={"channel": channel, "updated_at": now}
+            )
+            if KINDS[kind].mail_flag == "dip_nudge":
+                preference.dip_nudge = channel != Channel.OFF
+        preference.updated_at = now
+        preference.save()
+        pages_changed(MEMBER, user_ids=[user.pk])
