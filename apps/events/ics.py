@@ -26,20 +26,34 @@ def _uid_domain() -> str:
     return urlsplit(settings.SITE_URL).hostname or "koud-water-challenge"
 
 
+def _cancelled_description(event: Event) -> str:
+    """An afgelast event says so first, with the reason, above what it said before."""
+    notice = f"Afgelast. Reden: {event.cancel_reason}" if event.cancel_reason else "Afgelast."
+    return f"{notice}\n\n{event.description}" if event.description else notice
+
+
 def event_component(event: Event, *, stamp: datetime.datetime, url: str = "") -> icalendar.Event:
-    """One VEVENT in Amsterdam time; its UID is the same in every calendar the event appears in."""
+    """One VEVENT in Amsterdam time; its UID is the same in every calendar the event appears in.
+
+    An afgelast event stays, as STATUS:CANCELLED (RFC 5545 3.8.1.11) with the reason in its description (and
+    "Afgelast: " before its title, for calendars that do not show the status): a calendar that already holds
+    it then marks it off instead of keeping an event that does not happen."""
     amsterdam = zoneinfo.ZoneInfo(TZID)
+    cancelled = event.is_cancelled
     # The model has no end time: one hour, added in UTC so a night with a clock change stays one hour.
-    return icalendar.Event.new(
+    component = icalendar.Event.new(
         uid=f"event-{event.pk}@{_uid_domain()}",
         stamp=stamp.astimezone(datetime.UTC),
         start=event.event_date.astimezone(amsterdam),
         end=(event.event_date + DEFAULT_DURATION).astimezone(amsterdam),
-        summary=event.title,
+        summary=f"Afgelast: {event.title}" if cancelled else event.title,
         location=event.location or None,
-        description=event.description or None,
+        description=(_cancelled_description(event) if cancelled else event.description) or None,
         url=url or None,
     )
+    if cancelled:
+        component.add("status", "CANCELLED")
+    return component
 
 
 def event_ics(event: Event, *, now: datetime.datetime | None = None, url: str = "") -> bytes:
@@ -64,9 +78,8 @@ FEED_NAME = "Koud water challenge"
 
 
 def member_calendar_ics(events, *, now: datetime.datetime | None = None, url: str = "") -> bytes:
-    """The subscription feed for a member: one VEVENT per event, with the same UID as the single download."""
-    import icalendar
-
+    """The subscription feed for a member: one VEVENT per event, the same as the single download (same UID; an
+    afgelast event as STATUS:CANCELLED)."""
     stamp = (now or timezone.now()).astimezone(datetime.UTC)
     calendar = icalendar.Calendar.new(
         name=FEED_NAME,
@@ -76,20 +89,7 @@ def member_calendar_ics(events, *, now: datetime.datetime | None = None, url: st
         refresh_interval=FEED_REFRESH_INTERVAL,
     )
     calendar.add("x-published-ttl", FEED_REFRESH_INTERVAL)
-    amsterdam = zoneinfo.ZoneInfo(TZID)
     for event in events:
-        start = event.event_date.astimezone(amsterdam)
-        component = icalendar.Event.new(
-            uid=f"event-{event.pk}@{_uid_domain()}",
-            stamp=stamp,
-            start=start,
-            end=(event.event_date + DEFAULT_DURATION).astimezone(amsterdam),
-            summary=event.title,
-            location=event.location or None,
-            description=event.description or None,
-        )
-        if url:
-            component.add("url", url)
-        calendar.add_component(component)
+        calendar.add_component(event_component(event, stamp=stamp, url=url))
     calendar.add_missing_timezones()
     return calendar.to_ical()

@@ -1,3 +1,4 @@
+import secrets
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -11,14 +12,55 @@ if TYPE_CHECKING:
     from apps.accounts.models import User
 
 
+# The lengths the organiser's form and the services check (one home: the columns below use them).
+TITLE_MAX_LENGTH = 150
+LOCATION_MAX_LENGTH = 200
+CANCEL_REASON_MAX_LENGTH = 300
+
+
+class EventSeries(models.Model):
+    """Events made together with "Herhaal elke week tot": each one is an ordinary event that knows its series,
+    so an edit or a cancellation can reach "dit event en de volgende"."""
+
+    repeat_until = models.DateField("herhaal elke week tot")
+    created_at = models.DateTimeField("aangemaakt op", default=timezone.now)
+
+    class Meta:
+        verbose_name = "reeks"
+        verbose_name_plural = "reeksen"
+
+    def __str__(self):
+        return f"Reeks {self.pk} (tot {self.repeat_until:%d-%m-%Y})"
+
+
 class Event(models.Model):
-    title = models.CharField("titel", max_length=150)
+    title = models.CharField("titel", max_length=TITLE_MAX_LENGTH)
     event_date = models.DateTimeField("datum en tijd")
-    location = models.CharField("locatie", max_length=200, blank=True)
+    location = models.CharField("locatie", max_length=LOCATION_MAX_LENGTH, blank=True)
     description = models.TextField("omschrijving", blank=True)
     max_participants = models.PositiveIntegerField("maximum deelnemers", null=True, blank=True)
     is_active = models.BooleanField("actief", default=True)
+    # Guests (no account) sign up through a public link that holds `guest_token`; they share the places.
+    open_for_guests = models.BooleanField(
+        "open voor gasten",
+        default=False,
+        help_text="Gasten zonder account kunnen zich aanmelden via een deelbare link (bijvoorbeeld in WhatsApp).",
+    )
+    guest_token = models.CharField(
+        "gastenlink-token", max_length=64, unique=True, null=True, blank=True, editable=False
+    )
     created_at = models.DateTimeField("aangemaakt op", default=timezone.now)
+    series = models.ForeignKey(
+        EventSeries,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="events",
+        verbose_name="reeks",
+    )
+    # Afgelast: the event stays (with who signed up) but is no longer active; the reason is told to them.
+    cancelled_at = models.DateTimeField("afgelast op", null=True, blank=True)
+    cancel_reason = models.CharField("reden van afgelasten", max_length=CANCEL_REASON_MAX_LENGTH, blank=True)
 
     class Meta:
         # Django's Dutch admin messages say "De {name} …": a de-word reads well ("het event" would not).
@@ -30,11 +72,27 @@ class Event(models.Model):
                 condition=Q(max_participants__isnull=True) | Q(max_participants__gte=1),
                 name="event_max_participants_positive",
             ),
+            models.CheckConstraint(
+                condition=Q(cancelled_at__isnull=True) | Q(is_active=False),
+                name="event_cancelled_is_inactive",
+            ),
         ]
         indexes = [models.Index(fields=["event_date"], name="event_upcoming_idx", condition=Q(is_active=True))]
 
     def __str__(self):
         return self.title
+
+    def save(self, *args, **kwargs):
+        # The guest link exists from the moment an event is opened for guests, however it was saved.
+        if self.open_for_guests and not self.guest_token:
+            self.guest_token = secrets.token_urlsafe(24)
+            if kwargs.get("update_fields") is not None:
+                kwargs["update_fields"] = {*kwargs["update_fields"], "guest_token"}
+        super().save(*args, **kwargs)
+
+    @property
+    def is_cancelled(self) -> bool:
+        return self.cancelled_at is not None
 
 
 class EventSignUp(models.Model):
@@ -87,19 +145,59 @@ class EventWaitlistEntry(EventSignUp):
 
     Entries are only made under the event's row lock (`event_sign_up`), so the id order is the order
     in which members asked: the first entry gets the next free place.
+
+    A freed place is first *offered* (`offer_expires_at` set): the offer holds that place until the member
+    says Ik kom / Ik kan niet, or until it expires; then the next in line gets it.
     """
 
     event, user = EventSignUp.relations(event_rows="waitlist", member_rows="event_waitlist_entries")
     created_at = models.DateTimeField("op de wachtlijst sinds", default=timezone.now)
+    offered_at = models.DateTimeField("plek aangeboden op", null=True, blank=True)
+    offer_expires_at = models.DateTimeField("aanbod geldig tot", null=True, blank=True)
 
     class Meta:
         verbose_name = "plek op de wachtlijst"
         verbose_name_plural = "wachtlijst"
         ordering = ["id"]
-        constraints = [EventSignUp.once_per_member("one_waitlist_entry_per_user_and_event")]
+        constraints = [
+            EventSignUp.once_per_member("one_waitlist_entry_per_user_and_event"),
+            models.CheckConstraint(
+                condition=Q(offer_expires_at__isnull=True) | Q(offered_at__isnull=False),
+                name="waitlist_offer_has_moment",
+            ),
+        ]
 
     def __str__(self):
         return f"{self.user} wacht op {self.event}"
+
+
+class EventGuest(models.Model):
+    """Someone without an account who signed up through an event's guest link. Guests take places like
+    members do (counted under the event's lock). Removed 30 days after the event (`delete_old_guests`)
+    unless they became members."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="guests", verbose_name="event")
+    name = models.CharField("naam", max_length=150)
+    email = models.EmailField("e-mailadres", max_length=254)
+    safety_agreed_at = models.DateTimeField("akkoord met de veiligheidsregels op")
+    created_at = models.DateTimeField("aangemeld op", default=timezone.now)
+    invitation = models.ForeignKey(
+        "invitations.Invitation",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name="uitnodiging voor de club",
+    )
+
+    class Meta:
+        verbose_name = "gast"
+        verbose_name_plural = "gasten"
+        ordering = ["created_at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["event", "email"], name="one_guest_sign_up_per_email_and_event")]
+
+    def __str__(self):
+        return f"{self.name} (gast) bij {self.event}"
 
 
 class CalendarFeed(models.Model):

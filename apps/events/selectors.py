@@ -1,24 +1,42 @@
 """Reads for the events on the dashboard, /events, the calendar subscription and the /account section."""
 
+import dataclasses
+import datetime
 from dataclasses import dataclass
 
 from django.core.paginator import Page as PaginatorPage
 from django.core.paginator import Paginator
-from django.db.models import BooleanField, Count, Exists, IntegerField, OuterRef, Subquery, Value
-from django.db.models.functions import Coalesce
+from django.db.models import (
+    BooleanField,
+    Count,
+    DateTimeField,
+    Exists,
+    F,
+    IntegerField,
+    OuterRef,
+    Q,
+    Subquery,
+    Value,
+    Window,
+)
+from django.db.models.functions import Coalesce, RowNumber
 from django.urls import reverse
 from django.utils import timezone
 
 from apps.core.page_cache import PAGE_TIMEOUT
 from apps.notifications.services import mail_preference_for
 
-from .models import CalendarFeed, Event, EventParticipant, EventWaitlistEntry
+from .models import CalendarFeed, Event, EventGuest, EventParticipant, EventWaitlistEntry
 
 DASHBOARD_EVENT_LIMIT = 3
 # Upcoming events per page of /events: a club with many plans gets "Meer events", not one endless page.
 EVENTS_PER_PAGE = 10
 # Past events on /events: the member's own history, newest first, within reason.
 PAST_EVENT_LIMIT = 50
+# Names of who goes on each card of /events; the event's own page lists everyone.
+NAMES_ON_CARD = 8
+# Events per page of /admin/events.
+ORGANISER_EVENTS_PER_PAGE = 25
 
 
 @dataclass(frozen=True)
@@ -26,19 +44,33 @@ class EventCard:
     """One event as a member sees it."""
 
     event: Event
-    participant_count: int
+    participant_count: int  # members and guests
     joined: bool
     waitlist_position: int | None = None
+    guest_count: int = 0
+    offers_held: int = 0  # places held by open waitlist offers
+    offer_expires_at: datetime.datetime | None = None  # the member's own open offer
+    next_offer_end: datetime.datetime | None = None  # when the first open offer on this event runs out
+    # Who goes, by name (on /events the first NAMES_ON_CARD; on the event's own page all of them).
+    names: tuple[str, ...] = ()
+
+    @property
+    def names_more(self) -> int:
+        return max(self.participant_count - len(self.names), 0)
 
     @property
     def is_full(self) -> bool:
         maximum = self.event.max_participants
-        return maximum is not None and self.participant_count >= maximum
+        return maximum is not None and self.participant_count + self.offers_held >= maximum
 
     @property
     def places_left(self) -> int | None:
         maximum = self.event.max_participants
-        return None if maximum is None else max(maximum - self.participant_count, 0)
+        return None if maximum is None else max(maximum - self.participant_count - self.offers_held, 0)
+
+    @property
+    def has_offer(self) -> bool:
+        return self.offer_expires_at is not None
 
     @property
     def on_waitlist(self) -> bool:
@@ -53,9 +85,11 @@ class EventCard:
         return not self.joined and not self.on_waitlist and self.is_full
 
 
-def _count(model):
+def _count(model, **conditions):
     """A correlated COUNT: two counts through joins would multiply each other."""
-    rows = model.objects.filter(event=OuterRef("pk")).order_by().values("event").annotate(total=Count("pk"))
+    rows = (
+        model.objects.filter(event=OuterRef("pk"), **conditions).order_by().values("event").annotate(total=Count("pk"))
+    )
     return Coalesce(Subquery(rows.values("total"), output_field=IntegerField()), 0)
 
 
@@ -63,24 +97,48 @@ def _cards(events) -> list[EventCard]:
     return [
         EventCard(
             event=event,
-            participant_count=event.participant_total,
+            participant_count=event.participant_total + event.guest_total,
             joined=event.joined_by_user,
             waitlist_position=event.waitlist_place or None,
+            guest_count=event.guest_total,
+            offers_held=event.offers_open,
+            offer_expires_at=event.my_offer_expires_at,
+            next_offer_end=event.next_offer_end,
         )
         for event in events
     ]
 
 
+def _counts(now):
+    return {
+        "participant_total": _count(EventParticipant),
+        "guest_total": _count(EventGuest),
+        "offers_open": _count(EventWaitlistEntry, offer_expires_at__gt=now),
+        # When the first open offer runs out, the page's counts change: a cached page lives no longer.
+        "next_offer_end": Subquery(
+            EventWaitlistEntry.objects.filter(event=OuterRef("pk"), offer_expires_at__gt=now)
+            .order_by("offer_expires_at")
+            .values("offer_expires_at")[:1],
+            output_field=DateTimeField(),
+        ),
+    }
+
+
 def _annotated(user):
     """Events with the participant count, the member's place and their waitlist position (0: not waiting),
     all computed by the database in the one query."""
+    now = timezone.now()
     if user is None or not user.is_authenticated:
         return Event.objects.annotate(
-            participant_total=_count(EventParticipant),
+            **_counts(now),
             joined_by_user=Value(False, output_field=BooleanField()),
             waitlist_place=Value(0, output_field=IntegerField()),
+            my_offer_expires_at=Value(None, output_field=DateTimeField()),
         )
     mine = EventWaitlistEntry.objects.filter(event=OuterRef("pk"), user=user).values("id")[:1]
+    my_offer = EventWaitlistEntry.objects.filter(event=OuterRef("pk"), user=user, offer_expires_at__gt=now).values(
+        "offer_expires_at"
+    )[:1]
     ahead_and_mine = (
         EventWaitlistEntry.objects.filter(event=OuterRef("pk"), id__lte=OuterRef("my_waitlist_entry"))
         .order_by()
@@ -89,9 +147,10 @@ def _annotated(user):
         .values("total")
     )
     return Event.objects.annotate(
-        participant_total=_count(EventParticipant),
+        **_counts(now),
         joined_by_user=Exists(EventParticipant.objects.filter(event=OuterRef("pk"), user=user)),
         my_waitlist_entry=Subquery(mine),
+        my_offer_expires_at=Subquery(my_offer, output_field=DateTimeField()),
     ).annotate(waitlist_place=Coalesce(Subquery(ahead_and_mine, output_field=IntegerField()), 0))
 
 
@@ -121,9 +180,21 @@ def upcoming_events_page(user, *, number: str | int | None) -> EventsPage:
     one): one count and one query for the page's events."""
     events = _annotated(user).filter(is_active=True, event_date__gte=timezone.now()).order_by("event_date", "pk")
     page = Paginator(events, EVENTS_PER_PAGE).get_page(number)
-    cards = _cards(page.object_list)
+    cards = _with_names(_cards(page.object_list), limit=NAMES_ON_CARD)
     first = cards[:1] if page.number == 1 else _cards(events[:1])
-    return EventsPage(cards=cards, page=page, valid_for=seconds_until_first_starts(first))
+    valid_for = min([seconds_until_first_starts(first), *_seconds_until_offers_end(cards)])
+    return EventsPage(cards=cards, page=page, valid_for=valid_for)
+
+
+def _seconds_until_offers_end(cards: list[EventCard]) -> list[float]:
+    now = timezone.now()
+    return [max((card.next_offer_end - now).total_seconds(), 1) for card in cards if card.next_offer_end]
+
+
+def events_valid_for(cards: list[EventCard]) -> float:
+    """How long a list of upcoming events stays true: until its first event starts, or the first open
+    waitlist offer on it runs out (which frees or hands on a place)."""
+    return min([seconds_until_first_starts(cards), *_seconds_until_offers_end(cards)])
 
 
 def seconds_until_first_starts(cards: list[EventCard]) -> float:
@@ -139,15 +210,23 @@ def past_events_joined_by(user, *, limit: int = PAST_EVENT_LIMIT) -> list[EventC
         .filter(event_date__lt=timezone.now(), participants__user=user)
         .order_by("-event_date", "-pk")[:limit]
     )
-    return [EventCard(event=event, participant_count=event.participant_total, joined=True) for event in events]
+    return [
+        EventCard(event=event, participant_count=event.participant_total + event.guest_total, joined=True)
+        for event in events
+    ]
 
 
 def calendar_events_for_token(token: str) -> tuple[CalendarFeed, list[Event]] | None:
-    """The feed behind a subscription link and the active events its member joined; None for an unknown link."""
+    """The feed behind a subscription link and the events its member joined: the active ones and the afgelast
+    ones (which stay, as cancelled, so the member's calendar marks them off); None for an unknown link."""
     feed = CalendarFeed.objects.select_related("user").filter(token=token).first()
     if feed is None or not feed.user.is_active:
         return None
-    events = list(Event.objects.filter(is_active=True, participants__user_id=feed.user_id).order_by("event_date", "pk"))
+    events = list(
+        Event.objects.filter(
+            Q(is_active=True) | Q(cancelled_at__isnull=False), participants__user_id=feed.user_id
+        ).order_by("event_date", "pk")
+    )
     return feed, events
 
 
@@ -183,3 +262,125 @@ def club_life_settings_for(user, *, request) -> ClubLifeSettings:
         event_mails=preference.event_mails,
         dip_nudge=preference.dip_nudge,
     )
+
+
+def display_name(full_name: str) -> str:
+    """User.display_name, from the plain column (the lists read names, not whole members)."""
+    return full_name.strip() or "Zwemmer"
+
+
+def _with_names(cards: list[EventCard], *, limit: int | None) -> list[EventCard]:
+    """The cards with the names of who goes, in sign-up order: one query for all the cards (a window function
+    keeps the first `limit` per event), whatever the number of participants."""
+    if not cards:
+        return cards
+    rows = EventParticipant.objects.filter(event_id__in=[card.event.pk for card in cards]).annotate(
+        place=Window(RowNumber(), partition_by=[F("event_id")], order_by=[F("created_at").asc(), F("id").asc()])
+    )
+    if limit is not None:
+        rows = rows.filter(place__lte=limit)
+    names: dict[int, list[str]] = {}
+    for event_id, full_name in rows.order_by("event_id", "place").values_list("event_id", "user__full_name"):
+        names.setdefault(event_id, []).append(display_name(full_name))
+    return [dataclasses.replace(card, names=tuple(names.get(card.event.pk, ()))) for card in cards]
+
+
+def event_card_for(user, *, event_id: int) -> EventCard | None:
+    """The event's own page (/events/<id>): the card as on /events, with every name. Two queries."""
+    event = _annotated(user).filter(pk=event_id).first()
+    if event is None:
+        return None
+    return _with_names(_cards([event]), limit=None)[0]
+
+
+@dataclass(frozen=True)
+class OrganiserEventRow:
+    event: Event
+    participant_count: int
+    waitlist_count: int
+    joined: bool = False  # the organiser is on the list themselves
+
+
+@dataclass(frozen=True)
+class OrganiserEventsPage:
+    rows: list[OrganiserEventRow]
+    page: PaginatorPage
+    valid_for: float
+
+
+def organiser_events_page(user, *, past: bool, number: str | int | None) -> OrganiserEventsPage:
+    """/admin/events: the coming events (earliest first) or the past ones (latest first), afgelast ones
+    included, with their counts: one count and one query per page."""
+    now = timezone.now()
+    events = Event.objects.annotate(
+        participant_total=_count(EventParticipant),
+        waitlist_total=_count(EventWaitlistEntry),
+        joined_by_user=Exists(EventParticipant.objects.filter(event=OuterRef("pk"), user=user)),
+    )
+    if past:
+        events = events.filter(event_date__lt=now).order_by("-event_date", "-pk")
+    else:
+        events = events.filter(event_date__gte=now).order_by("event_date", "pk")
+    page = Paginator(events, ORGANISER_EVENTS_PER_PAGE).get_page(number)
+    rows = [
+        OrganiserEventRow(
+            event=event,
+            participant_count=event.participant_total,
+            waitlist_count=event.waitlist_total,
+            joined=event.joined_by_user,
+        )
+        for event in page.object_list
+    ]
+    # The coming list changes when its first event starts (it moves to the past).
+    first = Event.objects.filter(event_date__gte=now).order_by("event_date").values_list("event_date", flat=True)
+    starts = first.first()
+    valid_for = min((starts - now).total_seconds(), PAGE_TIMEOUT) if starts is not None else PAGE_TIMEOUT
+    return OrganiserEventsPage(rows=rows, page=page, valid_for=valid_for)
+
+
+@dataclass(frozen=True)
+class EventLists:
+    """An event's lists with names, for the organiser (/admin/events/<id> and its CSV/Excel): the participants,
+    the waitlist and the guests (who signed up through the guest link, without an account)."""
+
+    participants: list[EventParticipant]
+    waitlist: list[EventWaitlistEntry]
+    guests: list[EventGuest]
+
+
+def event_lists(event: Event) -> EventLists:
+    """Three queries whatever the size of the lists."""
+    return EventLists(
+        participants=list(event.participants.select_related("user").order_by("created_at", "pk")),
+        waitlist=list(event.waitlist.select_related("user").order_by("id")),
+        guests=list(event.guests.order_by("created_at", "pk")),
+    )
+
+
+def event_list_rows(event: Event) -> list[tuple]:
+    """The rows of the lists' CSV and Excel: (lijst, plek, naam, e-mailadres, aangemeld op); participants, the
+    waitlist, then the guests."""
+    lists = event_lists(event)
+    rows: list[tuple] = [
+        ("Deelnemer", place, participant.user.display_name, participant.user.email, participant.created_at)
+        for place, participant in enumerate(lists.participants, start=1)
+    ]
+    rows += [
+        ("Wachtlijst", place, entry.user.display_name, entry.user.email, entry.created_at)
+        for place, entry in enumerate(lists.waitlist, start=1)
+    ]
+    rows += [
+        ("Gast", place, guest.name, guest.email, guest.created_at) for place, guest in enumerate(lists.guests, start=1)
+    ]
+    return rows
+
+
+def guest_places_left(event: Event) -> int | None:
+    """Places still free for a guest (None: no maximum), counted like the sign-up counts them, in one query."""
+    if event.max_participants is None:
+        return None
+    counted = Event.objects.filter(pk=event.pk).annotate(**_counts(timezone.now())).first()
+    if counted is None:
+        return 0
+    taken = counted.participant_total + counted.guest_total + counted.offers_open  # type: ignore[attr-defined]
+    return max(event.max_participants - taken, 0)

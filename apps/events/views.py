@@ -8,38 +8,54 @@ import logging
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import DatabaseError
+from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
 from apps.accounts.access import member_required_action
-from apps.core.page_cache import EVENTS, Page, cached_page
+from apps.core.page_cache import EVENTS, PAGE_TIMEOUT, Page, cached_page
 
 from .ics import event_ics, ics_filename, member_calendar_ics
 from .models import CalendarFeed, Event
-from .selectors import calendar_events_for_token, club_life_settings_for, past_events_joined_by, upcoming_events_page
+from .selectors import (
+    calendar_events_for_token,
+    club_life_settings_for,
+    event_card_for,
+    past_events_joined_by,
+    seconds_until_first_starts,
+    upcoming_events_page,
+)
 from .services import (
     MESSAGE_CALENDAR_CREATED,
     MESSAGE_CALENDAR_RENEWED,
+    MESSAGE_DUPLICATE,
     MESSAGE_FAILED,
     MESSAGE_JOINED,
     MESSAGE_LEFT,
+    MESSAGE_OFFER_DECLINED,
+    MESSAGE_OFFER_NONE,
+    MESSAGE_OFFER_TAKEN,
     MESSAGE_WAITLIST_LEFT,
     MESSAGE_WAITLISTED,
     EventAlreadyJoined,
     EventAlreadyWaitlisted,
     EventError,
     Left,
+    OfferAnswer,
     calendar_feed_renew,
     event_leave,
     event_sign_up,
+    waitlist_offer_accept,
+    waitlist_offer_decline,
 )
 
 logger = logging.getLogger(__name__)
 
 # Where a sign-up form came from, so the member lands back on the same page (never an outside URL).
-BACK_TARGETS = {"dashboard": "/dashboard#events", "events": "/events", "account": "/account#agenda"}
+BACK_TARGETS = {"dashboard": "/dashboard#events", "events": "/events", "account": "/account#agenda", "event": "/events"}
 EVENTS_ON_DASHBOARD = BACK_TARGETS["dashboard"]
 # The answer to Aanmelden/Afmelden is shown in the events section, where the page lands (#events), not at
 # the top of the page far out of view. The dashboard names this place in its `message_places`.
@@ -78,6 +94,20 @@ def events_page(request):
     return Page(context, valid_for=upcoming.valid_for)
 
 
+@login_required
+@require_safe
+@cached_page(EVENTS, template="events/event.html")
+def event_page(request, event_id: int):
+    """One event with everyone who goes, by name. An afgelast event says so; one taken away otherwise is a 404."""
+    card = event_card_for(request.user, event_id=event_id)
+    if card is None or not (card.event.is_active or card.event.is_cancelled):
+        raise Http404("Onbekend event")
+    coming = card.event.event_date > timezone.now()
+    valid_for = seconds_until_first_starts([card]) if coming else PAGE_TIMEOUT
+    # Past or afgelast: the card without its Aanmelden/Afmelden forms.
+    return Page({"card": card, "past": card.event.is_cancelled or not coming}, valid_for=valid_for)
+
+
 @member_required_action(EVENTS_ON_DASHBOARD)
 @require_POST
 def join(request, event_id: int):
@@ -114,6 +144,41 @@ def leave(request, event_id: int):
     return _back(request)
 
 
+@member_required_action(EVENTS_ON_DASHBOARD)
+@require_POST
+def offer_accept(request, event_id: int):
+    """'Ik kom' on a waitlist offer."""
+    try:
+        answer = waitlist_offer_accept(user=request.user, event_id=event_id)
+    except EventError as error:
+        _say(request, messages.ERROR, str(error))
+    except DatabaseError:
+        logger.exception("waitlist offer accept failed (event %s, user %s)", event_id, request.user.pk)
+        _say(request, messages.ERROR, MESSAGE_FAILED)
+    else:
+        _say(request, messages.SUCCESS, MESSAGE_OFFER_TAKEN if answer == OfferAnswer.TAKEN else MESSAGE_DUPLICATE)
+    return _back(request)
+
+
+@member_required_action(EVENTS_ON_DASHBOARD)
+@require_POST
+def offer_decline(request, event_id: int):
+    """'Ik kan niet' on a waitlist offer: off the waitlist, the place goes to the next in line."""
+    try:
+        answer = waitlist_offer_decline(user=request.user, event_id=event_id)
+    except EventError as error:
+        _say(request, messages.ERROR, str(error))
+    except DatabaseError:
+        logger.exception("waitlist offer decline failed (event %s, user %s)", event_id, request.user.pk)
+        _say(request, messages.ERROR, MESSAGE_FAILED)
+    else:
+        if answer is None:
+            _say(request, messages.INFO, MESSAGE_OFFER_NONE)
+        else:
+            _say(request, messages.SUCCESS, MESSAGE_OFFER_DECLINED)
+    return _back(request)
+
+
 @login_required
 @require_POST
 def calendar_renew(request):
@@ -143,7 +208,8 @@ def calendar_feed(request, token: str):
 @login_required
 @require_safe
 def ics(request, event_id: int):
-    event = get_object_or_404(Event, pk=event_id, is_active=True)
+    # An afgelast event still has its file (STATUS:CANCELLED), so a calendar that holds it can mark it off.
+    event = get_object_or_404(Event.objects.filter(Q(is_active=True) | Q(cancelled_at__isnull=False)), pk=event_id)
     body = event_ics(event, url=request.build_absolute_uri(reverse("dashboard") + "#events"))
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{ics_filename(event)}"'

@@ -233,11 +233,13 @@ def test_a_sign_up_can_be_viewed_but_not_changed(admin_client):
 
 @pytest.fixture
 def leave_calls(monkeypatch):
-    import apps.events.admin as events_admin
+    # The event screen's inline (admin/events.py) and the sign-up screen (admin/signups.py) each call it.
+    from apps.events.admin import events, signups
 
     calls = []
-    real = events_admin.event_leave
-    monkeypatch.setattr(events_admin, "event_leave", lambda **kw: calls.append(kw["event_id"]) or real(**kw))
+    real = events.event_leave
+    for module in (events, signups):
+        monkeypatch.setattr(module, "event_leave", lambda **kw: calls.append(kw["event_id"]) or real(**kw))
     return calls
 
 
@@ -300,7 +302,7 @@ def test_a_sign_up_for_a_past_event_is_not_removed_on_its_own_screen(admin_clien
 # The waitlist in the Django admin -------------------------------------------------------------------------
 
 
-def test_raising_the_maximum_in_the_admin_promotes_the_waitlist_in_order(admin_client):
+def test_raising_the_maximum_in_the_admin_offers_the_places_to_the_waitlist_in_order(admin_client):
     from apps.events.services import event_sign_up
     from apps.notifications.models import Mail
 
@@ -331,10 +333,13 @@ def test_raising_the_maximum_in_the_admin_promotes_the_waitlist_in_order(admin_c
     )
 
     assert response.status_code == 200
-    assert "2 deelnemer(s) van de wachtlijst gehaald en gemaild." in response.content.decode()
-    assert set(event.participants.values_list("user_id", flat=True)) >= {waiting[0].pk, waiting[1].pk}
-    assert list(event.waitlist.values_list("user_id", flat=True)) == [waiting[2].pk]
-    assert Mail.objects.filter(kind=Mail.Kind.WAITLIST_PROMOTION).count() == 2
+    assert "2 plek(ken) aangeboden aan de wachtlijst en gemaild." in response.content.decode()
+    offered = event.waitlist.filter(offer_expires_at__isnull=False).values_list("user_id", flat=True)
+    assert set(offered) == {waiting[0].pk, waiting[1].pk}
+    assert list(event.waitlist.filter(offer_expires_at__isnull=True).values_list("user_id", flat=True)) == [
+        waiting[2].pk
+    ]
+    assert Mail.objects.filter(kind=Mail.Kind.WAITLIST_OFFER).count() == 2
 
 
 def test_the_change_page_shows_the_waitlist_in_order(admin_client):
@@ -351,3 +356,16 @@ def test_the_change_page_shows_the_waitlist_in_order(admin_client):
     waitlist = html[html.index("Wachtlijst (op volgorde)") :]
     assert [waitlist.index(name) for name in names] == sorted(waitlist.index(name) for name in names)
     assert re.findall(r'class="field-position">\s*<p>(\d+)</p>', waitlist) == ["1", "2", "3"]
+
+
+def test_the_change_page_shows_the_guest_link_and_the_way_to_the_guests(admin_client):
+    from apps.events.links import guest_link_url
+    from tests.factories import EventGuestFactory
+
+    event = EventFactory(open_for_guests=True)
+    EventGuestFactory.create_batch(2, event=event)
+    html = admin_client.get(change_url(event)).content.decode()
+    assert guest_link_url(event, absolute=True) in html
+    assert f"/django-admin/events/eventguest/?event__id__exact={event.pk}" in html and "2 gast(en) bekijken" in html
+    closed = EventFactory()
+    assert "Zet &#x27;open voor gasten&#x27; aan en sla op" in admin_client.get(change_url(closed)).content.decode()

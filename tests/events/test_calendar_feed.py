@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from apps.events.models import CalendarFeed
-from apps.events.services import calendar_feed_renew
+from apps.events.services import calendar_feed_renew, event_cancel
 from tests.factories import EventFactory, EventParticipantFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -50,6 +50,27 @@ def test_the_feed_holds_the_events_i_joined_without_a_session(client, member):
     assert str(event["DESCRIPTION"]) == "Verzamelen bij de pier.\nNeem een muts mee."
     assert str(event["UID"]) == f"event-{joined.pk}@127.0.0.1"
     assert [tz["TZID"] for tz in calendar.walk("VTIMEZONE")] == ["Europe/Amsterdam"]
+
+
+def test_an_afgelast_event_stays_in_the_feed_as_cancelled_with_the_reason(client, member):
+    going = EventFactory(title="Zondagduik", event_date=datetime.datetime(2099, 1, 4, 11, tzinfo=AMSTERDAM))
+    off = EventFactory(
+        title="Nieuwjaarsduik", description="", event_date=datetime.datetime(2099, 1, 1, 12, tzinfo=AMSTERDAM)
+    )
+    for event in (going, off):
+        EventParticipantFactory(event=event, user=member)
+    token = calendar_feed_renew(user=member).token
+    before = icalendar.Calendar.from_ical(client.get(feed_url(token)).content).walk("VEVENT")
+    assert [e.get("STATUS") for e in before] == [None, None]
+
+    event_cancel(event_id=off.pk, reason="Storm op zee")
+
+    calendar = icalendar.Calendar.from_ical(client.get(feed_url(token)).content)
+    first, second = calendar.walk("VEVENT")
+    assert str(first["UID"]) == f"event-{off.pk}@127.0.0.1"  # still there, with the same UID
+    assert first["STATUS"] == "CANCELLED" and str(first["SUMMARY"]) == "Afgelast: Nieuwjaarsduik"
+    assert str(first["DESCRIPTION"]) == "Afgelast. Reden: Storm op zee"
+    assert str(second["SUMMARY"]) == "Zondagduik" and "STATUS" not in second
 
 
 def test_the_same_uid_as_the_single_download(member_client, member):

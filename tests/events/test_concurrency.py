@@ -108,18 +108,17 @@ def test_twenty_parallel_joins_and_leaves_at_capacity_five_keep_the_waitlist_ord
 
     assert not [r for r in results if isinstance(r, Exception)], results
     assert all(r == Left.PLACE for r in results[:5]), results[:5]
-    assert event.participants.count() == 5
-    assert set(event.participants.values_list("user_id", flat=True)) == {u.pk for u in waiting}
-    queue = list(event.waitlist.order_by("id").values_list("user_id", flat=True))
+    # The five freed places are offered (held) to the five who waited, never to a quicker newcomer.
+    assert event.participants.count() == 0
+    offered = set(event.waitlist.filter(offer_expires_at__isnull=False).values_list("user_id", flat=True))
+    assert offered == {u.pk for u in waiting}
+    queue = list(event.waitlist.filter(offer_expires_at__isnull=True).order_by("id").values_list("user_id", flat=True))
     assert sorted(queue) == sorted(u.pk for u in newcomers)
-    # The answers must tell one serial story: the k-th newcomer in the stored order was told place
-    # 5 + k + 1 minus the cancellations already done (each moved the queue up by one). So that number of
-    # cancellations is between 0 and 5 and never goes down along the queue: no place skipped or given twice.
+    # The freed places went to the waiting ones before any newcomer was let in, so the k-th newcomer in the
+    # stored order was told place 5 + k + 1: no place skipped or given twice.
     told = {newcomers[i - 5].pk: results[i].waitlist_position for i in range(5, 20)}
-    cancellations_before = [5 + k + 1 - told[pk] for k, pk in enumerate(queue)]
-    assert all(0 <= n <= 5 for n in cancellations_before), (queue, told)
-    assert cancellations_before == sorted(cancellations_before), (queue, told)
-    assert Mail.objects.filter(kind=Mail.Kind.WAITLIST_PROMOTION).count() == 5
+    assert [told[pk] for pk in queue] == list(range(6, 21)), (queue, told)
+    assert Mail.objects.filter(kind=Mail.Kind.WAITLIST_OFFER).count() == 5
 
 
 def test_parallel_leaves_and_joins_of_the_waitlist_never_skip_a_place():
@@ -143,11 +142,14 @@ def test_parallel_leaves_and_joins_of_the_waitlist_never_skip_a_place():
     results = run_concurrently(act, times=10)
 
     assert not [r for r in results if isinstance(r, Exception)], results
-    placed = set(event.participants.values_list("user_id", flat=True))
+    assert event.participants.count() == 0
+    placed = set(event.waitlist.filter(offer_expires_at__isnull=False).values_list("user_id", flat=True))
     assert len(placed) == 5
     assert not placed & {u.pk for u in quitting}
     assert not placed & {u.pk for u in participants}
     # Whoever got a place stood before everyone still waiting.
-    remaining = list(event.waitlist.order_by("id").values_list("user_id", flat=True))
+    remaining = list(
+        event.waitlist.filter(offer_expires_at__isnull=True).order_by("id").values_list("user_id", flat=True)
+    )
     order = [u.pk for u in waiting]
     assert max(order.index(pk) for pk in placed) < min(order.index(pk) for pk in remaining)

@@ -9,6 +9,7 @@ from django.test import override_settings
 from django.urls import reverse
 
 from apps.events.ics import event_ics
+from apps.events.services import event_cancel
 from tests.factories import EventFactory
 
 pytestmark = pytest.mark.django_db
@@ -170,3 +171,26 @@ def test_the_dashboard_links_to_the_file(member_client):
     event = EventFactory()
     html = member_client.get("/dashboard").content.decode()
     assert f'href="{reverse("event_ics", args=[event.pk])}"' in html
+
+
+# Afgelast -------------------------------------------------------------------------------------------------
+
+
+def test_an_afgelast_event_stays_in_its_file_as_cancelled_with_the_reason(member_client):
+    event = EventFactory(title="Zondagduik", description="Verzamelen bij de pier.", location="Strand Scheveningen")
+    event_cancel(event_id=event.pk, reason="Storm op zee, code oranje")
+
+    response = member_client.get(reverse("event_ics", args=[event.pk]))
+
+    assert response.status_code == 200
+    read = the_event(response.content)
+    assert read.get("STATUS") == "CANCELLED"  # RFC 5545 3.8.1.11
+    assert read.uid == the_event(event_ics(EventFactory.build(pk=event.pk))).uid  # the same event, marked off
+    assert read.get("SUMMARY") == "Afgelast: Zondagduik"
+    assert read.get("DESCRIPTION") == "Afgelast. Reden: Storm op zee, code oranje\n\nVerzamelen bij de pier."
+    assert read.get("LOCATION") == "Strand Scheveningen"
+
+
+def test_an_event_that_goes_ahead_has_no_status_cancelled():
+    read = the_event(event_ics(EventFactory(description=""), now=NOW))
+    assert "STATUS" not in read and read.get("DESCRIPTION") is None

@@ -1,10 +1,11 @@
-"""The waitlist: a full event queues members in order, a freed place goes to the first in the same
-transaction, with a mail; leaving the waitlist; an admin raising the maximum."""
+"""The waitlist: a full event queues members in order, a freed place is offered to the first in the same
+transaction, with a mail; leaving the waitlist; an admin raising the maximum. (The offers themselves:
+test_offers.py.)"""
 
 import datetime
 
 import pytest
-from django.utils import timezone
+from django.utils import formats, timezone
 
 from apps.events.models import EventParticipant, EventWaitlistEntry
 from apps.events.services import (
@@ -34,7 +35,12 @@ def full_event():
 
 
 def waiting(event) -> list[int]:
-    return list(event.waitlist.order_by("id").values_list("user_id", flat=True))
+    """Who waits without an offer, in order."""
+    return list(event.waitlist.filter(offer_expires_at__isnull=True).order_by("id").values_list("user_id", flat=True))
+
+
+def offered(event) -> list[int]:
+    return list(event.waitlist.filter(offer_expires_at__isnull=False).order_by("id").values_list("user_id", flat=True))
 
 
 def test_a_sign_up_with_room_is_a_place():
@@ -75,7 +81,7 @@ def test_event_join_never_queues(full_event):
     assert not full_event.waitlist.exists()
 
 
-def test_a_cancellation_promotes_the_first_on_the_waitlist_and_queues_a_mail(full_event):
+def test_a_cancellation_offers_the_place_to_the_first_on_the_waitlist_and_queues_a_mail(full_event):
     first, second = UserFactory.create_batch(2)
     event_sign_up(user=first, event_id=full_event.pk)
     event_sign_up(user=second, event_id=full_event.pk)
@@ -84,14 +90,14 @@ def test_a_cancellation_promotes_the_first_on_the_waitlist_and_queues_a_mail(ful
     assert event_leave(user=leaving, event_id=full_event.pk) == Left.PLACE
 
     assert not full_event.participants.filter(user=leaving).exists()
-    assert full_event.participants.filter(user=first).exists()
-    assert full_event.participants.count() == 2
+    assert full_event.participants.count() == 1
+    assert offered(full_event) == [first.pk]
     assert waiting(full_event) == [second.pk]
-    mail = Mail.objects.get(kind=Mail.Kind.WAITLIST_PROMOTION)
+    mail = Mail.objects.get(kind=Mail.Kind.WAITLIST_OFFER)
     assert (mail.user, mail.event_id, mail.status) == (first, full_event.pk, Mail.Status.QUEUED)
 
 
-def test_the_promotion_mail_arrives_with_unsubscribe(smtp_server, full_event):
+def test_the_offer_mail_arrives_with_its_deadline_and_unsubscribe(smtp_server, full_event):
     member = UserFactory(full_name="Wendy Wachter", email="wendy@example.nl")
     event_sign_up(user=member, event_id=full_event.pk)
     event_leave(user=full_event.participants.first().user, event_id=full_event.pk)
@@ -100,21 +106,24 @@ def test_the_promotion_mail_arrives_with_unsubscribe(smtp_server, full_event):
 
     message = smtp_server.only()
     assert message["To"] == "wendy@example.nl"
-    assert message["Subject"] == "Je bent van de wachtlijst gehaald: Nieuwjaarsduik"
+    assert message["Subject"] == "Er is een plek vrij bij Nieuwjaarsduik"
+    deadline = timezone.localtime(full_event.waitlist.get(user=member).offer_expires_at)
+    expected = f"Er is een plek vrij bij Nieuwjaarsduik: bevestig vóór {formats.date_format(deadline, 'l j F, H:i')}."
     text, html = text_and_html(message)
-    assert "Hallo Wendy Wachter" in text and "Je bent van de wachtlijst gehaald" in text
-    assert "Je bent van de wachtlijst gehaald" in html
-    assert "https://koudwater.example/events" in text and 'href="https://koudwater.example/events"' in html
+    assert "Hallo Wendy Wachter" in text and expected in text
+    assert expected in html and "Ik kom" in text and "Ik kan niet" in html
+    link = f"https://koudwater.example/events#event-{full_event.pk}"
+    assert link in text and f'href="{link}"' in html
     assert message["List-Unsubscribe"].strip().startswith("<https://koudwater.example/mail/afmelden/")
     assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
 
 
-def test_no_promotion_mail_for_a_member_who_turned_event_mails_off(full_event):
+def test_no_offer_mail_for_a_member_who_turned_event_mails_off(full_event):
     member = UserFactory()
     mail_preference_set(user=member, event_mails=False)
     event_sign_up(user=member, event_id=full_event.pk)
     event_leave(user=full_event.participants.first().user, event_id=full_event.pk)
-    assert full_event.participants.filter(user=member).exists()
+    assert offered(full_event) == [member.pk]  # the offer stands; /events shows it
     assert not Mail.objects.exists()
 
 
@@ -134,30 +143,31 @@ def test_leaving_when_neither_is_nothing(full_event):
     assert event_leave(user=UserFactory(), event_id=full_event.pk) is None
 
 
-def test_raising_the_maximum_promotes_the_next_ones_in_order(full_event):
+def test_raising_the_maximum_offers_the_next_ones_in_order(full_event):
     members = UserFactory.create_batch(4)
     for member in members:
         event_sign_up(user=member, event_id=full_event.pk)
 
     full_event.max_participants = 4
-    promoted = event_save(event=full_event)
+    offers = event_save(event=full_event)
 
-    assert [p.user_id for p in promoted] == [members[0].pk, members[1].pk]
-    assert full_event.participants.count() == 4
+    assert [entry.user_id for entry in offers] == [members[0].pk, members[1].pk]
+    assert full_event.participants.count() == 2
+    assert offered(full_event) == [members[0].pk, members[1].pk]
     assert waiting(full_event) == [members[2].pk, members[3].pk]
-    assert Mail.objects.filter(kind=Mail.Kind.WAITLIST_PROMOTION).count() == 2
+    assert Mail.objects.filter(kind=Mail.Kind.WAITLIST_OFFER).count() == 2
 
 
-def test_removing_the_maximum_promotes_everyone(full_event):
+def test_removing_the_maximum_offers_everyone_a_place(full_event):
     members = UserFactory.create_batch(3)
     for member in members:
         event_sign_up(user=member, event_id=full_event.pk)
     full_event.max_participants = None
     event_save(event=full_event)
-    assert full_event.participants.count() == 5 and not full_event.waitlist.exists()
+    assert offered(full_event) == [m.pk for m in members] and waiting(full_event) == []
 
 
-def test_a_past_event_promotes_nobody(full_event):
+def test_a_past_event_offers_nobody(full_event):
     member = UserFactory()
     event_sign_up(user=member, event_id=full_event.pk)
     full_event.event_date = timezone.now() - datetime.timedelta(days=1)
@@ -175,5 +185,5 @@ def test_a_place_freed_behind_the_services_back_still_goes_to_the_waitlist_first
     newcomer = UserFactory()
     sign_up = event_sign_up(user=newcomer, event_id=full_event.pk)
 
-    assert full_event.participants.filter(user=first).exists()
-    assert sign_up.waitlist_position == 1 and waiting(full_event) == [newcomer.pk]
+    assert offered(full_event) == [first.pk]
+    assert sign_up.waitlist_position == 2 and waiting(full_event) == [newcomer.pk]

@@ -1,5 +1,5 @@
-"""Leaving at the moment of a promotion: the leave and the promotion take the event's lock one after the
-other, and "Je bent van de wachtlijst gehaald" goes out only for a promotion that stands."""
+"""Leaving at the moment of an offer: the leave and the offer take the event's lock one after the other, and
+"Er is een plek vrij" goes out only for an offer that stands."""
 
 import threading
 
@@ -24,22 +24,22 @@ def _full_event_with_one_waiting():
 
 
 def _promotion_mails(user) -> list[str]:
-    return list(Mail.objects.filter(kind=Mail.Kind.WAITLIST_PROMOTION, user=user).values_list("status", flat=True))
+    return list(Mail.objects.filter(kind=Mail.Kind.WAITLIST_OFFER, user=user).values_list("status", flat=True))
 
 
 @pytest.mark.django_db
-def test_a_member_promoted_and_leaving_before_the_mail_went_gets_no_mail():
+def test_a_member_offered_a_place_and_leaving_before_the_mail_went_gets_no_mail():
     event, leaving, waiting = _full_event_with_one_waiting()
     event_leave(user=leaving, event_id=event.pk)
     assert _promotion_mails(waiting) == [Mail.Status.QUEUED]
-    assert event_leave(user=waiting, event_id=event.pk) == Left.PLACE
+    assert event_leave(user=waiting, event_id=event.pk) == Left.WAITLIST
     assert _promotion_mails(waiting) == []
     run_worker()
-    assert not [m for m in outbox.outbox if "wachtlijst" in m.subject]
+    assert not [m for m in outbox.outbox if "plek vrij" in m.subject]
 
 
 @pytest.mark.django_db
-def test_a_promotion_mail_already_sent_stays_on_record_when_the_member_leaves_later():
+def test_an_offer_mail_already_sent_stays_on_record_when_the_member_leaves_later():
     event, leaving, waiting = _full_event_with_one_waiting()
     event_leave(user=leaving, event_id=event.pk)
     run_worker()
@@ -50,7 +50,7 @@ def test_a_promotion_mail_already_sent_stays_on_record_when_the_member_leaves_la
 
 @pytest.mark.concurrency
 @pytest.mark.django_db(transaction=True)
-def test_leaving_the_waitlist_while_a_place_frees_up_sends_no_promotion_mail():
+def test_leaving_the_waitlist_while_a_place_frees_up_sends_no_offer_mail():
     requires_postgresql()
     event, leaving, waiting = _full_event_with_one_waiting()
     after_waiting = UserFactory()
@@ -74,11 +74,12 @@ def test_leaving_the_waitlist_while_a_place_frees_up_sends_no_promotion_mail():
     assert promotion() is None
     left = leave()
     assert not isinstance(left, DatabaseError), left
-    assert left == Left.PLACE  # the place the promotion gave went back: the member wanted out
+    assert left == Left.WAITLIST  # the offer went back: the member wanted out
     assert not EventParticipant.objects.filter(event=event, user=waiting).exists()
+    assert not EventWaitlistEntry.objects.filter(event=event, user=waiting).exists()
     assert _promotion_mails(waiting) == []
     # The place went on to the next one waiting, with their mail.
-    assert EventParticipant.objects.filter(event=event, user=after_waiting).exists()
+    assert EventWaitlistEntry.objects.get(event=event, user=after_waiting).offer_expires_at is not None
     assert _promotion_mails(after_waiting) == [Mail.Status.QUEUED]
     run_worker()
     assert [m.to for m in outbox.outbox] == [[after_waiting.email]]

@@ -1,0 +1,224 @@
+"""Notices about events, to members and guests: one home for what is said and to whom. Members hear through
+`notice_send` (push or mail, as each chose on /account); guests, who have no account, by mail.
+
+Sections: "Changes" (an event moved or called off), "Waitlist offers" and "Guests".
+
+Idempotent per change: a notice carries a key made of the event, the member and the change itself, so the same
+change told twice (a double submit, a retry) tells once. Call inside the writing transaction.
+"""
+
+import datetime
+import hashlib
+from typing import Any
+
+from django.core import signing
+from django.urls import reverse
+from django.utils import timezone
+
+from apps.accounts.models import User
+from apps.core.formatting import clock_time, dutch_date
+from apps.notifications.links import absolute_url
+from apps.notifications.models import Mail
+from apps.notifications.notices import (
+    EVENT_CANCELLED,
+    EVENT_CHANGED,
+    WAITLIST_PLACE,
+    notice_send,
+    notices_withdraw,
+)
+from apps.notifications.services import guest_mail_queue
+
+from .models import Event, EventGuest, EventWaitlistEntry
+
+# ---------------------------------------------------------------------------------------------------------
+# Changes
+# ---------------------------------------------------------------------------------------------------------
+
+
+def _audience(event: Event) -> list[User]:
+    """Participants first, then the waitlist in order; two queries."""
+    if event.event_date < timezone.now():
+        return []
+    participants = User.objects.filter(event_participations__event=event).order_by("event_participations__created_at")
+    waiting = User.objects.filter(event_waitlist_entries__event=event).order_by("event_waitlist_entries__id")
+    return list(participants) + list(waiting)
+
+
+def _change_digest(*parts: object) -> str:
+    return hashlib.sha256("|".join(str(part) for part in parts).encode()).hexdigest()[:16]
+
+
+def when_and_where(event: Event) -> str:
+    local = timezone.localtime(event.event_date)
+    where = f" · {event.location}" if event.location else ""
+    return f"{dutch_date(local.date())}, {clock_time(event.event_date)}{where}"
+
+
+def _guests_told(event: Event, *, kind: str, change: str, digest: str) -> int:
+    """Each guest of a coming `event` gets a mail about the change (rendered when it goes out, with their cancel
+    link), once per change: the key names the event, the guest and the change. One query for the guests."""
+    if event.event_date < timezone.now():
+        return 0
+    told = 0
+    for guest in event.guests.order_by("created_at", "pk"):
+        mail = guest_mail_queue(
+            kind=kind,
+            to_email=guest.email,
+            event_id=event.pk,
+            guest_id=guest.pk,
+            dedupe_key=f"guest-{change}:{event.pk}:{guest.pk}:{digest}",
+        )
+        told += mail is not None
+    return told
+
+
+def event_changed_notify(*, event: Event, previous_date: datetime.datetime, previous_location: str) -> int:
+    """The time or the place of `event` changed (from the previous values): tell everyone on its lists, the
+    guests by mail. Returns how many were told (a member who chose Uit gets nothing)."""
+    digest = _change_digest(previous_date.isoformat(), previous_location, event.event_date.isoformat(), event.location)
+    told = _guests_told(event, kind=Mail.Kind.GUEST_EVENT_CHANGED, change="event-changed", digest=digest)
+    for user in _audience(event):
+        told += (
+            notice_send(
+                user=user,
+                kind=EVENT_CHANGED,
+                title=f"Gewijzigd: {event.title}",
+                body=f"Nieuwe tijd en plaats: {when_and_where(event)}.",
+                url=f"/events/{event.pk}",
+                event_id=event.pk,
+                dedupe_key=f"event-changed:{event.pk}:{user.pk}:{digest}",
+            )
+            is not None
+        )
+    return told
+
+
+def event_cancelled_notify(*, event: Event, deleted: bool = False) -> int:
+    """`event` was called off (afgelast, taken off, or `deleted` in the Django admin): tell everyone on its
+    lists, once, the guests by mail. The members' text carries everything, so it still reads right when the
+    event itself is gone; a deleted event's guests go with it (and their mails with them), so they are not told."""
+    reason = f" Reden: {event.cancel_reason}" if event.cancel_reason else ""
+    digest = _change_digest(event.cancelled_at)
+    told = 0
+    if not deleted:
+        told += _guests_told(event, kind=Mail.Kind.GUEST_EVENT_CANCELLED, change="event-cancelled", digest=digest)
+    for user in _audience(event):
+        told += (
+            notice_send(
+                user=user,
+                kind=EVENT_CANCELLED,
+                title=f"Afgelast: {event.title}",
+                body=f"{event.title} ({when_and_where(event)}) gaat niet door.{reason}",
+                url="/events" if deleted else f"/events/{event.pk}",
+                event_id=None if deleted else event.pk,
+                dedupe_key=f"event-cancelled:{event.pk}:{user.pk}:{digest}",
+            )
+            is not None
+        )
+    return told
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Waitlist offers
+# ---------------------------------------------------------------------------------------------------------
+
+
+def waitlist_offer_notify(*, entry: EventWaitlistEntry) -> object | None:
+    """ "Er is een plek vrij bij {event}: bevestig vóór {tijd}" to the member the place is offered to: by push or
+    by the offer's own mail (Mail.Kind.WAITLIST_OFFER), as they chose."""
+    event = entry.event
+    assert entry.offer_expires_at is not None and entry.offered_at is not None  # called for a made offer
+    until = timezone.localtime(entry.offer_expires_at)
+    return notice_send(
+        user=entry.user,
+        kind=WAITLIST_PLACE,
+        title=f"Er is een plek vrij bij {event.title}",
+        body=f"Bevestig vóór {dutch_date(until.date())}, {clock_time(until)}: Ik kom of Ik kan niet.",
+        url=f"/events#event-{event.pk}",
+        event_id=event.pk,
+        dedupe_key=f"waitlist-offer:{entry.pk}:{entry.offered_at.timestamp():.0f}",
+    )
+
+
+def waitlist_offer_notice_withdraw(*, event_id: int, user_ids: list[int]) -> None:
+    """An offer that ended (taken, declined, expired, the member left) before its notice went out: it is not
+    sent. Call under the event's lock. The mail's row lock waits for a worker sending it right now; a mail or
+    push already sent stays on record."""
+    if not user_ids:
+        return
+    pending = Mail.objects.select_for_update().filter(
+        kind=Mail.Kind.WAITLIST_OFFER,
+        event_id=event_id,
+        user_id__in=user_ids,
+        status__in=[Mail.Status.QUEUED, Mail.Status.FAILED],
+    )
+    Mail.objects.filter(pk__in=list(pending.values_list("pk", flat=True))).delete()
+    for user in User.objects.filter(pk__in=user_ids):
+        notices_withdraw(user=user, kind=WAITLIST_PLACE, event_id=event_id)
+
+
+def _offer_mail_context(mail: Mail) -> dict[str, Any]:
+    assert mail.event_id is not None and mail.user_id is not None  # an offer mail is a member's, about an event
+    entry = (
+        EventWaitlistEntry.objects.filter(event_id=mail.event_id, user_id=mail.user_id, offer_expires_at__isnull=False)
+        .only("offer_expires_at")
+        .first()
+    )
+    return {
+        "offer_expires_at": entry.offer_expires_at if entry is not None else None,
+        # /events asks to sign in first and then lands on the event's card with Ik kom / Ik kan niet.
+        "offer_url": absolute_url(reverse("events") + f"#event-{mail.event_id}"),
+    }
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Guests
+# ---------------------------------------------------------------------------------------------------------
+
+GUEST_CANCEL_SALT = "koud.events.guest-cancel"
+
+
+def guest_cancel_token(guest: EventGuest) -> str:
+    """A signed token for the cancel link in the guest's mail: it names the guest and their address, so a
+    guest row made again later with the same id never answers to an old link."""
+    return signing.dumps({"g": guest.pk, "e": guest.email}, salt=GUEST_CANCEL_SALT, compress=True)
+
+
+def guest_from_cancel_token(token: str) -> EventGuest | None:
+    try:
+        payload = signing.loads(token, salt=GUEST_CANCEL_SALT)
+    except signing.BadSignature:
+        return None
+    if not isinstance(payload, dict) or not isinstance(payload.get("g"), int):
+        return None
+    return EventGuest.objects.select_related("event").filter(pk=payload["g"], email=payload.get("e")).first()
+
+
+def guest_confirmation_notify(*, guest: EventGuest) -> Mail | None:
+    return guest_mail_queue(
+        kind=Mail.Kind.GUEST_CONFIRMATION, to_email=guest.email, event_id=guest.event_id, guest_id=guest.pk
+    )
+
+
+def guest_notices_delete(*, guest_ids: list[int]) -> None:
+    """A guest's mails go with the guest (their address is personal data)."""
+    Mail.objects.filter(guest_id__in=guest_ids).delete()
+
+
+def _guest_mail_context(mail: Mail) -> dict[str, Any]:
+    guest = EventGuest.objects.filter(pk=mail.guest_id).first() if mail.guest_id is not None else None
+    if guest is None:
+        return {"guest_name": "", "cancel_url": absolute_url(reverse("events"))}
+    return {
+        "guest_name": guest.name,
+        "cancel_url": absolute_url(reverse("event_guest_cancel", args=[guest_cancel_token(guest)])),
+    }
+
+
+def notices_register() -> None:
+    """Called when the app starts: how the mail worker reads what these mails need."""
+    from apps.notifications.messages import mail_context_register
+
+    mail_context_register(Mail.Kind.WAITLIST_OFFER, _offer_mail_context)
+    for kind in (Mail.Kind.GUEST_CONFIRMATION, Mail.Kind.GUEST_EVENT_CHANGED, Mail.Kind.GUEST_EVENT_CANCELLED):
+        mail_context_register(kind, _guest_mail_context)

@@ -1,0 +1,130 @@
+"""Shared by the event services: messages, errors and the place/offer rules under the event's lock."""
+
+import datetime
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.utils import timezone
+
+from apps.core.errors import DomainError
+
+from ..models import (
+    Event,
+    EventParticipant,
+    EventWaitlistEntry,
+)
+from ..notices import waitlist_offer_notice_withdraw, waitlist_offer_notify
+
+MESSAGE_JOINED = "Je bent aangemeld voor dit event!"
+MESSAGE_LEFT = "Je bent afgemeld voor dit event"
+MESSAGE_DUPLICATE = "Je bent al aangemeld voor dit event"
+MESSAGE_FAILED = "Er ging iets mis met de aanmelding"
+MESSAGE_FULL = "Dit event is vol."
+MESSAGE_PAST = "Dit event is al voorbij."
+MESSAGE_INACTIVE = "Dit event gaat niet door of is niet meer beschikbaar."
+MESSAGE_WAITLISTED = "Dit event is vol. Je staat op de wachtlijst (plek {position})."
+MESSAGE_WAITLIST_POSITION = "Je staat op de wachtlijst (plek {position})"
+MESSAGE_WAITLIST_LEFT = "Je staat niet meer op de wachtlijst"
+MESSAGE_CALENDAR_RENEWED = "Je nieuwe agenda-link staat klaar. De oude link werkt niet meer."
+MESSAGE_CALENDAR_CREATED = "Je agenda-link staat klaar."
+MESSAGE_OFFER_TAKEN = "Top, je hebt de plek! Je bent aangemeld voor dit event."
+MESSAGE_OFFER_DECLINED = "Jammer! De plek gaat naar de volgende op de wachtlijst."
+MESSAGE_OFFER_EXPIRED = "Je aanbod is verlopen: de plek is naar de volgende op de wachtlijst gegaan."
+MESSAGE_OFFER_NONE = "Je staat niet (meer) op de wachtlijst voor dit event."
+MESSAGE_OFFER_NOT_YET = "Er is nog geen plek vrij voor je. Je krijgt bericht zodra dat zo is."
+
+
+class EventError(DomainError):
+    """A refused sign-up or cancellation; the message is Dutch and meant for the member."""
+
+    status = 409
+
+
+class EventAlreadyJoined(EventError):
+    def __init__(self, message: str = MESSAGE_DUPLICATE):
+        super().__init__(message)
+
+
+class EventFull(EventError):
+    def __init__(self, message: str = MESSAGE_FULL):
+        super().__init__(message)
+
+
+class EventAlreadyWaitlisted(EventError):
+    def __init__(self, position: int):
+        self.position = position
+        super().__init__(MESSAGE_WAITLIST_POSITION.format(position=position))
+
+
+@dataclass(frozen=True)
+class SignUp:
+    """The outcome of `event_sign_up`: a place, or a place in the queue (1 is next)."""
+
+    participant: EventParticipant | None = None
+    waitlist_position: int | None = None
+
+
+class Left:
+    """What `event_leave` gave up."""
+
+    PLACE = "place"
+    WAITLIST = "waitlist"
+
+
+def _lock_upcoming_event(event_id: int) -> Event:
+    event = Event.objects.select_for_update().filter(pk=event_id).first()
+    if event is None:
+        raise EventError(MESSAGE_FAILED)
+    if not event.is_active:
+        raise EventError(MESSAGE_INACTIVE)
+    if event.event_date < timezone.now():
+        raise EventError(MESSAGE_PAST)
+    return event
+
+
+def _free_places(event: Event, *, now=None) -> int | None:
+    """None: no maximum. Participants, guests and the places held by open offers are taken."""
+    if event.max_participants is None:
+        return None
+    now = now or timezone.now()
+    taken = event.participants.count() + event.guests.count() + event.waitlist.filter(offer_expires_at__gt=now).count()
+    return max(event.max_participants - taken, 0)
+
+
+def waitlist_position(entry: EventWaitlistEntry) -> int:
+    return EventWaitlistEntry.objects.filter(event_id=entry.event_id, id__lte=entry.id).count()
+
+
+def offer_deadline(event: Event, *, now) -> datetime.datetime:
+    """WAITLIST_OFFER_HOURS from now, but never past the event's start."""
+    return min(now + datetime.timedelta(hours=settings.WAITLIST_OFFER_HOURS), event.event_date)
+
+
+def _offers_refresh(event: Event, *, now: datetime.datetime | None = None) -> list[EventWaitlistEntry]:
+    """Under the event's lock: expired offers leave the waitlist (their mail, if still unsent, is withdrawn),
+    and every free place is offered to the next one in line who has no offer yet, with a mail. One place,
+    one open offer. Returns the new offers."""
+    now = now or timezone.now()
+    expired = list(event.waitlist.filter(offer_expires_at__lte=now).values_list("pk", "user_id"))
+    if expired:
+        EventWaitlistEntry.objects.filter(pk__in=[pk for pk, _ in expired]).delete()
+        waitlist_offer_notice_withdraw(event_id=event.pk, user_ids=[user_id for _, user_id in expired])
+    if not event.is_active or event.event_date <= now:
+        return []
+    free = _free_places(event, now=now)
+    waiting = event.waitlist.filter(offer_expires_at__isnull=True).select_related("user").order_by("id")
+    entries = list(waiting if free is None else waiting[:free])
+    if not entries:
+        return []
+    deadline = offer_deadline(event, now=now)
+    EventWaitlistEntry.objects.filter(pk__in=[entry.pk for entry in entries]).update(
+        offered_at=now, offer_expires_at=deadline
+    )
+    for entry in entries:
+        entry.offered_at, entry.offer_expires_at = now, deadline
+        waitlist_offer_notify(entry=entry)
+    return entries
+
+
+def _moved(before: Event, after: Event) -> bool:
+    return before.event_date != after.event_date or before.location != after.location
