@@ -35,6 +35,21 @@ SAFETY_NOTE = (
     "Langer is niet beter: hier telt elke plons even zwaar."
 )
 
+# One calm line after a dip in water below ADVICE_COLD_BELOW °C, or without a buddy: advice, never a reward.
+ADVICE_COLD_BELOW = 5
+ADVICE_COLD = "Water onder de 5 °C: houd het kort, kom eruit voordat je gaat rillen en warm rustig op."
+ADVICE_ALONE = "Volgende keer samen? Ga nooit alleen het koude water in en zorg dat iemand op de kant meekijkt."
+
+
+def dip_advice(*, water_temperature, buddy_count: int) -> str | None:
+    """The one line of advice a dip gets (the cold first), or None."""
+    if water_temperature is not None and water_temperature < ADVICE_COLD_BELOW:
+        return ADVICE_COLD
+    if buddy_count == 0:
+        return ADVICE_ALONE
+    return None
+
+
 _DURATION_TEXT = re.compile(r"([0-9]{1,2}):([0-5][0-9])")
 
 

@@ -1,43 +1,13 @@
 """Reads for the dashboard and the stamp card. Each costs a fixed number of queries."""
 
+import datetime
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Max, Prefetch
-from django.urls import reverse
+from django.db.models import Case, Count, Exists, OuterRef, Prefetch, Q, Subquery, Value, When
+from django.utils import timezone
 
-from apps.accounts.access import member_mark
-from apps.core.formatting import clock_time, dutch_date
-
-from .conditions import SAFETY_NOTE, conditions_display, duration_display, limits_props
-from .models import Badge, Challenge, Dip, UserBadge, UserChallenge
-from .photos import MAX_SIDE as PHOTO_MAX_SIDE
-from .photos import MESSAGE_NOT_AN_IMAGE, max_photo_bytes
-from .services.dips import UNDO_WINDOW, DipOutcome
-
-RECENT_DIPS = 10
-SPOT_SUGGESTIONS = 20
-# The columns a dip's payload reads: a full card is a hundred rows or more, so plain rows, not models.
-DIP_PAYLOAD_COLUMNS = (
-    "pk",
-    "number",
-    "dip_date",
-    "photo",
-    "created_at",
-    "water_temperature",
-    "duration_seconds",
-    "spot",
-    "note",
-)
-
-# What a member hears after registering a dip (dip_registered_payload).
-MESSAGE_ADDED = "Plons toegevoegd!"
-MESSAGE_BADGE = "Badge verdiend: {name}!"
-MESSAGE_WATERDIEREN_DONE = "Waterdieren Stempelkaart voltooid! Alle badges verzameld!"
-MESSAGE_CHALLENGE_DONE = "Challenge voltooid! Je foto's en badges blijven bewaard."
-# How long each toast stays: the bigger the news, the longer.
-TOAST_ADDED_MS = 3000
-TOAST_BADGE_MS = 5000
-TOAST_COMPLETED_MS = 10000
+from .models import Badge, Challenge, ClubChallenge, ClubChallengeEntry, UserBadge, UserChallenge
+from .services.club_progress import club_goal_total, member_days
 
 
 @dataclass
@@ -53,10 +23,18 @@ class Dashboard:
     badge_count: int
     waterdieren: Challenge | None
     special_challenges: list[Challenge]
+    club_challenges: list["ClubChallengeCard"] = field(default_factory=list)
+    club_badges: list[ClubChallengeEntry] = field(default_factory=list)
 
     @property
     def can_start(self) -> bool:
         return not any(not card.is_completed for card in self.active_challenges)
+
+    @property
+    def can_register_without_card(self) -> bool:
+        """No card takes a dip today, but a club challenge the member joined runs: the dashboard offers
+        "Plons registreren" itself (with a card under way the stamp card does)."""
+        return self.can_start and can_register_without_card(self.club_challenges)
 
 
 def dashboard_for(user) -> Dashboard:
@@ -66,26 +44,112 @@ def dashboard_for(user) -> Dashboard:
         .annotate(dip_total=Count("dips"))
     )
     groups = _newest_badges_per_challenge(user)
-    # The page offers the catalogue only to a member who can start a challenge: only then is it read
-    # (two queries saved on every visit of a member with a card under way).
-    can_start = not any(not card.is_completed for card in active)
-    catalogue = (
-        list(
-            Challenge.objects.filter(is_active=True)
-            .prefetch_related(Prefetch("badges", queryset=Badge.objects.order_by("milestone_dips")))
-            .order_by("target_dips", "name")
-        )
-        if can_start
-        else []
+    # The catalogue is shown to every member: the special challenges admins make are visible with a card
+    # under way too (only the start buttons wait until that card is done).
+    catalogue = list(
+        Challenge.objects.filter(is_active=True)
+        .prefetch_related(Prefetch("badges", queryset=Badge.objects.order_by("milestone_dips")))
+        .order_by("target_dips", "name")
     )
     waterdieren = next((c for c in catalogue if c.is_waterdieren), None)
+    club_badges = club_badges_for(user)
     return Dashboard(
         active_challenges=active,
         badge_groups=groups,
-        badge_count=sum(len(group.awards) for group in groups),
+        badge_count=sum(len(group.awards) for group in groups) + len(club_badges),
         waterdieren=waterdieren,
         special_challenges=[c for c in catalogue if not c.is_waterdieren],
+        club_challenges=club_challenges_for(user),
+        club_badges=club_badges,
     )
+
+
+@dataclass
+class ClubChallengeCard:
+    """A club challenge as one member sees it: their own progress, and for a club goal the club's total."""
+
+    challenge: ClubChallenge
+    participants: int
+    joined: bool
+    completed_at: datetime.datetime | None
+    days_done: int = 0
+    total: int = 0  # a club goal's dips together
+    today: datetime.date = field(default_factory=timezone.localdate)
+
+    @property
+    def is_running(self) -> bool:
+        return self.challenge.runs_on(self.today)
+
+    @property
+    def is_upcoming(self) -> bool:
+        return self.today < self.challenge.starts_on
+
+    @property
+    def days_left(self) -> int:
+        """The days of the period still to come, today included."""
+        start = max(self.today, self.challenge.starts_on)
+        return max(0, (self.challenge.ends_on - start).days + 1)
+
+    @property
+    def percent(self) -> int:
+        done = self.total if self.challenge.is_club_goal else self.days_done
+        return min(100, round(100 * done / self.challenge.goal)) if self.challenge.goal else 0
+
+
+def club_challenges_for(user, *, today: datetime.date | None = None) -> list[ClubChallengeCard]:
+    """The club challenges running or still to come, with the member's progress: two queries at any size
+    (the challenges with their counts, and the member's dip dates)."""
+    today = today or timezone.localdate()
+    mine = ClubChallengeEntry.objects.filter(club_challenge=OuterRef("pk"), user_id=user.pk)
+    challenges = list(
+        ClubChallenge.objects.filter(ends_on__gte=today)
+        .annotate(
+            participants=Count("entries"),
+            joined=Exists(mine),
+            my_completed_at=Subquery(mine.values("completed_at")[:1]),
+            total=Case(When(kind=ClubChallenge.Kind.CLUB_GOAL, then=club_goal_total()), default=Value(0)),
+        )
+        .order_by("starts_on", "ends_on", "pk")
+    )
+    joined_day_kinds = [c for c in challenges if c.joined and not c.is_club_goal]
+    days = member_days(user_id=user.pk, challenges=joined_day_kinds)
+    return [
+        ClubChallengeCard(
+            challenge=challenge,
+            participants=challenge.participants,
+            joined=challenge.joined,
+            completed_at=challenge.my_completed_at,
+            days_done=days.get(challenge.pk, 0),
+            total=challenge.total,
+            today=today,
+        )
+        for challenge in challenges
+    ]
+
+
+def club_challenges_admin() -> list[ClubChallenge]:
+    """Every club challenge for /admin, newest period first, with `participants`, `completed` and `total`
+    (a club goal's dips together): one query at any size."""
+    return list(
+        ClubChallenge.objects.annotate(
+            participants=Count("entries"),
+            completed=Count("entries", filter=Q(entries__completed_at__isnull=False)),
+            total=Case(When(kind=ClubChallenge.Kind.CLUB_GOAL, then=club_goal_total()), default=Value(0)),
+        ).order_by("-starts_on", "-pk")
+    )
+
+
+def club_badges_for(user) -> list[ClubChallengeEntry]:
+    """The club challenges the member completed, newest first: their badges."""
+    return list(
+        ClubChallengeEntry.objects.filter(user_id=user.pk, completed_at__isnull=False)
+        .select_related("club_challenge")
+        .order_by("-completed_at", "-pk")
+    )
+
+
+def can_register_without_card(cards: list[ClubChallengeCard]) -> bool:
+    return any(card.joined and card.is_running for card in cards)
 
 
 def _newest_badges_per_challenge(user) -> list[BadgeGroup]:
@@ -109,130 +173,3 @@ def _newest_badges_per_challenge(user) -> list[BadgeGroup]:
 
 def active_card_for(user) -> UserChallenge | None:
     return UserChallenge.objects.filter(user=user, is_active=True).select_related("challenge").first()
-
-
-def photo_urls(dip: Dip) -> tuple[str | None, str | None]:
-    if not dip.photo:
-        return None, None
-    return reverse("dip_photo", args=[dip.pk]), reverse("dip_thumbnail", args=[dip.pk])
-
-
-def dip_payload(dip: Dip) -> dict:
-    """A Dip, or any row with the DIP_PAYLOAD_COLUMNS (see stamp_card_props)."""
-    photo, thumbnail = photo_urls(dip)
-    temperature = dip.water_temperature
-    return {
-        "id": dip.pk,
-        "number": dip.number,
-        "dipDate": dip.dip_date.isoformat(),
-        # With the time of the tap (created_at), so two dips on one day can be told apart.
-        "dipDateDisplay": f"{dutch_date(dip.dip_date)}, {clock_time(dip.created_at)}",
-        "photoUrl": photo,
-        "thumbnailUrl": thumbnail,
-        # The member's own log; the island's form edits these, the line shows them.
-        "waterTemperature": float(temperature) if temperature is not None else None,
-        "durationSeconds": dip.duration_seconds,
-        "durationDisplay": duration_display(dip.duration_seconds),
-        "spot": dip.spot,
-        "note": dip.note,
-        "conditionsDisplay": conditions_display(
-            water_temperature=temperature, duration_seconds=dip.duration_seconds, spot=dip.spot
-        ),
-        # Until when the server still takes it back (only the card's latest dip; the server judges).
-        "undoUntil": (dip.created_at + UNDO_WINDOW).isoformat(),
-    }
-
-
-def badge_payload(badge: Badge, award: UserBadge | None = None) -> dict:
-    return {
-        "id": badge.pk,
-        "name": badge.name,
-        "description": badge.description,
-        "milestone": badge.milestone_dips,
-        "imageUrl": badge.image_src,
-        "earned": award is not None,
-        "earnedAtDisplay": dutch_date(award.earned_at) if award else None,
-        "physicalStatusDisplay": award.physical_status_text if award else None,
-    }
-
-
-def stamp_card_props(card: UserChallenge) -> dict:
-    """Everything the stamp card island shows, in the page's first HTML (no request waterfall)."""
-    challenge = card.challenge
-    # Plain rows (pk, number, dip_date, photo) rather than model instances: dip_payload needs no more,
-    # and a full card is a hundred rows or more.
-    dips = list(
-        Dip.objects.filter(user_challenge=card).order_by("-number").values_list(*DIP_PAYLOAD_COLUMNS, named=True)
-    )
-    badges = list(Badge.objects.filter(challenge=challenge).order_by("milestone_dips"))
-    awards = {award.badge_id: award for award in UserBadge.objects.filter(user_challenge=card)}
-    return {
-        "userChallengeId": card.pk,
-        "challenge": {
-            "name": challenge.name,
-            "description": challenge.description,
-            "category": challenge.category,
-            "targetDips": challenge.target_dips,
-        },
-        "dipCount": len(dips),
-        "completedAt": card.completed_at.isoformat() if card.completed_at else None,
-        "completedAtDisplay": dutch_date(card.completed_at) or None,
-        "milestones": [badge.milestone_dips for badge in badges],
-        "badges": [badge_payload(badge, awards.get(badge.pk)) for badge in badges],
-        "recentDips": [dip_payload(dip) for dip in dips[:RECENT_DIPS]],
-        "photos": [dip_payload(dip) for dip in dips if dip.photo],
-        "endpoints": {
-            "registerDip": reverse("dip_register"),
-            # With 0 in place of the dip's id: the island fills in the id of the dip it means.
-            "updateDip": reverse("dip_update", args=[0]),
-            "undoDip": reverse("dip_undo", args=[0]),
-        },
-        "spotSuggestions": spot_suggestions_for(card.user_id),
-        "conditionLimits": limits_props(),
-        "safetyNote": SAFETY_NOTE,
-        # The server's limit (settings.PHOTO_MAX_BYTES), so the island refuses a too-large photo before sending it.
-        "photoMaxBytes": max_photo_bytes(),
-        "photoNotImageMessage": MESSAGE_NOT_AN_IMAGE,
-        # The longest side the server keeps: the phone shrinks a photo to it before the upload.
-        "photoMaxSide": PHOTO_MAX_SIDE,
-        # Whose taps these are: a tap queued on the phone is only sent with this member's session.
-        "member": member_mark(card.user_id),
-    }
-
-
-def dip_registered_payload(outcome: DipOutcome) -> dict:
-    """The answer to a registered dip: the new state of the card, and what to tell and show the member
-    (toasts with their durations, and which celebration, if any: a completion outranks a badge)."""
-    card = outcome.user_challenge
-    toasts = [{"text": MESSAGE_ADDED, "durationMs": TOAST_ADDED_MS}]
-    celebration = None
-    if outcome.badge is not None:
-        toasts.append({"text": MESSAGE_BADGE.format(name=outcome.badge.name), "durationMs": TOAST_BADGE_MS})
-        celebration = "milestone"
-    if outcome.completed:
-        done = MESSAGE_WATERDIEREN_DONE if card.challenge.is_waterdieren else MESSAGE_CHALLENGE_DONE
-        toasts.append({"text": done, "durationMs": TOAST_COMPLETED_MS})
-        celebration = "completion"
-    return {
-        "message": MESSAGE_ADDED,
-        "dip": dip_payload(outcome.dip),
-        "dipCount": outcome.dip_count,
-        "completed": outcome.completed,
-        "completedAt": card.completed_at.isoformat() if card.completed_at else None,
-        "completedAtDisplay": dutch_date(card.completed_at) or None,
-        "badge": badge_payload(outcome.badge, outcome.award) if outcome.badge else None,
-        "celebration": celebration,
-        "toasts": toasts,
-    }
-
-
-def spot_suggestions_for(user_id: int) -> list[str]:
-    """The member's own earlier spots, most recently used first (for the "Plek" field)."""
-    latest = (
-        Dip.objects.filter(user_id=user_id)
-        .exclude(spot="")
-        .values("spot")
-        .annotate(last_used=Max("created_at"))
-        .order_by("-last_used", "spot")[:SPOT_SUGGESTIONS]
-    )
-    return [row["spot"] for row in latest]

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from .views import badge_art, challenge, dashboard, dip_edit, photos
+from .views import badge_art, challenge, club, dashboard, dip_edit, photos
 
 # Taking part: starting, registering a dip (and correcting or undoing it), stopping.
 challenge_pages = [
@@ -9,6 +9,11 @@ challenge_pages = [
     path("plons/<int:dip_id>", dip_edit.update_dip, name="dip_update"),
     path("plons/<int:dip_id>/ongedaan", dip_edit.undo_dip, name="dip_undo"),
     path("stoppen", challenge.stop, name="challenge_stop"),
+    # Dated club challenges: taking part, and a dip from the dashboard for a member without a card.
+    path("club/meedoen", club.join, name="club_challenge_join"),
+    path("club/stoppen", club.leave, name="club_challenge_leave"),
+    path("club/plons", club.register_dip, name="club_dip_register"),
+    path("club/plons/ongedaan", club.undo_dip, name="club_dip_undo"),
 ]
 
 urlpatterns = [

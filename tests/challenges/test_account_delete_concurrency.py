@@ -10,7 +10,8 @@ from apps.accounts.models import User
 from apps.accounts.services import user_delete
 from apps.challenges.models import Challenge, Dip
 from apps.challenges.services.cards import challenge_start
-from apps.challenges.services.dips import dip_register, dip_undo
+from apps.challenges.services.dip_changes import dip_undo
+from apps.challenges.services.dips import dip_register
 from apps.challenges.services.errors import ChallengeError
 from tests.concurrency import in_thread, requires_postgresql, wait_for_lock_waiters
 from tests.factories import AdminFactory, UserFactory

@@ -5,6 +5,7 @@ from decimal import Decimal
 import pytest
 from django.db import IntegrityError, transaction
 
+from apps.challenges.card_payloads import spot_suggestions_for
 from apps.challenges.conditions import (
     MESSAGE_DURATION,
     MESSAGE_NOTE_TOO_LONG,
@@ -16,7 +17,6 @@ from apps.challenges.conditions import (
     conditions_parse,
 )
 from apps.challenges.models import Challenge, Dip
-from apps.challenges.selectors import spot_suggestions_for
 from apps.challenges.services.dips import dip_register
 from tests.factories import DipFactory, UserChallengeFactory
 

@@ -12,7 +12,8 @@ from apps.challenges.conditions import ConditionsError, DipConditions
 from apps.challenges.models import Challenge, Dip, UserBadge, UserChallenge, photo_storage
 from apps.challenges.photos import ProcessedPhoto
 from apps.challenges.services.cards import challenge_start
-from apps.challenges.services.dips import MESSAGE_UNDO_TOO_LATE, UNDO_WINDOW, dip_details_update, dip_register, dip_undo
+from apps.challenges.services.dip_changes import dip_details_update, dip_undo
+from apps.challenges.services.dips import MESSAGE_UNDO_TOO_LATE, UNDO_WINDOW, dip_register
 from apps.challenges.services.errors import ChallengeError, DipNotFoundError
 from tests.challenges.photo_samples import image_bytes
 from tests.factories import DipFactory, UserChallengeFactory

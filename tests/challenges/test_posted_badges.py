@@ -8,7 +8,8 @@ from django.utils import timezone
 
 from apps.challenges.models import Challenge, Dip, PhysicalStatus, UserBadge
 from apps.challenges.services.cards import challenge_start
-from apps.challenges.services.dips import dip_register, dip_undo
+from apps.challenges.services.dip_changes import dip_undo
+from apps.challenges.services.dips import dip_register
 from apps.shipping.services import physical_badges_mark
 
 pytestmark = pytest.mark.django_db

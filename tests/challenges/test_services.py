@@ -7,7 +7,8 @@ from django.utils import timezone
 from apps.challenges.models import Challenge, Dip, UserBadge, UserChallenge
 from apps.challenges.photos import ProcessedPhoto
 from apps.challenges.services.cards import challenge_start, challenge_stop
-from apps.challenges.services.dips import dip_delete, dip_register
+from apps.challenges.services.dip_changes import dip_delete
+from apps.challenges.services.dips import dip_register
 from apps.challenges.services.errors import ChallengeCompletedError, ChallengeError
 from tests.factories import BadgeFactory, ChallengeFactory, DipFactory, UserChallengeFactory, UserFactory
 

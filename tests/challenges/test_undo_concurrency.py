@@ -4,7 +4,8 @@ import pytest
 
 from apps.challenges.models import Challenge, Dip, UserBadge
 from apps.challenges.services.cards import challenge_start
-from apps.challenges.services.dips import dip_register, dip_undo
+from apps.challenges.services.dip_changes import dip_undo
+from apps.challenges.services.dips import dip_register
 from apps.challenges.services.errors import ChallengeError
 from tests.concurrency import requires_postgresql, run_concurrently
 from tests.factories import UserFactory

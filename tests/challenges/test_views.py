@@ -1,17 +1,28 @@
+import datetime
 import json
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 from django.urls import reverse
+from django.utils import timezone
 
-from apps.challenges.models import Challenge, Dip, UserBadge, UserChallenge
+from apps.challenges.models import Challenge, ClubChallenge, Dip, DipBuddy, UserBadge, UserChallenge
 from apps.challenges.photos import ProcessedPhoto
 from apps.challenges.services.cards import challenge_start
 from apps.challenges.services.dips import dip_register
 from apps.core.page_cache import MEMBER, pages_changed
 from tests.challenges.photo_samples import image_bytes
-from tests.factories import BadgeFactory, ChallengeFactory, UserBadgeFactory, UserChallengeFactory
+from tests.factories import (
+    BadgeFactory,
+    ChallengeFactory,
+    ClubChallengeEntryFactory,
+    ClubChallengeFactory,
+    DipFactory,
+    UserBadgeFactory,
+    UserChallengeFactory,
+    UserFactory,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -110,7 +121,17 @@ def test_dashboard_shows_the_active_challenge_and_hides_the_start_cards(member_c
     card_with(member, waterdieren, 3)
     html = member_client.get("/dashboard").content.decode()
     assert "Je actieve challenge(s)" in html and "Doel: 100 plonsen" in html and "Naar stempelkaart" in html
-    assert "Start Nu" not in html and "Bijzondere Challenges" not in html
+    assert "Start Nu" not in html and "Start challenge" not in html
+
+
+def test_dashboard_shows_special_challenges_to_a_member_with_a_card(member_client, member, waterdieren):
+    """Issue 25: special challenges made by admins are visible with a card under way (starting one waits)."""
+    card_with(member, waterdieren, 3)
+    ChallengeFactory(name="Winterwonder", category=Challenge.Category.SPECIAL, target_dips=30)
+    html = member_client.get("/dashboard").content.decode()
+    assert "Bijzondere Challenges" in html and "Winterwonder" in html
+    assert "Je kunt deze challenge starten zodra je actieve challenge klaar is." in html
+    assert "Start challenge" not in html
 
 
 def test_admin_button_only_for_admins(client, member, admin_user):
@@ -173,7 +194,17 @@ def test_dashboard_query_budget(member_client, member, waterdieren, size, django
     for _ in range(size):
         special = ChallengeFactory()
         BadgeFactory(challenge=special, milestone_dips=1)
-    with django_assert_max_num_queries(9):
+    # Dated club challenges of every kind, joined and not, with other members' dips in their club goals.
+    today = timezone.localdate()
+    for index in range(min(size, 20)):
+        kind = [ClubChallenge.Kind.EVERY_DAY, ClubChallenge.Kind.DAYS, ClubChallenge.Kind.CLUB_GOAL][index % 3]
+        club = ClubChallengeFactory(kind=kind, starts_on=today, ends_on=today + datetime.timedelta(days=9))
+        ClubChallengeEntryFactory(user=member, club_challenge=club, completed_at=timezone.now() if index % 2 else None)
+        for other in ClubChallengeEntryFactory.create_batch(min(size, 5), club_challenge=club):
+            DipFactory(user=other.user, user_challenge=None, dip_date=today)
+    # The catalogue, the member's cards, badges, club challenges (with their progress) and club badges, the
+    # events, the club messages, and samen plonsen's two blocks (afspraken, buddy requests).
+    with django_assert_max_num_queries(14):
         assert member_client.get("/dashboard").status_code == 200
 
 
@@ -230,8 +261,21 @@ def test_challenge_query_budget(member_client, member, waterdieren, size, django
     for badge in waterdieren.badges.filter(milestone_dips__lte=size):
         UserBadge.objects.create(user=member, badge=badge, user_challenge=card)
     Dip.objects.filter(user_challenge=card).update(photo="1/x.jpg", thumbnail="1/x.thumb.jpg")
-    with django_assert_max_num_queries(8):
-        assert member_client.get("/challenge").status_code == 200
+    # Buddies on every dip: clubmates the member named, and a clubmate's dip the member put on their card.
+    mates = UserFactory.create_batch(min(size, 3))
+    own = list(Dip.objects.filter(user_challenge=card))
+    DipBuddy.objects.bulk_create([DipBuddy(dip=dip, buddy=mate) for dip in own for mate in mates])
+    theirs = DipFactory(user=mates[0], user_challenge=None, number=1)
+    DipBuddy.objects.create(
+        dip=theirs, buddy=member, status=DipBuddy.Status.ACCEPTED, buddy_dip=own[0], decided_at=timezone.now()
+    )
+    # Two more for samen plonsen's part (apps.together): the member's afspraak of about now and who went along.
+    # The buddies of the card's dips (the line's "Met ...") are read in one query, within the same budget.
+    with django_assert_max_num_queries(10):
+        response = member_client.get("/challenge")
+    assert response.status_code == 200
+    line = next(dip for dip in props(response)["recentDips"] if dip["id"] == own[0].pk)["buddiesDisplay"]
+    assert line.startswith("Met ") and mates[0].display_name in line
 
 
 # --- registering a dip -------------------------------------------------------------------------------

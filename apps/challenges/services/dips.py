@@ -1,8 +1,12 @@
 """A dip: registered (`dip_register` is the only way one is made), checked before the photo, its details
-changed afterwards, undone by the member within the window, deleted by an admin."""
+changed afterwards, undone by the member within the window, deleted by an admin.
+
+Changing a dip afterwards (delete, details, undo) lives in dip_changes.py.
+"""
 
 import datetime
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -15,10 +19,10 @@ from apps.core.formatting import dutch_date
 from apps.core.page_cache import MEMBER, pages_changed
 
 from ..conditions import DipConditions
-from ..models import Badge, Dip, UserBadge, UserChallenge, photo_storage
+from ..models import Badge, ClubChallenge, ClubChallengeEntry, Dip, DipBuddy, UserBadge, UserChallenge, photo_storage
 from ..photos import ProcessedPhoto
-from .errors import ChallengeError, DipNotFoundError
-from .recount import card_recount_after_dip_removal, member_lock, user_dip_count_refresh
+from .errors import ChallengeError
+from .recount import member_lock, user_dip_count_refresh
 
 # A mis-tap can be taken back for this long; after that a dip is part of the member's history.
 UNDO_WINDOW_MINUTES = 10
@@ -41,6 +45,7 @@ TAP_TIME_MAX_AGE = datetime.timedelta(hours=72)
 # the start; earlier it cannot have been made on this card.
 TAP_CLOCK_SKEW = datetime.timedelta(minutes=10)
 MESSAGE_TAP_BEFORE_START = "Deze plons is getikt voordat je challenge begon. Hij is niet geteld."
+MESSAGE_BUDDY_BEFORE_START = "Deze plons was voordat je challenge begon. Hij kan niet op je kaart."
 MESSAGE_DAILY_LIMIT_THAT_DAY = "Op {date} heb je al een plons geregistreerd. Er telt één plons per dag."
 
 
@@ -51,8 +56,11 @@ class DipOutcome:
     badge: Badge | None
     award: UserBadge | None
     completed: bool
-    user_challenge: UserChallenge
+    # None for a dip without a stamp card (it counts for the member's club challenges only).
+    user_challenge: UserChallenge | None
     replayed: bool = False
+    # The club challenges this dip completed for the member (their badge and celebration).
+    club_completed: tuple[ClubChallenge, ...] = ()
 
 
 def dip_register(
@@ -64,6 +72,9 @@ def dip_register(
     tapped_at: datetime.datetime | None = None,
     user_challenge_id: int | None = None,
     now: datetime.datetime | None = None,
+    share_photo: bool = False,
+    buddy_ids: Sequence[int] = (),
+    trusted_moment: datetime.datetime | None = None,
 ) -> DipOutcome:
     """Register a dip on the member's active card, award a milestone badge, complete at the target.
 
@@ -72,8 +83,12 @@ def dip_register(
     A `request_id` seen before on this card answers with that earlier dip instead of adding one.
     `conditions` (water temperature, time, spot, note) are optional; wrong ones raise ConditionsError
     before anything is written.
+    `buddy_ids` are the clubmates the member names ("Met wie?"): each becomes a DipBuddy request in the dip's
+    transaction (see `_buddies_tag`). `trusted_moment` is a moment the server vouches for (a buddy's dip put
+    on this member's card, apps.together): it counts as is, unless it lies before the card started.
     A dip sent later from the phone (tapped without signal) brings `tapped_at`, the moment of the tap,
     and `user_challenge_id`, the card it was tapped on: see `dip_moment`, and another card refuses it.
+    `share_photo` is "Deel deze foto met de club" (the club feed, apps/club).
     """
     now = now or timezone.now()
     conditions = conditions or DipConditions()
@@ -88,6 +103,9 @@ def dip_register(
             user_challenge_id=user_challenge_id,
             tapped_at=tapped_at,
             now=now,
+            share_photo=share_photo,
+            buddy_ids=buddy_ids,
+            trusted_moment=trusted_moment,
         )
     except BaseException:
         _photo_delete(names)
@@ -130,7 +148,13 @@ def _dip_register_locked(
     user_challenge_id: int | None,
     tapped_at: datetime.datetime | None,
     now: datetime.datetime,
+    share_photo: bool = False,
+    buddy_ids: Sequence[int] = (),
+    trusted_moment: datetime.datetime | None = None,
 ) -> DipOutcome:
+    """One tap, one Dip row: on the active stamp card when it takes the dip, else without a card when the
+    member takes part in a club challenge running on the dip's day. Either way it counts for every club
+    challenge the member joined (derived from the dips, see ClubChallenge)."""
     with transaction.atomic():
         member_lock(user_id=user.pk)
         card = (
@@ -139,50 +163,152 @@ def _dip_register_locked(
             .filter(user=user, is_active=True)
             .first()
         )
-        if card is None:
-            raise ChallengeError(MESSAGE_NO_ACTIVE if user_challenge_id is None else MESSAGE_OTHER_CARD)
-        if user_challenge_id is not None and card.pk != user_challenge_id:
+        if user_challenge_id is not None and (card is None or card.pk != user_challenge_id):
             raise ChallengeError(MESSAGE_OTHER_CARD)
-        earlier = card.dips.filter(request_id=request_id).first() if request_id else None
-        if earlier is not None:
-            return _replay(card, earlier)
-        # Judged under the card's lock, against its start: a claimed tap time cannot reach days before it.
-        moment = dip_moment(tapped_at=tapped_at, now=now, card_started_at=card.started_at)
-        target = card.challenge.target_dips
-        count = card.dips.count()
-        today = timezone.localdate(moment)
-        refusal = _card_refusal(card, count=count, today=today, server_today=timezone.localdate(now))
+        if request_id:
+            if card is not None and (earlier := card.dips.filter(request_id=request_id).first()) is not None:
+                return _replay(card, earlier)
+            earlier = Dip.objects.filter(user=user, user_challenge=None, request_id=request_id).first()
+            if earlier is not None:
+                return _replay_without_card(earlier)
+        server_today = timezone.localdate(now)
+        if card is not None:
+            # Judged under the card's lock, against its start: a claimed tap time cannot reach days before it.
+            moment = dip_moment(tapped_at=tapped_at, now=now, card_started_at=card.started_at)
+            if trusted_moment is not None:
+                if trusted_moment < card.started_at - TAP_CLOCK_SKEW:
+                    raise ChallengeError(MESSAGE_BUDDY_BEFORE_START)
+                moment = max(trusted_moment, card.started_at)
+            today = timezone.localdate(moment)
+            count = card.dips.count()
+            refusal = _card_refusal(card, count=count, today=today, server_today=server_today)
+            if refusal is None:
+                return _dip_on_card(
+                    user=user, card=card, number=count + 1, moment=moment, photo_names=photo_names,
+                    request_id=request_id, conditions=conditions, share_photo=share_photo,
+                    buddy_ids=buddy_ids,
+                )  # fmt: skip
+            # A card that is done or full still lets a dip count for the club challenges the member joined.
+            if refusal not in (MESSAGE_COMPLETED, MESSAGE_MAXIMUM.format(target=card.challenge.target_dips)):
+                raise ChallengeError(refusal)
+            if user_challenge_id is not None or not club_challenge_running_for(user_id=user.pk, day=today):
+                raise ChallengeError(refusal)
+        else:
+            moment = trusted_moment or dip_moment(tapped_at=tapped_at, now=now)
+            today = timezone.localdate(moment)
+            if not club_challenge_running_for(user_id=user.pk, day=today):
+                raise ChallengeError(MESSAGE_NO_ACTIVE)
+        refusal = _free_refusal(user_id=user.pk, today=today, server_today=server_today)
         if refusal is not None:
             raise ChallengeError(refusal)
+        number = Dip.objects.filter(user=user, user_challenge=None).count() + 1
+        dip = _dip_create(
+            user=user, card=None, number=number, moment=moment, photo_names=photo_names,
+            request_id=request_id, conditions=conditions, share_photo=share_photo, buddy_ids=buddy_ids,
+        )  # fmt: skip
+        club_completed = user_dip_count_refresh(user_id=user.pk)
+        return DipOutcome(
+            dip=dip, dip_count=number, badge=None, award=None, completed=False, user_challenge=None,
+            club_completed=club_completed,
+        )  # fmt: skip
 
-        number = count + 1
-        dip = Dip.objects.create(
-            user=user,
-            user_challenge=card,
-            number=number,
-            dip_date=today,
-            photo=photo_names[0],
-            thumbnail=photo_names[1],
-            created_at=moment,
-            request_id=request_id,
-            water_temperature=conditions.water_temperature,
-            duration_seconds=conditions.duration_seconds,
-            spot=conditions.spot,
-            note=conditions.note,
+
+def club_challenge_running_for(*, user_id: int, day: datetime.date) -> bool:
+    """Whether the member joined a club challenge whose period holds `day`: then a dip counts without a card."""
+    return ClubChallengeEntry.objects.filter(
+        user_id=user_id, club_challenge__starts_on__lte=day, club_challenge__ends_on__gte=day
+    ).exists()
+
+
+def _free_refusal(*, user_id: int, today: datetime.date, server_today: datetime.date) -> str | None:
+    """The daily limit for a dip without a card: one dip per day, counted over all the member's dips."""
+    if settings.DIP_DAILY_LIMIT_ENABLED and Dip.objects.filter(user_id=user_id, dip_date=today).exists():
+        if today == server_today:
+            return MESSAGE_DAILY_LIMIT
+        return MESSAGE_DAILY_LIMIT_THAT_DAY.format(date=dutch_date(today))
+    return None
+
+
+def _dip_create(
+    *,
+    user: User,
+    card: UserChallenge | None,
+    number: int,
+    moment: datetime.datetime,
+    photo_names: tuple[str, str],
+    request_id: uuid.UUID | None,
+    conditions: DipConditions,
+    share_photo: bool,
+    buddy_ids: Sequence[int],
+) -> Dip:
+    dip = Dip.objects.create(
+        user=user,
+        user_challenge=card,
+        number=number,
+        dip_date=timezone.localdate(moment),
+        photo=photo_names[0],
+        thumbnail=photo_names[1],
+        created_at=moment,
+        request_id=request_id,
+        water_temperature=conditions.water_temperature,
+        duration_seconds=conditions.duration_seconds,
+        spot=conditions.spot,
+        note=conditions.note,
+        share_photo=share_photo,
+    )
+    _buddies_tag(dip=dip, buddy_ids=buddy_ids)
+    return dip
+
+
+def _dip_on_card(
+    *,
+    user: User,
+    card: UserChallenge,
+    number: int,
+    moment: datetime.datetime,
+    photo_names: tuple[str, str],
+    request_id: uuid.UUID | None,
+    conditions: DipConditions,
+    share_photo: bool,
+    buddy_ids: Sequence[int],
+) -> DipOutcome:
+    dip = _dip_create(
+        user=user, card=card, number=number, moment=moment, photo_names=photo_names,
+        request_id=request_id, conditions=conditions, share_photo=share_photo, buddy_ids=buddy_ids,
+    )  # fmt: skip
+    club_completed = user_dip_count_refresh(user_id=user.pk)
+    badge = Badge.objects.filter(challenge_id=card.challenge_id, milestone_dips=number).first()
+    award = None
+    if badge is not None:
+        # A physical badge posted before its dip was undone kept its award: the member has it already.
+        award = UserBadge.objects.filter(user_challenge=card, badge=badge).first() or UserBadge.objects.create(
+            user=user, badge=badge, user_challenge=card, earned_at=moment
         )
-        user_dip_count_refresh(user_id=user.pk)
-        badge = Badge.objects.filter(challenge_id=card.challenge_id, milestone_dips=number).first()
-        award = None
-        if badge is not None:
-            # A physical badge posted before its dip was undone kept its award: the member has it already.
-            award = UserBadge.objects.filter(user_challenge=card, badge=badge).first() or UserBadge.objects.create(
-                user=user, badge=badge, user_challenge=card, earned_at=moment
-            )
-        completed = number >= target
-        if completed:
-            card.completed_at = moment
-            card.save(update_fields=["completed_at"])
-        return DipOutcome(dip=dip, dip_count=number, badge=badge, award=award, completed=completed, user_challenge=card)
+    completed = number >= card.challenge.target_dips
+    if completed:
+        card.completed_at = moment
+        card.save(update_fields=["completed_at"])
+    return DipOutcome(
+        dip=dip, dip_count=number, badge=badge, award=award, completed=completed, user_challenge=card,
+        club_completed=club_completed,
+    )  # fmt: skip
+
+
+def _buddies_tag(*, dip: Dip, buddy_ids: Sequence[int]) -> None:
+    """The clubmates named on a new dip: active members who allow tagging, never the member. An id that is
+    none of those (a clubmate who just turned tagging off) is left out quietly: the dip itself counts."""
+    wanted = {buddy_id for buddy_id in buddy_ids if buddy_id != dip.user_id}
+    if not wanted:
+        return
+    found = list(
+        User.objects.filter(pk__in=wanted, is_active=True, tagging_allowed=True)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    # One by one (not bulk_create): the post_save signal queues each buddy's request (apps.together.signals).
+    for buddy_id in found:
+        DipBuddy.objects.create(dip=dip, buddy_id=buddy_id, created_at=dip.created_at)
+    pages_changed(MEMBER, user_ids=found)
 
 
 def _card_refusal(
@@ -204,7 +330,8 @@ def _card_refusal(
 
 @dataclass(frozen=True)
 class DipPrecheck:
-    """What dip_register would say before the photo is read: has_card False means refuse at once."""
+    """What dip_register would say before the photo is read: has_card False means refuse at once. "Card" in
+    the wide sense: a stamp card, or a club challenge running today that takes a dip without a card."""
 
     has_card: bool
     refusal: str | None
@@ -217,11 +344,16 @@ def dip_precheck(*, user: User, now: datetime.datetime | None = None) -> DipPrec
     With a card that is full or done, a resend of a dip already stored (same request id) still gets
     its earlier answer from dip_register: hence the refusal is returned, not raised.
     """
+    now = now or timezone.now()
+    today = timezone.localdate(now)
     card = UserChallenge.objects.select_related("challenge").filter(user=user, is_active=True).first()
-    if card is None:
-        return DipPrecheck(has_card=False, refusal=MESSAGE_NO_ACTIVE)
-    today = timezone.localdate(now or timezone.now())
-    return DipPrecheck(has_card=True, refusal=_card_refusal(card, count=card.dips.count(), today=today))
+    refusal = _card_refusal(card, count=card.dips.count(), today=today) if card is not None else MESSAGE_NO_ACTIVE
+    if refusal is None:
+        return DipPrecheck(has_card=True, refusal=None)
+    card_done = card is not None and refusal != MESSAGE_DAILY_LIMIT
+    if (card is None or card_done) and club_challenge_running_for(user_id=user.pk, day=today):
+        return DipPrecheck(has_card=True, refusal=_free_refusal(user_id=user.pk, today=today, server_today=today))
+    return DipPrecheck(has_card=card is not None, refusal=refusal)
 
 
 def _replay(card: UserChallenge, dip: Dip) -> DipOutcome:
@@ -239,6 +371,12 @@ def _replay(card: UserChallenge, dip: Dip) -> DipOutcome:
     )
 
 
+def _replay_without_card(dip: Dip) -> DipOutcome:
+    return DipOutcome(
+        dip=dip, dip_count=dip.number, badge=None, award=None, completed=False, user_challenge=None, replayed=True
+    )
+
+
 def _photo_save(*, user: User, photo: ProcessedPhoto, now: datetime.datetime) -> tuple[str, str]:
     stamp = timezone.localtime(now).strftime("%Y%m%dT%H%M%S%f")
     storage = photo_storage()
@@ -249,100 +387,3 @@ def _photo_save(*, user: User, photo: ProcessedPhoto, now: datetime.datetime) ->
         storage.delete(full)
         raise
     return full, thumbnail
-
-
-def dip_delete(*, dip_id: int) -> UserChallenge:
-    """Delete one dip and keep its card whole: the later dips close the gap, badges beyond the new count
-    go, and a completed card below its target is open again. The photo files go after the commit (the
-    post_delete signal of Dip). Returns the card as it is now. Raises ChallengeError when the dip is gone.
-    """
-    with transaction.atomic():
-        found = Dip.objects.filter(pk=dip_id).values_list("user_challenge_id", "user_id").first()
-        if found is None:
-            raise ChallengeError(MESSAGE_DIP_UNKNOWN)
-        card_id, user_id = found
-        member_lock(user_id=user_id)
-        # The same lock as dip_register: a dip registered meanwhile waits until the card is whole again.
-        card = (
-            UserChallenge.objects.select_for_update(of=("self",)).select_related("challenge").filter(pk=card_id).first()
-        )
-        # Read again under the lock: a parallel delete (of the dip, or of the whole account) may have won.
-        dip = card.dips.filter(pk=dip_id).first() if card is not None else None
-        if card is None or dip is None:
-            raise ChallengeError(MESSAGE_DIP_UNKNOWN)
-        dip.delete()
-        user_dip_count_refresh(user_id=dip.user_id)
-        card_recount_after_dip_removal(card=card, removed_number=dip.number)
-    return card
-
-
-def dip_details_update(
-    *, user: User, dip_id: int, conditions: DipConditions, photo: ProcessedPhoto | None = None
-) -> Dip:
-    """Set the conditions of one of the member's own dips afterwards, and add or replace its photo.
-
-    The conditions replace what was logged (an empty field clears it). A replaced photo's files are
-    removed once the change is committed; the new files are removed again when the change fails.
-    """
-    conditions.check()
-    names = _photo_save(user=user, photo=photo, now=timezone.now()) if photo else ("", "")
-    try:
-        with transaction.atomic():
-            member_lock(user_id=user.pk)
-            dip = Dip.objects.select_for_update().filter(pk=dip_id, user=user).first()
-            if dip is None:
-                raise DipNotFoundError(MESSAGE_DIP_UNKNOWN)
-            dip.water_temperature = conditions.water_temperature
-            dip.duration_seconds = conditions.duration_seconds
-            dip.spot = conditions.spot
-            dip.note = conditions.note
-            fields = ["water_temperature", "duration_seconds", "spot", "note"]
-            if photo:
-                replaced = (dip.photo.name, dip.thumbnail.name)
-                dip.photo, dip.thumbnail = names
-                fields += ["photo", "thumbnail"]
-                transaction.on_commit(lambda: _photo_delete(replaced))
-            dip.save(update_fields=fields)
-            pages_changed(MEMBER, user_ids=[user.pk])
-    except BaseException:
-        _photo_delete(names)
-        raise
-    return dip
-
-
-@dataclass(frozen=True)
-class UndoOutcome:
-    dip_id: int
-    dip_count: int
-    user_challenge: UserChallenge
-    revoked_badge_ids: tuple[int, ...]
-
-
-def dip_undo(*, user: User, dip_id: int, now: datetime.datetime | None = None) -> UndoOutcome:
-    """Take back a mis-tap: the member's latest dip on their active card, within UNDO_WINDOW.
-
-    Under the card's lock, so a dip registered at the same moment cannot slip in between. The badge
-    and the completion the dip brought are taken back in the same transaction; its photo files go
-    after the commit (the post_delete signal of Dip).
-    """
-    now = now or timezone.now()
-    with transaction.atomic():
-        member_lock(user_id=user.pk)
-        card_id = Dip.objects.filter(pk=dip_id, user=user).values_list("user_challenge_id", flat=True).first()
-        if card_id is None:
-            raise DipNotFoundError(MESSAGE_DIP_UNKNOWN)
-        card = (
-            UserChallenge.objects.select_for_update(of=("self",))
-            .select_related("challenge")
-            .filter(pk=card_id, user=user)
-            .first()
-        )
-        latest = card.dips.order_by("-number").first() if card is not None else None
-        if card is None or latest is None or latest.pk != dip_id:
-            raise ChallengeError(MESSAGE_UNDO_TOO_LATE)
-        if not card.is_active or latest.created_at < now - UNDO_WINDOW:
-            raise ChallengeError(MESSAGE_UNDO_TOO_LATE)
-        latest.delete()
-        revoked = card_recount_after_dip_removal(card=card, removed_number=latest.number)
-        user_dip_count_refresh(user_id=user.pk)
-        return UndoOutcome(dip_id=dip_id, dip_count=card.dips.count(), user_challenge=card, revoked_badge_ids=revoked)

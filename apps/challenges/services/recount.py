@@ -7,7 +7,8 @@ from django.db.models.functions import Coalesce
 from apps.accounts.models import User
 from apps.core.page_cache import CLUB, MEMBER, pages_changed
 
-from ..models import Dip, PhysicalStatus, UserBadge, UserChallenge
+from ..models import ClubChallenge, Dip, PhysicalStatus, UserBadge, UserChallenge
+from .club_progress import club_progress_refresh
 
 # Beyond any real place on a card (the challenge_target_range check allows at most 1000 dips): renumbering
 # parks the dips here first, because the unique (card, number) constraint is checked row by row.
@@ -22,13 +23,16 @@ def member_lock(*, user_id: int) -> None:
     User.objects.select_for_update().filter(pk=user_id).values_list("pk", flat=True).first()
 
 
-def user_dip_count_refresh(*, user_id: int) -> None:
+def user_dip_count_refresh(*, user_id: int) -> tuple[ClubChallenge, ...]:
     """Keep `User.dip_count` true: EVERY service that adds or removes dips calls this after its change, in
     its own transaction (today dip_register, dip_delete, dip_undo, challenge_stop, user_challenge_delete).
 
     A recount, so a count gone wrong (dips written past the services) heals on the member's next change.
     The member's row is locked first: a parallel change waits here and counts after this one commits,
-    seeing its dips (a recount inside one UPDATE would use a snapshot from before the wait)."""
+    seeing its dips (a recount inside one UPDATE would use a snapshot from before the wait).
+
+    The dated club challenges follow the dips here too (club_progress_refresh): returns the ones the member
+    newly completed."""
     User.objects.select_for_update().filter(pk=user_id).values_list("pk", flat=True).first()
     # Whatever changed the dips changed the member's pages, and the club's dips, cards and badges on /admin.
     pages_changed(MEMBER, CLUB, user_ids=[user_id])
@@ -40,6 +44,7 @@ def user_dip_count_refresh(*, user_id: int) -> None:
             0,
         ),
     )
+    return club_progress_refresh(user_id=user_id)
 
 
 def card_recount_after_dip_removal(*, card: UserChallenge, removed_number: int) -> tuple[int, ...]:

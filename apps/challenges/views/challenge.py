@@ -11,14 +11,16 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from apps.accounts.access import member_required_action, member_required_json
 from apps.core.errors import DomainError, json_endpoint
 from apps.core.numbers import whole_number
-from apps.core.page_cache import CATALOGUE, Page, cached_page
+from apps.core.page_cache import CATALOGUE, TOGETHER, Page, cached_page
 
+from ..card_payloads import dip_registered_payload, stamp_card_props
 from ..conditions import conditions_parse
 from ..photos import photo_from_request, upload_size_check
-from ..selectors import active_card_for, dip_registered_payload, stamp_card_props
+from ..selectors import active_card_for
 from ..services.cards import MESSAGE_COMPLETED_KEPT, challenge_stop
 from ..services.dips import MESSAGE_NO_ACTIVE, dip_precheck, dip_register
 from ..services.errors import ChallengeCompletedError, ChallengeError, ChallengePermissionError
+from ..services.sharing import share_photo_parse
 from ..upload_handlers import InterruptedUploadDetector, SkipFiles
 
 MESSAGE_BAD_REQUEST = "Deze aanvraag klopt niet. Laad de pagina opnieuw en probeer het nog eens."
@@ -28,7 +30,8 @@ MESSAGE_STOP_FAILED = "Er ging iets mis bij het stoppen van de challenge."
 
 @login_required
 @require_safe
-@cached_page(CATALOGUE, template="challenges/challenge.html")
+# TOGETHER: samen plonsen's part of the card offers those who went along with the member's afspraak.
+@cached_page(CATALOGUE, TOGETHER, template="challenges/challenge.html")
 def challenge(request):
     card = active_card_for(request.user)
     if card is None:
@@ -65,6 +68,7 @@ def _register_dip_checked(request, *, refusal: str | None, detector: Interrupted
         request_id = _request_id(request.POST.get("request_id"))
         tapped_at = _tapped_at(request.POST.get("tapped_at"))
         user_challenge_id = _optional_id(request.POST.get("user_challenge_id"))
+        buddy_ids = _buddy_ids(request.POST.getlist("buddies"))
     except ValueError as error:
         raise DomainError(MESSAGE_BAD_REQUEST) from error
     conditions = conditions_parse(request.POST)
@@ -77,6 +81,8 @@ def _register_dip_checked(request, *, refusal: str | None, detector: Interrupted
         conditions=conditions,
         tapped_at=tapped_at,
         user_challenge_id=user_challenge_id,
+        share_photo=photo is not None and share_photo_parse(request.POST) is True,  # only a photo is shared
+        buddy_ids=buddy_ids,
     )
     return JsonResponse(dip_registered_payload(outcome), status=200 if outcome.replayed else 201)
 
@@ -95,6 +101,19 @@ def _tapped_at(value: str | None) -> datetime.datetime | None:
     if moment.tzinfo is None:
         raise ValueError("a tap time needs its offset")
     return moment
+
+
+# More clubmates than any one dip has: a longer list is not a real request.
+BUDDIES_MAX = 30
+
+
+def _buddy_ids(values: list[str]) -> list[int]:
+    """ "Met wie?": one `buddies` field per clubmate's id."""
+    if len(values) > BUDDIES_MAX or sum(value.count(",") for value in values) > BUDDIES_MAX:
+        raise ValueError("too many buddies")
+    # A tap that waited on the phone keeps its fields as one value each: there the ids come comma-separated.
+    ids = [_optional_id(part) for value in values for part in value.split(",")]
+    return [buddy_id for buddy_id in ids if buddy_id is not None]
 
 
 def _optional_id(value: str | None) -> int | None:

@@ -1,33 +1,47 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect
+from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
 from apps.accounts.access import DASHBOARD_URL, member_required_action
-from apps.core.page_cache import CATALOGUE, EVENTS, Page, cached_page
-from apps.events.selectors import seconds_until_first_starts, upcoming_events_for
+from apps.core.page_cache import CATALOGUE, CLUB_CHALLENGES, CLUB_MESSAGES, EVENTS, TOGETHER, Page, cached_page
+from apps.events.selectors import events_valid_for, upcoming_events_for
 from apps.events.views import MESSAGE_PLACE as EVENTS_MESSAGE_PLACE
 
 from ..selectors import dashboard_for
 from ..services.cards import MESSAGE_CHALLENGE_UNAVAILABLE, challenge_start
 from ..services.errors import ChallengeError
+from .club import celebration_for, undo_offer_for
 
 MESSAGE_STARTED = "Challenge gestart!"
 
 
+def _today(request) -> tuple:
+    return (timezone.localdate(),)
+
+
 @login_required
 @require_safe
-# The member's cards and badges, the catalogue, and the events (any member's sign-up moves the counts).
-@cached_page(CATALOGUE, EVENTS, template="challenges/dashboard.html")
+# The member's cards and badges, the catalogue, the events (any member's sign-up moves the counts), the club
+# messages, the club challenges (anyone joining or dipping moves a club goal), and the plonsafspraken of "Wie
+# gaat er plonsen?" (apps.together's section); per day, as a challenge starts and ends.
+@cached_page(
+    CATALOGUE, EVENTS, CLUB_MESSAGES, CLUB_CHALLENGES, TOGETHER, template="challenges/dashboard.html", vary=_today
+)
 def dashboard(request):
     user = request.user
     upcoming = upcoming_events_for(user)
     context = {
         "dashboard": dashboard_for(user),
         "upcoming_events": upcoming,
-        "message_places": (EVENTS_MESSAGE_PLACE,),
+        # Samen plonsen's sections show their answers in place (apps.together.views MESSAGE_PLACE and
+        # BUDDY_MESSAGE_PLACE; challenges sits below together, so the names are written out here).
+        "message_places": (EVENTS_MESSAGE_PLACE, "together-section", "buddies-section"),
+        "celebration": celebration_for(request),
+        "undo_dip_id": undo_offer_for(request),
     }
-    return Page(context, valid_for=seconds_until_first_starts(upcoming))
+    return Page(context, valid_for=events_valid_for(upcoming))
 
 
 @member_required_action(DASHBOARD_URL)

@@ -32,6 +32,11 @@ def _serve(name: str):
     return response
 
 
+def serve_photo(name: str):
+    """A photo file the caller has decided may be seen (the club feed's shared photos use it too)."""
+    return _serve(name)
+
+
 @login_required
 @require_safe
 def photo(request, dip_id: int):

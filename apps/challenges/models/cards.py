@@ -1,3 +1,6 @@
+"""The challenges' models: the catalogue (challenges, badges), members' stamp cards, dips, earned badges
+and dip buddies."""
+
 from django.conf import settings
 from django.core.files.storage import storages
 from django.db import models
@@ -7,7 +10,7 @@ from django.utils import timezone
 
 from apps.core.formatting import dutch_date
 
-from .conditions import (
+from ..conditions import (
     DURATION_MAX_SECONDS,
     DURATION_MIN_SECONDS,
     NOTE_MAX_LENGTH,
@@ -128,9 +131,13 @@ class Dip(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="dips", verbose_name="gebruiker"
     )
+    # Empty for a dip without a stamp card: a member who only takes part in dated club challenges (see
+    # ClubChallenge). Every reader of a dip's card checks for None.
     user_challenge = models.ForeignKey(
-        UserChallenge, on_delete=models.CASCADE, related_name="dips", verbose_name="challenge"
+        UserChallenge, on_delete=models.CASCADE, related_name="dips", verbose_name="challenge", null=True, blank=True
     )
+    # On a card its place there (1..count, renumbered when a dip leaves); without a card the member's count of
+    # card-less dips when it was registered (not renumbered: nothing is ranked on it).
     number = models.PositiveSmallIntegerField("nummer")
     dip_date = models.DateField("datum")
     photo = models.ImageField("foto", storage=photo_storage, max_length=200, blank=True)
@@ -145,6 +152,8 @@ class Dip(models.Model):
     duration_seconds = models.PositiveIntegerField("tijd in het water (seconden)", null=True, blank=True)
     spot = models.CharField("plek", max_length=SPOT_MAX_LENGTH, blank=True, default="")
     note = models.CharField("notitie", max_length=NOTE_MAX_LENGTH, blank=True, default="")
+    # "Deel deze foto met de club": off unless the member ticks it (the club feed, apps/club, reads it).
+    share_photo = models.BooleanField("foto gedeeld met de club", default=False)
 
     class Meta:
         verbose_name = "plons"
@@ -157,6 +166,12 @@ class Dip(models.Model):
                 fields=["user_challenge", "request_id"],
                 condition=Q(request_id__isnull=False),
                 name="dip_request_once_per_card",
+            ),
+            # A resend of a dip without a card is found by the member and the request id.
+            models.UniqueConstraint(
+                fields=["user", "request_id"],
+                condition=Q(request_id__isnull=False, user_challenge__isnull=True),
+                name="dip_request_once_without_card",
             ),
             models.CheckConstraint(
                 condition=Q(water_temperature__isnull=True)
@@ -173,6 +188,10 @@ class Dip(models.Model):
             models.Index(fields=["user_challenge", "-created_at"], name="dip_card_recent_idx"),
             # The admin's photo collage pages on (created_at, id), either way round, over the dips with a photo.
             models.Index(fields=["created_at", "id"], name="dip_photo_sort_idx", condition=~Q(photo="")),
+            # A club challenge's progress: a member's dips by date inside its period.
+            models.Index(fields=["user", "dip_date"], name="dip_user_date_idx"),
+            # The club feed pages every member's dips newest first (apps/club/feed.py), on (created_at, id).
+            models.Index(fields=["created_at", "id"], name="dip_recent_idx"),
         ]
 
     def __str__(self):
@@ -248,3 +267,44 @@ def _image_src(value: str) -> str:
     if value.startswith(("http://", "https://", "/")):
         return value
     return static(value)
+
+
+class DipBuddy(models.Model):
+    """A clubmate named on a dip ("Met wie?"). The buddy confirms ("Zet op mijn kaart": their own dip on
+    their active card for that date, `buddy_dip`) or declines ("Klopt niet"). Goes with either account."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Nog niet bevestigd"
+        ACCEPTED = "accepted", "Op de kaart gezet"
+        DECLINED = "declined", "Klopt niet"
+
+    dip = models.ForeignKey(Dip, on_delete=models.CASCADE, related_name="buddies", verbose_name="plons")
+    buddy = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="buddy_tags", verbose_name="buddy"
+    )
+    status = models.CharField("status", max_length=10, choices=Status.choices, default=Status.PENDING)
+    # The buddy's own dip, once they put it on their card; kept as a record when that dip goes.
+    buddy_dip = models.ForeignKey(
+        Dip, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name="plons van de buddy"
+    )
+    created_at = models.DateTimeField("getagd op", default=timezone.now)
+    decided_at = models.DateTimeField("beantwoord op", null=True, blank=True)
+
+    class Meta:
+        verbose_name = "buddy bij een plons"
+        verbose_name_plural = "buddies bij plonsen"
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["dip", "buddy"], name="dip_buddy_once"),
+            models.CheckConstraint(
+                condition=(Q(status="pending") & Q(decided_at__isnull=True))
+                | (Q(status__in=["accepted", "declined"]) & Q(decided_at__isnull=False)),
+                name="dip_buddy_decided_at",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["buddy", "created_at"], name="dip_buddy_pending_idx", condition=Q(status="pending")),
+        ]
+
+    def __str__(self):
+        return f"{self.buddy} bij {self.dip}"

@@ -1,0 +1,251 @@
+"""Reads for the stamp card and a registered dip: the payloads of the stamp-card island (dips, badges, who
+signed off, buddies) and what a member hears after registering a dip. Each costs a fixed number of queries."""
+
+from django.db.models import Case, CharField, F, Max, Q, Value, When
+from django.urls import reverse
+
+from apps.accounts.access import member_mark
+from apps.core.formatting import clock_time, dutch_date
+
+from .conditions import SAFETY_NOTE, conditions_display, dip_advice, duration_display, limits_props
+from .models import Badge, Dip, DipBuddy, UserBadge, UserChallenge
+from .photos import MAX_SIDE as PHOTO_MAX_SIDE
+from .photos import MESSAGE_NOT_AN_IMAGE, max_photo_bytes
+from .services.dips import UNDO_WINDOW, DipOutcome
+
+RECENT_DIPS = 10
+SPOT_SUGGESTIONS = 20
+# The columns a dip's payload reads: a full card is a hundred rows or more, so plain rows, not models.
+DIP_PAYLOAD_COLUMNS = (
+    "pk",
+    "number",
+    "dip_date",
+    "photo",
+    "created_at",
+    "water_temperature",
+    "duration_seconds",
+    "spot",
+    "note",
+    "signed_off_by_name",
+    "share_photo",
+)
+# A dip an organiser signed off at a club swim (apps.attendance, which sits above challenges: read through the
+# reverse relation, never imported). None: the member's own dip, or the organiser's account is gone.
+MESSAGE_SIGNED_OFF = "Afgetekend door {name}"
+SIGNED_OFF_BY_NAME = Case(
+    When(attendance__signed_off_by__isnull=False, then=F("attendance__signed_off_by__full_name")),
+    default=Value(None),
+    output_field=CharField(),
+)
+
+
+def dip_signed_off(dip: Dip) -> Dip:
+    """The dip with its `signed_off_by_name` (one query), for a payload that shows the sign-off."""
+    dip.signed_off_by_name = (  # type: ignore[attr-defined]  # the annotation stamp_card_props reads in bulk
+        Dip.objects.filter(pk=dip.pk).annotate(name=SIGNED_OFF_BY_NAME).values_list("name", flat=True).first()
+    )
+    return dip
+
+
+# "Met wie?" on the dip's line: the clubmates it was swum with (the buddies, part of the dip in the logbook).
+MESSAGE_BUDDIES = "Met {names}"
+
+
+def buddies_display(names: list[str]) -> str:
+    """ "Met Anna", "Met Anna en Bram", "Met Anna, Bram en Cor"; "" for a dip swum with nobody named."""
+    if not names:
+        return ""
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} en {names[-1]}"
+    return MESSAGE_BUDDIES.format(names=listed)
+
+
+def dip_buddy_names(*, user_id: int, card: UserChallenge | None = None, dip_ids=()) -> dict[int, list[str]]:
+    """Per dip of the member (those on `card`, or those in `dip_ids`), the names of the clubmates it was swum
+    with, in the order they were named: those the member named (unless they said "Klopt niet"), and the
+    member who named them when the member put that on their card ("Zet op mijn kaart": that dip). The same
+    days as "Samen met" on /statistieken (apps.logbook). One query, at any size of card."""
+    if card is not None:
+        named, named_me = Q(dip__user_challenge=card), Q(buddy_dip__user_challenge=card)
+    else:
+        named, named_me = Q(dip_id__in=dip_ids), Q(buddy_dip_id__in=dip_ids)
+    rows = (
+        DipBuddy.objects.filter(
+            (named & Q(dip__user_id=user_id) & ~Q(status=DipBuddy.Status.DECLINED))
+            | (named_me & Q(buddy_id=user_id) & Q(status=DipBuddy.Status.ACCEPTED))
+        )
+        .order_by("created_at", "pk")
+        .values_list("dip_id", "buddy_dip_id", "buddy_id", "buddy__full_name", "dip__user__full_name")
+    )
+    names: dict[int, list[str]] = {}
+    for dip_id, buddy_dip_id, buddy_id, buddy_name, tagger_name in rows:
+        # The member's own dip names the buddy; a buddy's dip put on the member's card names its owner.
+        key, name = (buddy_dip_id, tagger_name) if buddy_id == user_id else (dip_id, buddy_name)
+        name = name.strip() or "Zwemmer"
+        if key is not None and name not in names.setdefault(key, []):
+            names[key].append(name)
+    return names
+
+
+def _signed_off_by(dip) -> str | None:
+    """From the row's `signed_off_by_name` (annotated with SIGNED_OFF_BY_NAME); a dip read without it (one just
+    registered by the member) has no sign-off."""
+    name = getattr(dip, "signed_off_by_name", None)
+    return None if name is None else MESSAGE_SIGNED_OFF.format(name=name.strip() or "Zwemmer")
+
+
+# What a member hears after registering a dip (dip_registered_payload).
+MESSAGE_ADDED = "Plons toegevoegd!"
+MESSAGE_BADGE = "Badge verdiend: {name}!"
+MESSAGE_WATERDIEREN_DONE = "Waterdieren Stempelkaart voltooid! Alle badges verzameld!"
+MESSAGE_CHALLENGE_DONE = "Challenge voltooid! Je foto's en badges blijven bewaard."
+MESSAGE_CLUB_DONE = "Clubchallenge voltooid: {name}! Je badge staat bij je verdiende badges."
+# How long each toast stays: the bigger the news, the longer.
+TOAST_ADDED_MS = 3000
+TOAST_BADGE_MS = 5000
+TOAST_COMPLETED_MS = 10000
+
+
+def photo_urls(dip: Dip) -> tuple[str | None, str | None]:
+    if not dip.photo:
+        return None, None
+    return reverse("dip_photo", args=[dip.pk]), reverse("dip_thumbnail", args=[dip.pk])
+
+
+def dip_payload(dip: Dip, buddies: dict[int, list[str]] | None = None) -> dict:
+    """A Dip, or any row with the DIP_PAYLOAD_COLUMNS (see stamp_card_props). `buddies` are the names per dip
+    read in bulk (dip_buddy_names); without them the dip's own are read (one query)."""
+    if buddies is None:
+        buddies = dip_buddy_names(user_id=dip.user_id, dip_ids=[dip.pk])
+    photo, thumbnail = photo_urls(dip)
+    temperature = dip.water_temperature
+    return {
+        "id": dip.pk,
+        "number": dip.number,
+        "dipDate": dip.dip_date.isoformat(),
+        # With the time of the tap (created_at), so two dips on one day can be told apart.
+        "dipDateDisplay": f"{dutch_date(dip.dip_date)}, {clock_time(dip.created_at)}",
+        "photoUrl": photo,
+        "thumbnailUrl": thumbnail,
+        # The member's own log; the island's form edits these, the line shows them.
+        "waterTemperature": float(temperature) if temperature is not None else None,
+        "durationSeconds": dip.duration_seconds,
+        "durationDisplay": duration_display(dip.duration_seconds),
+        "spot": dip.spot,
+        "note": dip.note,
+        "conditionsDisplay": conditions_display(
+            water_temperature=temperature, duration_seconds=dip.duration_seconds, spot=dip.spot
+        ),
+        "signedOffBy": _signed_off_by(dip),
+        # Until when the server still takes it back (only the card's latest dip; the server judges).
+        "undoUntil": (dip.created_at + UNDO_WINDOW).isoformat(),
+        # "Deel deze foto met de club" (apps/club shows it in the feed while the member shares dips).
+        "sharePhoto": dip.share_photo,
+        # "Met Anna en Bram": the clubmates it was swum with; "" for none.
+        "buddiesDisplay": buddies_display(buddies.get(dip.pk, [])),
+    }
+
+
+def badge_payload(badge: Badge, award: UserBadge | None = None) -> dict:
+    return {
+        "id": badge.pk,
+        "name": badge.name,
+        "description": badge.description,
+        "milestone": badge.milestone_dips,
+        "imageUrl": badge.image_src,
+        "earned": award is not None,
+        "earnedAtDisplay": dutch_date(award.earned_at) if award else None,
+        "physicalStatusDisplay": award.physical_status_text if award else None,
+    }
+
+
+def stamp_card_props(card: UserChallenge) -> dict:
+    """Everything the stamp card island shows, in the page's first HTML (no request waterfall)."""
+    challenge = card.challenge
+    # Plain rows (pk, number, dip_date, photo) rather than model instances: dip_payload needs no more,
+    # and a full card is a hundred rows or more.
+    dips = list(
+        Dip.objects.filter(user_challenge=card)
+        .annotate(signed_off_by_name=SIGNED_OFF_BY_NAME)
+        .order_by("-number")
+        .values_list(*DIP_PAYLOAD_COLUMNS, named=True)
+    )
+    badges = list(Badge.objects.filter(challenge=challenge).order_by("milestone_dips"))
+    awards = {award.badge_id: award for award in UserBadge.objects.filter(user_challenge=card)}
+    buddies = dip_buddy_names(user_id=card.user_id, card=card)
+    return {
+        "userChallengeId": card.pk,
+        "challenge": {
+            "name": challenge.name,
+            "description": challenge.description,
+            "category": challenge.category,
+            "targetDips": challenge.target_dips,
+        },
+        "dipCount": len(dips),
+        "completedAt": card.completed_at.isoformat() if card.completed_at else None,
+        "completedAtDisplay": dutch_date(card.completed_at) or None,
+        "milestones": [badge.milestone_dips for badge in badges],
+        "badges": [badge_payload(badge, awards.get(badge.pk)) for badge in badges],
+        "recentDips": [dip_payload(dip, buddies) for dip in dips[:RECENT_DIPS]],
+        "photos": [dip_payload(dip, buddies) for dip in dips if dip.photo],
+        "endpoints": {
+            "registerDip": reverse("dip_register"),
+            # With 0 in place of the dip's id: the island fills in the id of the dip it means.
+            "updateDip": reverse("dip_update", args=[0]),
+            "undoDip": reverse("dip_undo", args=[0]),
+        },
+        "spotSuggestions": spot_suggestions_for(card.user_id),
+        "conditionLimits": limits_props(),
+        "safetyNote": SAFETY_NOTE,
+        # The server's limit (settings.PHOTO_MAX_BYTES), so the island refuses a too-large photo before sending it.
+        "photoMaxBytes": max_photo_bytes(),
+        "photoNotImageMessage": MESSAGE_NOT_AN_IMAGE,
+        # The longest side the server keeps: the phone shrinks a photo to it before the upload.
+        "photoMaxSide": PHOTO_MAX_SIDE,
+        # Whose taps these are: a tap queued on the phone is only sent with this member's session.
+        "member": member_mark(card.user_id),
+    }
+
+
+def dip_registered_payload(outcome: DipOutcome) -> dict:
+    """The answer to a registered dip: the new state of the card, and what to tell and show the member
+    (toasts with their durations, and which celebration, if any: a completion outranks a badge). A club
+    challenge the dip completed is a completion too. A dip without a card answers with no card state."""
+    card = outcome.user_challenge
+    toasts = [{"text": MESSAGE_ADDED, "durationMs": TOAST_ADDED_MS}]
+    celebration = None
+    if outcome.badge is not None:
+        toasts.append({"text": MESSAGE_BADGE.format(name=outcome.badge.name), "durationMs": TOAST_BADGE_MS})
+        celebration = "milestone"
+    if outcome.completed and card is not None:
+        done = MESSAGE_WATERDIEREN_DONE if card.challenge.is_waterdieren else MESSAGE_CHALLENGE_DONE
+        toasts.append({"text": done, "durationMs": TOAST_COMPLETED_MS})
+        celebration = "completion"
+    for club_challenge in outcome.club_completed:
+        toasts.append({"text": MESSAGE_CLUB_DONE.format(name=club_challenge.name), "durationMs": TOAST_COMPLETED_MS})
+        celebration = "completion"
+    completed_at = card.completed_at if card is not None else None
+    return {
+        "message": MESSAGE_ADDED,
+        "dip": dip_payload(outcome.dip),
+        "dipCount": outcome.dip_count,
+        "completed": outcome.completed,
+        "completedAt": completed_at.isoformat() if completed_at else None,
+        "completedAtDisplay": dutch_date(completed_at) or None,
+        "badge": badge_payload(outcome.badge, outcome.award) if outcome.badge else None,
+        "celebration": celebration,
+        "toasts": toasts,
+        # Never a reward: one calm line for cold water or a dip without a buddy (apps.together shows it).
+        "advice": dip_advice(water_temperature=outcome.dip.water_temperature, buddy_count=outcome.dip.buddies.count()),
+    }
+
+
+def spot_suggestions_for(user_id: int) -> list[str]:
+    """The member's own earlier spots, most recently used first (for the "Plek" field)."""
+    latest = (
+        Dip.objects.filter(user_id=user_id)
+        .exclude(spot="")
+        .values("spot")
+        .annotate(last_used=Max("created_at"))
+        .order_by("-last_used", "spot")[:SPOT_SUGGESTIONS]
+    )
+    return [row["spot"] for row in latest]
