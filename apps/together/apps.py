@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+
+
+class TogetherConfig(AppConfig):
+    name = "apps.together"
+    verbose_name = "Samen plonsen"
+
+    def ready(self):
+        from . import notices, signals  # noqa: F401 - connects the receivers, registers the mail texts
+
+        notices.register_mail_texts()

@@ -1,0 +1,100 @@
+"""The notices of samen plonsen, one function per notice, through `notice_send` (push or mail, as the member
+chose under Meldingen: "Samen plonsen"). Call them inside the transaction of the change: the notice commits
+with it.
+
+A notice keeps what it is about in its `dedupe_key` ("meetup-cancelled:<afspraak>:<member>",
+"buddy-request:<tag>"): the mail reads its text from there, and a second call for the same change tells
+nothing. Joining is told without a key, so that a busy morning becomes one batched notice."""
+
+from django.urls import reverse
+from django.utils import timezone
+
+from apps.accounts.models import User
+from apps.challenges.models import DipBuddy
+from apps.core.formatting import clock_time, dutch_date
+from apps.notifications.links import absolute_url
+from apps.notifications.messages import mail_context_register
+from apps.notifications.models import Mail, Notice
+from apps.notifications.notices import BUDDY_REQUEST, TOGETHER_CANCELLED, TOGETHER_JOINED, notice_send
+
+from .models import Meetup
+
+
+def _when(meetup: Meetup) -> str:
+    local = timezone.localtime(meetup.starts_at)
+    return f"{dutch_date(local.date())} om {clock_time(meetup.starts_at)}"
+
+
+def meetup_joined(*, meetup: Meetup, user: User) -> None:
+    """To the proposer: someone goes along ("Ik ga mee"); several within minutes become one notice."""
+    notice_send(
+        user=meetup.proposer,
+        kind=TOGETHER_JOINED,
+        title="Er gaat iemand mee plonsen",
+        body=f"{user.display_name} gaat mee: {_when(meetup)}, {meetup.place}.",
+        url="/samen",
+    )
+
+
+def meetup_cancelled(*, meetup: Meetup, user: User) -> None:
+    """To a member who joined: the afspraak does not go ahead."""
+    notice_send(
+        user=user,
+        kind=TOGETHER_CANCELLED,
+        title="Plonsafspraak gaat niet door",
+        body=f"{meetup.proposer.display_name} heeft de afspraak van {_when(meetup)} ({meetup.place}) geannuleerd.",
+        url="/samen",
+        dedupe_key=f"meetup-cancelled:{meetup.pk}:{user.pk}",
+    )
+
+
+def buddy_request(*, tag: DipBuddy) -> None:
+    """To the member named on a clubmate's dip: "{naam} plonste met jou op {datum}"."""
+    dip = tag.dip
+    name = dip.user.display_name
+    notice_send(
+        user=tag.buddy,
+        kind=BUDDY_REQUEST,
+        title=f"{name} plonste met jou",
+        body=(
+            f"{name} plonste met jou op {dutch_date(dip.dip_date)}. "
+            "Zet de plons op je kaart, of zeg dat het niet klopt."
+        ),
+        url="/dashboard#buddies",
+        dedupe_key=f"buddy-request:{tag.pk}",
+    )
+
+
+def buddy_request_withdraw(*, tag_id: int) -> None:
+    """A request whose dip is gone (undone as a mis-tap, deleted with an account) before its notice went out:
+    it no longer stands. A mail or push already sent stays on record."""
+    key = f"buddy-request:{tag_id}"
+    Mail.objects.filter(
+        kind=Mail.Kind.BUDDY_REQUEST, dedupe_key=key, status__in=[Mail.Status.QUEUED, Mail.Status.FAILED]
+    ).delete()
+    Notice.objects.filter(dedupe_key=key, status__in=[Notice.Status.QUEUED, Notice.Status.RETRY]).delete()
+
+
+def _key_id(mail: Mail, position: int) -> int:
+    """The id at `position` of the mail's key; 0 (no row) when the key holds none."""
+    parts = (mail.dedupe_key or "").split(":")
+    return int(parts[position]) if len(parts) > position and parts[position].isdigit() else 0
+
+
+def _meetup_context(mail: Mail) -> dict:
+    meetup = Meetup.objects.select_related("proposer").filter(pk=_key_id(mail, 1)).first()
+    return {"meetup": meetup, "samen_url": absolute_url(reverse("together"))}
+
+
+def _buddy_context(mail: Mail) -> dict:
+    tag = DipBuddy.objects.select_related("dip__user").filter(pk=_key_id(mail, 1)).first()
+    return {
+        "buddy_name": tag.dip.user.display_name if tag else "Een clubgenoot",
+        "buddy_date": dutch_date(tag.dip.dip_date) if tag else "",
+        "dashboard_url": absolute_url(reverse("dashboard") + "#buddies"),
+    }
+
+
+def register_mail_texts() -> None:
+    mail_context_register(Mail.Kind.MEETUP_CANCELLED, _meetup_context)
+    mail_context_register(Mail.Kind.BUDDY_REQUEST, _buddy_context)

@@ -1,0 +1,233 @@
+"""Reads for /samen, the dashboard's "Wie gaat er plonsen?" and buddy requests, and /account's setting.
+Each is a fixed number of queries whatever the club's size."""
+
+import datetime
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db.models import Count, Exists, IntegerField, OuterRef, Prefetch, Subquery, Value
+from django.db.models.functions import Coalesce
+from django.urls import reverse
+from django.utils import timezone
+
+from apps.accounts.models import User
+from apps.challenges.models import Dip, DipBuddy
+from apps.core.formatting import dutch_date
+from apps.core.page_cache import PAGE_TIMEOUT
+
+from .models import Meetup, MeetupParticipant
+from .services import MEETUP_SHOWN_AFTER
+
+DASHBOARD_MEETUP_LIMIT = 3
+# Enough for a club's busy fortnight; the list is soonest first.
+SAMEN_MEETUP_LIMIT = 100
+SPOT_SUGGESTIONS = 20
+BUDDY_REQUEST_LIMIT = 10
+
+
+@dataclass(frozen=True)
+class MeetupCard:
+    meetup: Meetup
+    going: list[str]  # names, the proposer first
+    joined: bool
+    is_proposer: bool
+    started: bool
+
+    @property
+    def going_count(self) -> int:
+        return len(self.going)
+
+
+def upcoming_meetups(user: User, *, limit: int = SAMEN_MEETUP_LIMIT, now: datetime.datetime | None = None):
+    """The club's afspraken still on the list (until an hour after their time), soonest first. Two queries."""
+    now = now or timezone.now()
+    participants = MeetupParticipant.objects.select_related("user").order_by("created_at", "pk")
+    meetups = list(
+        Meetup.objects.filter(cancelled_at__isnull=True, starts_at__gte=now - MEETUP_SHOWN_AFTER)
+        .order_by("starts_at", "pk")
+        .prefetch_related(Prefetch("participants", queryset=participants))[:limit]
+    )
+    cards = []
+    for meetup in meetups:
+        rows = list(meetup.participants.all())
+        rows.sort(key=lambda row: row.user_id != meetup.proposer_id)  # the proposer first, then in order
+        cards.append(
+            MeetupCard(
+                meetup=meetup,
+                going=[row.user.display_name for row in rows],
+                joined=any(row.user_id == user.pk for row in rows),
+                is_proposer=meetup.proposer_id == user.pk,
+                started=meetup.starts_at <= now,
+            )
+        )
+    return cards
+
+
+def seconds_until_list_changes(cards: list[MeetupCard], *, now: datetime.datetime | None = None) -> float:
+    """A cached list is true until the first afspraak starts (its buttons go) or drops off the list."""
+    now = now or timezone.now()
+    moments = [card.meetup.starts_at + MEETUP_SHOWN_AFTER if card.started else card.meetup.starts_at for card in cards]
+    if not moments:
+        return PAGE_TIMEOUT
+    return max(min((moment - now).total_seconds() for moment in moments), 0)
+
+
+def spot_suggestions(user: User) -> list[str]:
+    """ "Waar": the member's own earlier spots, then the club's earlier afspraak places. Two queries."""
+    own = (
+        Dip.objects.filter(user=user)
+        .exclude(spot="")
+        .order_by("-created_at")
+        .values_list("spot", flat=True)[: SPOT_SUGGESTIONS * 3]
+    )
+    club = (
+        Meetup.objects.filter(cancelled_at__isnull=True)
+        .order_by("-starts_at")
+        .values_list("place", flat=True)[: SPOT_SUGGESTIONS * 3]
+    )
+    return list(dict.fromkeys([*own, *club]))[:SPOT_SUGGESTIONS]
+
+
+@dataclass(frozen=True)
+class BuddyRequest:
+    tag_id: int
+    name: str
+    dip_date: datetime.date
+
+
+def buddy_requests_for(user: User) -> list[BuddyRequest]:
+    """ "{naam} plonste met jou op {datum}": the member's open requests, oldest first. One query."""
+    tags = (
+        DipBuddy.objects.filter(buddy=user, status=DipBuddy.Status.PENDING)
+        .select_related("dip__user")
+        .order_by("created_at", "pk")[:BUDDY_REQUEST_LIMIT]
+    )
+    return [BuddyRequest(tag_id=tag.pk, name=tag.dip.user.display_name, dip_date=tag.dip.dip_date) for tag in tags]
+
+
+# --- the stamp card's part -------------------------------------------------------------------------
+
+# Clubmates offered in "Met wie?": those of today's afspraak and those swum with before come first.
+BUDDY_CANDIDATE_LIMIT = 200
+# An afspraak counts as "today's" for a dip from this long before its time until this long after.
+MEETUP_DIP_WINDOW = datetime.timedelta(hours=12)
+
+WARM_UP_TITLE = "Opwarmen"
+WARM_UP_TIPS = [
+    "Droog je meteen goed af.",
+    "Trek laagjes droge, warme kleding aan, met muts en sokken.",
+    "Neem een warme drank.",
+    "Beweeg rustig, een stukje wandelen helpt.",
+    "Neem niet meteen een hete douche: je lichaam koelt eerst nog wat verder af (afterdrop).",
+]
+BRIEFING_TITLE = "Veilig het seizoen in"
+BRIEFING_POINTS = [
+    "Ga nooit alleen het koude water in, en zorg dat iemand op de kant meekijkt.",
+    "De eerste minuut hap je naar adem: ga rustig het water in en wacht tot je ademhaling rustig is.",
+    "Wees zichtbaar: een felle badmuts en een zwemboei.",
+    "Kom eruit voordat je gaat rillen, en warm daarna rustig op.",
+    "Kijk het zwemwateradvies na (blauwalg, bacteriën).",
+]
+
+
+def season_start(today: datetime.date) -> datetime.date:
+    """The start of the season `today` lies in: the last SAFETY_SEASON_START ("MM-DD") on or before today."""
+    month, day = (int(part) for part in settings.SAFETY_SEASON_START.split("-"))
+    this_year = datetime.date(today.year, month, day)
+    return this_year if this_year <= today else datetime.date(today.year - 1, month, day)
+
+
+def briefing_due(user: User, *, today: datetime.date | None = None) -> bool:
+    """The briefing shows on the first stamp card visit of a season: not read since the season started."""
+    today = today or timezone.localdate()
+    read_on = user.safety_briefing_read_on
+    return read_on is None or read_on < season_start(today)
+
+
+def buddy_candidates(user: User, *, now: datetime.datetime | None = None) -> list[dict]:
+    """ "Met wie?": the active clubmates who may be tagged. Those who go along with the member's afspraak of
+    about now first, then those swum with before (either one tagged the other), then by name. One query."""
+    now = now or timezone.now()
+    tagged_by_me = DipBuddy.objects.filter(dip__user=user, buddy=OuterRef("pk")).order_by().values("buddy")
+    tagged_me = DipBuddy.objects.filter(buddy=user, dip__user=OuterRef("pk")).order_by().values("buddy")
+    my_meetups = MeetupParticipant.objects.filter(
+        user=user,
+        meetup__cancelled_at__isnull=True,
+        meetup__starts_at__range=(now - MEETUP_DIP_WINDOW, now + MEETUP_DIP_WINDOW),
+    ).values("meetup")
+    rows = (
+        User.objects.filter(is_active=True, tagging_allowed=True)
+        .exclude(pk=user.pk)
+        .annotate(
+            with_me=Coalesce(
+                Subquery(tagged_by_me.annotate(n=Count("pk")).values("n")[:1], output_field=IntegerField()), Value(0)
+            )
+            + Coalesce(
+                Subquery(tagged_me.annotate(n=Count("pk")).values("n")[:1], output_field=IntegerField()), Value(0)
+            ),
+            at_meetup=Exists(MeetupParticipant.objects.filter(user=OuterRef("pk"), meetup__in=my_meetups)),
+        )
+        .order_by("-at_meetup", "-with_me", "full_name", "pk")
+        .values("pk", "full_name", "with_me", "at_meetup")[:BUDDY_CANDIDATE_LIMIT]
+    )
+    return [
+        {
+            "id": row["pk"],
+            "name": row["full_name"].strip() or "Zwemmer",
+            "swumWith": row["with_me"] > 0,
+            "atMeetup": row["at_meetup"],
+        }
+        for row in rows
+    ]
+
+
+def meetup_now_for(user: User, *, now: datetime.datetime | None = None) -> tuple[dict | None, datetime.datetime]:
+    """The member's afspraak of about now (within MEETUP_DIP_WINDOW of its time) with the clubmates who went
+    along and may be tagged, for "Met wie?" to offer them; and until when that answer holds (the afspraak
+    leaves the window, or the next one enters it). Two queries."""
+    now = now or timezone.now()
+    places = (
+        MeetupParticipant.objects.filter(
+            user=user, meetup__cancelled_at__isnull=True, meetup__starts_at__gte=now - MEETUP_DIP_WINDOW
+        )
+        .select_related("meetup")
+        .order_by("meetup__starts_at", "meetup_id")
+    )
+    first = places.first()
+    if first is None:
+        return None, now + datetime.timedelta(seconds=PAGE_TIMEOUT)
+    meetup = first.meetup
+    if meetup.starts_at - MEETUP_DIP_WINDOW > now:
+        return None, meetup.starts_at - MEETUP_DIP_WINDOW
+    mates = (
+        MeetupParticipant.objects.filter(meetup=meetup, user__is_active=True, user__tagging_allowed=True)
+        .exclude(user=user)
+        .select_related("user")
+        .order_by("created_at", "pk")
+    )
+    offer = {
+        "place": meetup.place,
+        "startsAtDisplay": timezone.localtime(meetup.starts_at).strftime("%H:%M"),
+        "mates": [{"id": row.user_id, "name": row.user.display_name} for row in mates],
+    }
+    return offer, meetup.starts_at + MEETUP_DIP_WINDOW
+
+
+def stamp_card_together(user: User, *, meetup: dict | None = None) -> dict:
+    """Samen plonsen's props for the stamp card (its own json_script beside the card's)."""
+    today = timezone.localdate()
+    return {
+        # The afspraak of about now: those who went along are offered in "Met wie?".
+        "meetup": meetup,
+        # Loaded when "Met wie?" opens (not in the cached page: clubmates come, go and change names).
+        "buddiesUrl": reverse("buddy_candidates"),
+        "briefing": {
+            "due": briefing_due(user, today=today),
+            "seasonStartDisplay": dutch_date(season_start(today)),
+            "title": BRIEFING_TITLE,
+            "points": BRIEFING_POINTS,
+            "endpoint": reverse("briefing_read"),
+            "safetyUrl": reverse("veilig"),
+        },
+        "warmUp": {"title": WARM_UP_TITLE, "tips": WARM_UP_TIPS},
+    }
