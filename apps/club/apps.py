@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ClubConfig(AppConfig):
+    name = "apps.club"
+    verbose_name = "De club"

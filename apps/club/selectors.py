@@ -1,0 +1,50 @@
+"""The /club page for one member: a page of the feed with each item's Brrr!s, in a fixed number of queries."""
+
+from dataclasses import dataclass, field
+
+from django.db.models import Q
+
+from apps.accounts.models import User
+
+from .feed import PAGE_SIZE, Cursor, FeedItem, feed_items
+from .models import Brrr, ClubSharing
+
+
+@dataclass
+class FeedEntry:
+    item: FeedItem
+    brrr_count: int = 0
+    brrr_given: bool = False  # by the member looking
+    brrr_names: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ClubFeed:
+    entries: list[FeedEntry]
+    next_cursor: Cursor | None
+    sharing: ClubSharing | None  # None: the member was never asked
+
+
+def club_sharing_for(user: User) -> ClubSharing | None:
+    return ClubSharing.objects.filter(user=user).first()
+
+
+def club_feed_for(user: User, *, cursor: Cursor | None = None, limit: int = PAGE_SIZE) -> ClubFeed:
+    items, next_cursor = feed_items(cursor=cursor, limit=limit)
+    entries = [FeedEntry(item) for item in items]
+    by_key = {entry.item.key: entry for entry in entries}
+    if entries:
+        wanted = Q()
+        for kind in {item.kind for item in items}:
+            wanted |= Q(kind=kind, object_id__in=[item.object_id for item in items if item.kind == kind])
+        reactions = (
+            Brrr.objects.filter(wanted, user__is_active=True)
+            .order_by("created_at", "pk")
+            .values_list("kind", "object_id", "user_id", "user__full_name")
+        )
+        for kind, object_id, user_id, full_name in reactions:
+            entry = by_key[f"{kind}:{object_id}"]
+            entry.brrr_count += 1
+            entry.brrr_given = entry.brrr_given or user_id == user.pk
+            entry.brrr_names.append(User(full_name=full_name).display_name)
+    return ClubFeed(entries=entries, next_cursor=next_cursor, sharing=club_sharing_for(user))
