@@ -51,6 +51,12 @@ class User(AbstractBaseUser):
     # The member scope's version: moved, in the same transaction, by every write that changes what the
     # member's own pages show (pages_changed(MEMBER, ...)): it keys their cached pages (apps.core.page_cache).
     pages_version = models.PositiveBigIntegerField("versie van de eigen pagina's", default=0, editable=False)
+    # "Anderen mogen mij taggen" on /account: clubmates may name the member as a buddy on their dip
+    # (apps.challenges.models.DipBuddy). Off: the member is not offered in anyone's "Met wie?".
+    tagging_allowed = models.BooleanField("anderen mogen mij taggen", default=True)
+    # The day the member read the season's safety briefing on the stamp card ("Ik heb het gelezen"); only
+    # the date is kept (apps.together). Due again when a new season started after it.
+    safety_briefing_read_on = models.DateField("veiligheidsuitleg gelezen op", null=True, blank=True, editable=False)
 
     objects = UserManager()
 

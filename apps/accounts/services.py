@@ -7,7 +7,7 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 
 from apps.core.errors import DomainError
-from apps.core.page_cache import CLUB, MEMBER, pages_changed
+from apps.core.page_cache import CLUB, CLUB_CHALLENGES, EVENTS, MEMBER, pages_changed
 from apps.invitations.services import (
     MESSAGE_CODE_REQUIRED,
     MESSAGE_EMAIL_INVALID,
@@ -176,8 +176,8 @@ def account_profile_update(
             raise ValidationError({"email": [ValidationError(MESSAGE_EMAIL_TAKEN, code="email_taken")]})
         locked.full_name, locked.newsletter_consent = full_name, bool(newsletter_consent)
         locked.save(update_fields=["full_name", "newsletter_consent"])
-        # The dashboard greets them by name; the newsletter's subscribers on /admin.
-        pages_changed(MEMBER, CLUB, user_ids=[user.pk])
+        # The dashboard greets them by name; the newsletter's subscribers on /admin; who goes, by name, on /events.
+        pages_changed(MEMBER, CLUB, EVENTS, user_ids=[user.pk])
         if new_email:
             _email_change_request(user=locked, email=new_email)
     user.full_name, user.newsletter_consent = full_name, bool(newsletter_consent)
@@ -303,7 +303,8 @@ def _user_remove(*, user_id: int, last_admin_message: str, error: type[AccountDe
         if _is_last_active_admin(active_admin_ids, user.pk):
             raise error(last_admin_message)
         user.delete()
-        pages_changed(CLUB)
+        # Their club challenge entries went with them: the number taking part and a club goal's total moved.
+        pages_changed(CLUB, CLUB_CHALLENGES)
 
 
 def user_deactivation_refusal(*, user_id: int) -> str | None:
@@ -322,8 +323,9 @@ def user_save(*, user: User) -> User:
             if _is_last_active_admin(active_admin_ids, user.pk):
                 raise AdminActionError(MESSAGE_LAST_ACTIVE_ADMIN)
         user.save()
-        # Their name on their own pages; the newsletter's subscribers (the active members who opted in).
-        pages_changed(MEMBER, CLUB, user_ids=[user.pk])
+        # Their name on their own pages and on the events' lists; the newsletter's subscribers (the active members
+        # who opted in).
+        pages_changed(MEMBER, CLUB, EVENTS, user_ids=[user.pk])
     return user
 
 

@@ -1,6 +1,8 @@
 from django.urls import include, path
 
-from .views import api, exports, page, physical
+import apps.events.urls  # noqa: F401  (registers the event_id converter used below)
+
+from .views import api, club_challenges, club_message, events, exports, page, physical
 
 # Physical badges: the list of badges still to post, and marking them as posted.
 physical_badge_pages = [
@@ -26,11 +28,28 @@ api_pages = [
     path("uitnodigingen/", include(invitation_api)),
 ]
 
+# The organiser's events: list, new, and per event its page, edit, cancel, attendance and lists.
+event_pages = [
+    path("", events.events_list, name="adminpanel_events"),
+    path("nieuw", events.event_new, name="adminpanel_event_new"),
+    path("<event_id:event_id>", events.event_detail, name="adminpanel_event"),
+    path("<event_id:event_id>/bewerken", events.event_edit, name="adminpanel_event_edit"),
+    path("<event_id:event_id>/afgelasten", events.event_cancel_view, name="adminpanel_event_cancel"),
+    path("<event_id:event_id>/aanwezig", events.event_attendance, name="adminpanel_event_attendance"),
+    path("<event_id:event_id>/gasten-uitnodigen", events.event_guests_invite, name="adminpanel_event_guests_invite"),
+    path("<event_id:event_id>/deelnemers.csv", events.event_lists_csv, name="adminpanel_event_lists_csv"),
+    path("<event_id:event_id>/deelnemers.xlsx", events.event_lists_xlsx, name="adminpanel_event_lists_xlsx"),
+]
+
 admin_pages = [
+    path("events/", include(event_pages)),
     path("nieuwsbrief.csv", page.newsletter_export, name="adminpanel_newsletter_export"),
     path("nieuwsbrief.xlsx", exports.newsletter_xlsx, name="adminpanel_newsletter_xlsx"),
     path("gebruikers.xlsx", exports.users_xlsx, name="adminpanel_users_xlsx"),
     path("fysieke-badges/", include(physical_badge_pages)),
+    path("clubbericht/", club_message.club_message, name="adminpanel_club_message"),
+    path("clubchallenges", club_challenges.club_challenges, name="adminpanel_club_challenges"),
+    path("clubchallenges/verwijderen", club_challenges.club_challenge_remove, name="adminpanel_club_challenge_delete"),
     path("api/", include(api_pages)),
 ]
 

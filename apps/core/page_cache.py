@@ -67,6 +67,12 @@ MEMBER = _scope("member", "one member's own data: name, role, cards, dips, badge
 CLUB = _scope("club", "the club's figures on /admin: members, subscribers, dips, cards, badges, physical badges")
 CATALOGUE = _scope("catalogue", "the challenges and their badges")
 EVENTS = _scope("events", "the events, their participant counts and waitlists")
+CLUB_MESSAGES = _scope("club_messages", "the club messages admins sent to every member")
+CLUB_CHALLENGES = _scope(
+    "club_challenges", "the dated club challenges, how many take part and the club goals' totals of dips"
+)
+FEED = _scope("feed", "the club feed: what members share, their Brrr!s, the items admins hid")
+TOGETHER = _scope("together", "the club's plonsafspraken and who goes along (/samen, the dashboard block)")
 
 
 @lru_cache(maxsize=1)

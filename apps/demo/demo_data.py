@@ -16,6 +16,7 @@ from apps.challenges.models import Challenge, PhysicalStatus, UserBadge
 from apps.challenges.photos import ProcessedPhoto
 from apps.challenges.services.cards import challenge_start
 from apps.challenges.services.dips import dip_register
+from apps.club.services import club_sharing_set
 from apps.events.models import Event
 from apps.events.services import event_join, event_sign_up
 from apps.invitations.links import invitation_url
@@ -111,7 +112,15 @@ def _member() -> None:
             if number % 3
             else None
         )
-        dip_register(user=member, photo=photo, conditions=conditions, now=start + datetime.timedelta(days=number * 2))
+        dip_register(
+            user=member,
+            photo=photo,
+            conditions=conditions,
+            now=start + datetime.timedelta(days=number * 2),
+            share_photo=photo is not None and number % 8 == 0,
+        )
+    # The demo member shares their dips with the club (and some photos): /club shows what that looks like.
+    club_sharing_set(user=member, share_dips=True)
     postal_address_save(
         user=member, recipient="", street="Boulevard 12", postcode="2586 AA", city="Den Haag", country="Nederland"
     )

@@ -20,28 +20,52 @@ import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING, Generic, TypedDict, TypeVar
+from typing import Generic, TypeVar
 
 from allauth.account.models import EmailAddress
 from allauth.mfa.models import Authenticator
 from django.db.models import Model, OuterRef, QuerySet, Subquery
 from django.utils import timezone
-from django.utils.text import slugify
 
 from apps.accounts.models import User
-from apps.challenges.models import Dip, UserBadge, UserChallenge, photo_storage
+from apps.attendance.models import Attendance
+from apps.challenges.models import ClubChallengeEntry, Dip, DipBuddy, UserBadge, UserChallenge, photo_storage
+from apps.club.models import Brrr, ClubSharing
 from apps.core.spreadsheets import BOM, neutralise
 from apps.events.models import Event, EventParticipant, EventWaitlistEntry
-from apps.notifications.models import Mail
+from apps.notifications.models import Mail, Notice, NoticePreference, PushSubscription
 from apps.shipping.models import PostalAddress
+from apps.together.models import MeetupParticipant
 
-if TYPE_CHECKING:
-    from django_stubs_ext import WithAnnotations
+from .export_rows import (
+    _attendance,
+    _badge,
+    _brrr,
+    _calendar_and_mail,
+    _challenge,
+    _club_entry,
+    _club_sharing,
+    _dip,
+    _email_address,
+    _event_signup,
+    _mail,
+    _meetup,
+    _my_buddy,
+    _notice,
+    _notice_choice,
+    _postal_address,
+    _profile,
+    _push_device,
+    _second_factor,
+    _tagged_me,
+    _together_settings,
+    _waitlist_entry,
+    photo_archive_name,
+)
 
 Row = TypeVar("Row", bound=Model)
 
 PHOTO_CHUNK_BYTES = 256 * 1024
-PHOTO_FOLDER = "fotos"
 
 
 @dataclass(frozen=True)
@@ -60,129 +84,6 @@ class ExportSection(Generic[Row]):
             yield self.row(obj)
 
 
-def _moment(value: datetime.datetime | None) -> str:
-    return timezone.localtime(value).isoformat() if value else ""
-
-
-def _profile(user: User) -> dict:
-    return {
-        "naam": user.full_name,
-        "e-mailadres": user.email,
-        "nieuwsbrief": user.newsletter_consent,
-        "aangemeld_op": _moment(user.created_at),
-        "laatst_ingelogd": _moment(user.last_login),
-    }
-
-
-def _challenge(card: UserChallenge) -> dict:
-    return {
-        "id": card.pk,
-        "challenge": card.challenge.name,
-        "doel_plonsen": card.challenge.target_dips,
-        "actief": card.is_active,
-        "gestart_op": _moment(card.started_at),
-        "voltooid_op": _moment(card.completed_at),
-    }
-
-
-def photo_archive_name(dip) -> str:
-    challenge = slugify(dip.user_challenge.challenge.name)
-    return f"{PHOTO_FOLDER}/{dip.dip_date.isoformat()}_{challenge}_plons-{dip.number}_{dip.pk}.jpg"
-
-
-def _dip(dip: Dip) -> dict:
-    return {
-        "id": dip.pk,
-        "challenge_id": dip.user_challenge_id,
-        "challenge": dip.user_challenge.challenge.name,
-        "nummer": dip.number,
-        "datum": dip.dip_date.isoformat(),
-        "geregistreerd_op": _moment(dip.created_at),
-        "watertemperatuur_c": dip.water_temperature,
-        "tijd_in_water_seconden": dip.duration_seconds,
-        "plek": dip.spot,
-        "notitie": dip.note,
-        "foto": photo_archive_name(dip) if dip.photo else "",
-    }
-
-
-def _badge(award: UserBadge) -> dict:
-    return {
-        "badge": award.badge.name,
-        "mijlpaal_plonsen": award.badge.milestone_dips,
-        "challenge": award.user_challenge.challenge.name,
-        "verdiend_op": _moment(award.earned_at),
-        "fysieke_badge": award.get_physical_status_display(),
-        "fysieke_badge_datum": award.physical_status_on.isoformat() if award.physical_status_on else "",
-    }
-
-
-def _event_signup(signup: EventParticipant) -> dict:
-    return {
-        "event": signup.event.title,
-        "datum": _moment(signup.event.event_date),
-        "locatie": signup.event.location,
-        "aangemeld_op": _moment(signup.created_at),
-    }
-
-
-def _postal_address(address: PostalAddress) -> dict:
-    return {
-        "t.a.v.": address.recipient,
-        "straat": address.street,
-        "postcode": address.postcode,
-        "plaats": address.city,
-        "land": address.country,
-        "bijgewerkt_op": _moment(address.updated_at),
-    }
-
-
-def _waitlist_entry(entry: EventWaitlistEntry) -> dict:
-    return {"event": entry.event.title, "datum": _moment(entry.event.event_date), "sinds": _moment(entry.created_at)}
-
-
-def _calendar_and_mail(user: User) -> dict:
-    # The calendar link's token is a credential, not data about the member: only whether there is one.
-    # Both are reached from the member's own row (joined in); a missing one-to-one reads as None.
-    feed = getattr(user, "calendar_feed", None)
-    preference = getattr(user, "mail_preference", None)
-    return {
-        "agenda_abonnement": feed is not None,
-        "agenda_abonnement_sinds": _moment(feed.created_at) if feed else "",
-        "mail_over_mijn_events": preference.event_mails if preference else True,
-        "herinnering_na_14_dagen": preference.dip_nudge if preference else False,
-    }
-
-
-class _MailEventTitle(TypedDict):
-    event_title: str | None  # the annotation of the "e-mails" section's query
-
-
-def _mail(mail: "WithAnnotations[Mail, _MailEventTitle]") -> dict:
-    return {
-        "soort": mail.get_kind_display(),
-        "event": mail.event_title or "",
-        "status": mail.get_status_display(),
-        "aangemaakt_op": _moment(mail.created_at),
-        "verstuurd_op": _moment(mail.sent_at),
-    }
-
-
-def _second_factor(factor: Authenticator) -> dict:
-    # Which factors there are and when they were used; never a key, a secret or a recovery code.
-    return {
-        "soort": factor.get_type_display(),
-        "naam": factor.data.get("name", "") if factor.type == Authenticator.Type.WEBAUTHN else "",
-        "aangemaakt_op": _moment(factor.created_at),
-        "laatst_gebruikt": _moment(factor.last_used_at),
-    }
-
-
-def _email_address(address: EmailAddress) -> dict:
-    # The address in use and one waiting for its confirmation link (a change asked on /account).
-    return {"e-mailadres": address.email, "bevestigd": address.verified, "in_gebruik": address.primary}
-
-
 DIPS = ExportSection(
     "plonsen",
     [
@@ -197,6 +98,7 @@ DIPS = ExportSection(
         "plek",
         "notitie",
         "foto",
+        "foto_gedeeld_met_de_club",
     ],
     Dip.objects.select_related("user_challenge__challenge").order_by("created_at", "pk"),
     _dip,
@@ -224,6 +126,12 @@ SECTIONS: list[ExportSection] = [
         _badge,
     ),
     ExportSection(
+        "clubchallenges",
+        ["clubchallenge", "soort", "van", "tot_en_met", "meegedaan_sinds", "voltooid_op"],
+        ClubChallengeEntry.objects.select_related("club_challenge").order_by("joined_at", "pk"),
+        _club_entry,
+    ),
+    ExportSection(
         "postadres",
         ["t.a.v.", "straat", "postcode", "plaats", "land", "bijgewerkt_op"],
         PostalAddress.objects.order_by("pk"),
@@ -242,8 +150,20 @@ SECTIONS: list[ExportSection] = [
         _waitlist_entry,
     ),
     ExportSection(
+        "aanwezigheid",
+        ["event", "datum", "afgetekend_door", "afgetekend_op", "plons_id"],
+        Attendance.objects.select_related("event", "signed_off_by").order_by("event__event_date", "pk"),
+        _attendance,
+    ),
+    ExportSection(
         "agenda-en-e-mail",
-        ["agenda_abonnement", "agenda_abonnement_sinds", "mail_over_mijn_events", "herinnering_na_14_dagen"],
+        [
+            "agenda_abonnement",
+            "agenda_abonnement_sinds",
+            "mail_over_mijn_events",
+            "herinnering_na_14_dagen",
+            "mail_bij_brrr",
+        ],
         User.objects.select_related("calendar_feed", "mail_preference"),
         _calendar_and_mail,
         owner="pk",
@@ -258,10 +178,64 @@ SECTIONS: list[ExportSection] = [
         _mail,
     ),
     ExportSection(
+        "meldingen-apparaten",
+        ["apparaat", "aangemaakt_op", "laatst_gezien"],
+        PushSubscription.objects.order_by("created_at", "pk"),
+        _push_device,
+    ),
+    ExportSection(
+        "meldingen-keuzes", ["soort", "hoe"], NoticePreference.objects.order_by("kind", "pk"), _notice_choice
+    ),
+    ExportSection(
+        "meldingen",
+        ["soort", "titel", "tekst", "status", "aangemaakt_op", "verstuurd_op"],
+        Notice.objects.order_by("created_at", "pk"),
+        _notice,
+    ),
+    ExportSection(
+        "plonsafspraken",
+        ["wanneer", "waar", "opmerking", "door_mij_voorgesteld", "geannuleerd_op", "ik_ga_mee_sinds"],
+        MeetupParticipant.objects.select_related("meetup").order_by("meetup__starts_at", "pk"),
+        _meetup,
+    ),
+    ExportSection(
+        "buddies-bij-mijn-plonsen",
+        ["plons_id", "datum", "buddy", "status"],
+        DipBuddy.objects.select_related("dip", "buddy").order_by("dip__created_at", "pk"),
+        _my_buddy,
+        owner="dip__user",
+    ),
+    ExportSection(
+        "getagd-door-clubgenoten",
+        ["datum", "door", "status", "beantwoord_op", "mijn_plons_id"],
+        DipBuddy.objects.select_related("dip__user").order_by("created_at", "pk"),
+        _tagged_me,
+        owner="buddy",
+    ),
+    ExportSection(
+        "samen-plonsen",
+        ["anderen_mogen_mij_taggen", "veiligheidsuitleg_gelezen_op"],
+        User.objects.all(),
+        _together_settings,
+        owner="pk",
+    ),
+    ExportSection(
         "inlogmethoden",
         ["soort", "naam", "aangemaakt_op", "laatst_gebruikt"],
         Authenticator.objects.order_by("created_at", "pk"),
         _second_factor,
+    ),
+    ExportSection(
+        "club-delen",
+        ["deel_mijn_plonsen_met_de_club", "gekozen_op"],
+        ClubSharing.objects.order_by("pk"),
+        _club_sharing,
+    ),
+    ExportSection(
+        "brrr-gegeven",
+        ["soort", "id", "gegeven_op"],
+        Brrr.objects.order_by("created_at", "pk"),
+        _brrr,
     ),
     ExportSection(
         "e-mailadressen",

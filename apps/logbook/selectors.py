@@ -12,7 +12,7 @@ from typing import cast
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
-from apps.challenges.models import Dip, UserBadge, UserChallenge
+from apps.challenges.models import Dip, DipBuddy, UserBadge, UserChallenge
 
 RECENT_WEEKS = 26
 SEASON_START_MONTH = 9  # a season runs from 1 September to 31 August
@@ -194,3 +194,30 @@ def statistics_for(user, *, today: datetime.date | None = None) -> Statistics:
         coldest=ColdestDip(*coldest) if coldest else None,
         days=days,
     )
+
+
+@dataclass(frozen=True)
+class SwumWith:
+    name: str
+    days: int
+
+
+def swum_with(user) -> list[SwumWith]:
+    """ "Samen met": per clubmate, on how many days the member and they dipped together: the member named
+    them (and they did not say "Klopt niet"), or they named the member and the member put it on their card.
+    By name, never ranked. Two queries."""
+    days: dict[int, set[datetime.date]] = {}
+    names: dict[int, str] = {}
+    named = (
+        DipBuddy.objects.filter(dip__user=user)
+        .exclude(status=DipBuddy.Status.DECLINED)
+        .values_list("buddy_id", "buddy__full_name", "dip__dip_date")
+    )
+    named_me = DipBuddy.objects.filter(buddy=user, status=DipBuddy.Status.ACCEPTED).values_list(
+        "dip__user_id", "dip__user__full_name", "dip__dip_date"
+    )
+    for clubmate, name, day in [*named, *named_me]:
+        days.setdefault(clubmate, set()).add(day)
+        names[clubmate] = name.strip() or "Zwemmer"
+    rows = [SwumWith(name=names[clubmate], days=len(dates)) for clubmate, dates in days.items()]
+    return sorted(rows, key=lambda row: row.name.lower())

@@ -16,7 +16,7 @@ from apps.core.page_cache import Page, cached_page
 from .charts import statistics_charts
 from .export import export_filename
 from .models import MemberExport
-from .selectors import statistics_for
+from .selectors import statistics_for, swum_with
 from .services import export_request, export_storage
 
 EXPORT_ANCHOR = "export"
@@ -42,7 +42,7 @@ def _today(request) -> tuple:
 @cached_page(template="logbook/statistics.html", vary=_today)
 def statistics(request):
     stats = statistics_for(request.user)
-    return Page({"stats": stats, "charts": statistics_charts(stats)})
+    return Page({"stats": stats, "charts": statistics_charts(stats), "swum_with": swum_with(request.user)})
 
 
 @login_required

@@ -12,9 +12,12 @@ from django.utils import timezone
 
 from apps.challenges.models import UserChallenge
 from apps.core.background import stuck_tasks_requeue
+from apps.core.formatting import clock_time, dutch_date
 from apps.events.models import EventParticipant
-from apps.notifications.models import Mail
-from apps.notifications.services import mails_recover_stuck, mails_retry_failed, member_mail_queue
+from apps.events.services import waitlist_offers_expire
+from apps.notifications import notices
+from apps.notifications.notices import notice_send
+from apps.notifications.services import mails_recover_stuck, mails_retry_failed
 
 NUDGE_AFTER_DAYS = 14
 # Reminders for tomorrow's events go out from this hour on (local time), not at a cron run just after midnight.
@@ -27,6 +30,7 @@ class ScheduledRun:
     nudges: int
     retried: int
     recovered: int = 0  # mails and tasks a dead worker left behind, queued again
+    offers_expired: int = 0  # waitlist offers that ran out; their places went to the next in line
 
 
 def _local(now: datetime.datetime) -> datetime.datetime:
@@ -48,13 +52,20 @@ def event_reminders_queue(*, now: datetime.datetime) -> int:
     ).select_related("event", "user")
     queued = 0
     for participation in participations:
-        mail = member_mail_queue(
-            kind=Mail.Kind.EVENT_REMINDER,
+        event = participation.event
+        where = f" · {event.location}" if event.location else ""
+        # By push or mail, as the member chose (apps.notifications.notices); the mail is the rich one it was.
+        sent = notice_send(
+            kind=notices.EVENT_REMINDER,
             user=participation.user,
+            title=f"Morgen: {event.title}",
+            body=f"{dutch_date(event.event_date)}, {clock_time(event.event_date)}{where}",
+            url="/events",
             event_id=participation.event_id,
             dedupe_key=f"event-reminder:{participation.event_id}:{participation.user_id}",
+            now=now,
         )
-        queued += mail is not None
+        queued += sent is not None
     return queued
 
 
@@ -77,16 +88,25 @@ def dip_nudges_queue(*, now: datetime.datetime) -> int:
         last_activity = card.last_dip or _local(card.started_at).date()
         if (today - last_activity).days < NUDGE_AFTER_DAYS:
             continue
-        mail = member_mail_queue(
-            kind=Mail.Kind.DIP_NUDGE, user=card.user, dedupe_key=f"dip-nudge:{card.user_id}:{last_activity.isoformat()}"
+        sent = notice_send(
+            kind=notices.DIP_NUDGE,
+            user=card.user,
+            title="Al 14 dagen geen plons",
+            body="Het water is koud en wacht op je! Zet je volgende plons op je stempelkaart.",
+            url="/challenge",
+            dedupe_key=f"dip-nudge:{card.user_id}:{last_activity.isoformat()}",
+            now=now,
         )
-        queued += mail is not None
+        queued += sent is not None
     return queued
 
 
 def scheduled_mails_send(*, now: datetime.datetime | None = None) -> ScheduledRun:
     now = now or timezone.now()
+    # Offers first: a place that runs out now is offered on (with its mail) in this same run.
+    offers_expired = waitlist_offers_expire(now=now)
     return ScheduledRun(
+        offers_expired=offers_expired,
         reminders=event_reminders_queue(now=now),
         nudges=dip_nudges_queue(now=now),
         retried=mails_retry_failed(now=now),

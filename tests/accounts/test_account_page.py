@@ -3,8 +3,9 @@ from django.urls import reverse
 
 def test_account_page_shows_the_own_profile(member_client, member, other_member, django_assert_max_num_queries):
     # Session and user, then one query per section's own data (profile, second factors, calendar and mail
-    # settings, postal address), whatever the member has.
-    with django_assert_max_num_queries(8):
+    # settings, the club's sharing choice, postal address, Meldingen: choices, old mail choices and devices),
+    # whatever the member has.
+    with django_assert_max_num_queries(12):
         response = member_client.get(reverse("account"))
     assert response.status_code == 200
     html = response.content.decode()

@@ -11,8 +11,8 @@ from django.utils import timezone
 from apps.accounts.models import User
 from apps.adminpanel.insights import admin_insights
 from apps.adminpanel.selectors import PHYSICAL_PAGE_SIZE, admin_stats
+from apps.challenges.card_payloads import stamp_card_props
 from apps.challenges.models import Badge, Challenge, Dip, PhysicalStatus, UserBadge, UserChallenge
-from apps.challenges.selectors import stamp_card_props
 from apps.challenges.services.errors import ChallengeError
 from apps.shipping.models import PostalAddress
 from apps.shipping.services import physical_badges_mark, postal_address_save

@@ -33,6 +33,8 @@ def test_seed_demo_makes_a_living_demo_and_is_idempotent(capsys):
     assert card.dips.filter(water_temperature__isnull=False, spot__gt="").count() == 8
     assert member.postal_address.city == "Den Haag"
     assert UserBadge.objects.filter(user=member, physical_status="verstuurd").count() == 1
+    # The club feed has something to show: the member shares dips, and one photo.
+    assert member.club_sharing.share_dips and card.dips.filter(share_photo=True).count() == 1
     waitlist = Event.objects.get(title="Zonsopgangduik").waitlist.order_by("id")
     assert [entry.user.email for entry in waitlist] == ["walrus@koudwater.example", member.email]
     code = re.search(r"/auth\?invite=([A-Z0-9]{8})", out).group(1)

@@ -12,18 +12,26 @@ from allauth.mfa.models import Authenticator
 from django.core.files.base import ContentFile
 from django.http import FileResponse
 
-from apps.challenges.models import photo_storage
+from apps.challenges.models import ClubChallenge, Dip, DipBuddy, photo_storage
+from apps.club.models import Brrr, ClubSharing
 from apps.events.models import CalendarFeed, EventWaitlistEntry
 from apps.logbook.export import SECTIONS
 from apps.notifications.models import Mail, MailPreference
 from tests.challenges.photo_samples import image_bytes
 from tests.factories import (
+    AttendanceFactory,
     BadgeFactory,
     ChallengeFactory,
+    ClubChallengeEntryFactory,
+    ClubChallengeFactory,
     DipFactory,
     EventFactory,
     EventParticipantFactory,
+    MeetupFactory,
+    NoticeFactory,
+    NoticePreferenceFactory,
     PostalAddressFactory,
+    PushSubscriptionFactory,
     UserBadgeFactory,
     UserChallengeFactory,
     UserFactory,
@@ -109,14 +117,52 @@ def a_row_in_every_section(user, marker: str) -> str:
     UserBadgeFactory(user_challenge=card, badge=BadgeFactory(challenge=challenge, name=f"Badge {marker}"))
     PostalAddressFactory(user=user, recipient=marker, street=f"{marker}straat 1")
     EventParticipantFactory(user=user, event=EventFactory(title=f"Duik {marker}"))
+    AttendanceFactory(user=user, event=EventFactory(title=f"Zondagduik {marker}"), signed_off_by=None)
     full = EventFactory(title=f"Wachtlijst {marker}", max_participants=1)
     EventWaitlistEntry.objects.create(event=full, user=user)
     CalendarFeed.objects.create(user=user, token=f"token-{marker}")
     MailPreference.objects.create(user=user, event_mails=False, dip_nudge=True)
-    Mail.objects.create(kind=Mail.Kind.WAITLIST_PROMOTION, to_email=user.email, user=user, event_id=full.pk)
+    Mail.objects.create(kind=Mail.Kind.WAITLIST_OFFER, to_email=user.email, user=user, event_id=full.pk)
     Authenticator.objects.create(user=user, type=Authenticator.Type.WEBAUTHN, data={"name": f"Sleutel {marker}"})
     EmailAddress.objects.create(user=user, email=user.email, primary=True, verified=True)
+    PushSubscriptionFactory(user=user, device_label=f"Telefoon {marker}")
+    NoticePreferenceFactory(user=user, kind="club_message", channel="mail")
+    NoticeFactory(user=user, title=f"Bericht {marker}")
+    ClubChallengeEntryFactory(user=user, club_challenge=ClubChallengeFactory(name=f"Clubchallenge {marker}"))
+    ClubSharing.objects.create(user=user, share_dips=True)
+    Brrr.objects.create(user=user, kind="event", object_id=full.pk)
+    # Samen plonsen: an afspraak the member proposed, a buddy on their dip, a clubmate who named them.
+    MeetupFactory(proposer=user, place=f"Plas {marker}")
+    dip = Dip.objects.get(user_challenge=card)
+    tagger_dip = DipFactory(
+        user_challenge=UserChallengeFactory(user=UserFactory(full_name=f"Tagger {marker}")), number=1
+    )
+    # Past the signal: the request mails would be rows of the e-mails section too.
+    DipBuddy.objects.bulk_create(
+        [
+            DipBuddy(dip=dip, buddy=UserFactory(full_name=f"Buddy {marker}")),
+            DipBuddy(dip=tagger_dip, buddy=user),
+        ]
+    )
     return photo
+
+
+def test_club_challenges_and_dips_without_a_card_are_in_the_export(member_client, member, other_member):
+    """Issue 25: the member's club challenges (joined, completed) and a dip registered without a stamp card."""
+    entry = ClubChallengeEntryFactory(
+        user=member,
+        club_challenge=ClubChallengeFactory(name="Dip a Day December", kind=ClubChallenge.Kind.DAYS, target=1),
+    )
+    ClubChallengeEntryFactory(user=other_member, club_challenge=entry.club_challenge)
+    photo = photo_storage().save(f"{member.pk}/los.jpg", ContentFile(image_bytes()))
+    DipFactory(user=member, user_challenge=None, number=1, photo=photo)  # completes the challenge
+    archive = download(member_client)
+    rows = json.loads(archive.read("clubchallenges.json"))
+    assert len(rows) == 1 and rows[0]["clubchallenge"] == "Dip a Day December" and rows[0]["soort"] == "1 dag"
+    assert rows[0]["meegedaan_sinds"] and rows[0]["voltooid_op"]
+    dips = json.loads(archive.read("plonsen.json"))
+    assert dips[0]["challenge"] == "zonder stempelkaart" and dips[0]["challenge_id"] is None
+    assert dips[0]["foto"] in archive.namelist() and "zonder-stempelkaart" in dips[0]["foto"]
 
 
 def test_the_export_holds_only_my_rows_in_every_section_and_only_my_photos(client):
@@ -142,7 +188,7 @@ def test_the_export_holds_only_my_rows_in_every_section_and_only_my_photos(clien
     for name in archive.namelist():
         assert OTHERS not in name and OTHERS.encode() not in archive.read(name), name
     # The check above can see a leak: my marker reaches every section with text in it, and my photo.
-    without_text = {"agenda-en-e-mail"}
+    without_text = {"agenda-en-e-mail", "meldingen-keuzes", "club-delen", "brrr-gegeven", "samen-plonsen"}
     assert {s.name for s in SECTIONS if OWN not in archive.read(f"{s.name}.json").decode()} == without_text
     assert OWN.encode() in archive.read(photos[0])
 
@@ -180,8 +226,10 @@ def test_export_query_budget(member, size, django_assert_max_num_queries):
     card = UserChallengeFactory(user=member)
     for number in range(1, size + 1):
         DipFactory(user_challenge=card, number=number, photo=f"{member.pk}/missing-{number}.jpg")
-    # About one query per section (ten of them) plus the photos: the same at 1 and at 60 dips.
-    with django_assert_max_num_queries(14):
+        DipFactory(user=member, user_challenge=None, number=number, photo=f"{member.pk}/los-{number}.jpg")
+    ClubChallengeEntryFactory.create_batch(min(size, 20), user=member)
+    # About one query per section plus the photos: the same at 1 and at 60 dips.
+    with django_assert_max_num_queries(26):
         export_write(member, io.BytesIO())
 
 
@@ -210,7 +258,7 @@ def test_club_life_and_physical_badge_data_are_in_the_export_but_not_the_calenda
     CalendarFeed.objects.create(user=member, token="geheime-agenda-token-van-marit")
     MailPreference.objects.create(user=member, event_mails=False, dip_nudge=True)
     Mail.objects.create(
-        kind=Mail.Kind.WAITLIST_PROMOTION,
+        kind=Mail.Kind.WAITLIST_OFFER,
         to_email=member.email,
         user=member,
         event_id=waiting_for.pk,
@@ -228,7 +276,7 @@ def test_club_life_and_physical_badge_data_are_in_the_export_but_not_the_calenda
     assert settings_row["agenda_abonnement"] is True
     assert settings_row["mail_over_mijn_events"] is False and settings_row["herinnering_na_14_dagen"] is True
     mails = json.loads(archive.read("e-mails.json"))
-    assert mails[0]["soort"] == "Van de wachtlijst gehaald" and mails[0]["status"] == "Verstuurd"
+    assert mails[0]["soort"] == "Plek vrij (wachtlijst)" and mails[0]["status"] == "Verstuurd"
     everything = b"".join(archive.read(name) for name in archive.namelist() if not name.startswith("fotos/"))
     assert b"geheime-agenda-token-van-marit" not in everything
 
@@ -245,3 +293,33 @@ def test_second_factors_are_listed_without_their_secrets(client):
     assert [factor["soort"] for factor in factors] == [str(Authenticator.Type.TOTP.label)]
     everything = b"".join(archive.read(name) for name in archive.namelist() if not name.startswith("fotos/"))
     assert TOTP_SECRET.encode() not in everything
+
+
+def test_samen_plonsen_is_in_the_export(member_client, member, other_member):
+    import datetime
+
+    from django.utils import timezone
+
+    from apps.challenges.services.dips import dip_register
+    from apps.together.services import briefing_read, buddy_accept, meetup_join
+
+    UserChallengeFactory(user=member, started_at=timezone.now() - datetime.timedelta(days=3))
+    UserChallengeFactory(user=other_member, started_at=timezone.now() - datetime.timedelta(days=3))
+    meetup = MeetupFactory(proposer=other_member, place="Sloterplas")
+    meetup_join(user=member, meetup_id=meetup.pk)
+    dip_register(user=member, buddy_ids=[other_member.pk])
+    tag = dip_register(user=other_member, buddy_ids=[member.pk]).dip.buddies.get()
+    buddy_accept(user=member, tag_id=tag.pk)
+    briefing_read(user=member, today=datetime.date(2026, 10, 2))
+
+    archive = download(member_client)
+
+    meetups = json.loads(archive.read("plonsafspraken.json"))
+    assert [(row["waar"], row["door_mij_voorgesteld"]) for row in meetups] == [("Sloterplas", False)]
+    mine = json.loads(archive.read("buddies-bij-mijn-plonsen.json"))
+    assert [(row["buddy"], row["status"]) for row in mine] == [("Otto Ander", "Nog niet bevestigd")]
+    tagged = json.loads(archive.read("getagd-door-clubgenoten.json"))
+    assert [(row["door"], row["status"]) for row in tagged] == [("Otto Ander", "Op de kaart gezet")]
+    assert tagged[0]["mijn_plons_id"] != ""
+    together = json.loads(archive.read("samen-plonsen.json"))[0]
+    assert together == {"anderen_mogen_mij_taggen": True, "veiligheidsuitleg_gelezen_op": "2026-10-02"}

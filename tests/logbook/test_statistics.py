@@ -144,9 +144,9 @@ def test_statistics_query_budget(member_client, member, size, django_assert_max_
         days = [today - datetime.timedelta(days=n // 2) for n in range(size)]
         dips_on(member, days, water_temperature=Decimal("5.5"), duration_seconds=120, spot="Pier")
         UserChallenge.objects.filter(user=member).update(completed_at=timezone.now())
-    # Session, user, admin role, then five reads whatever the history: totals, coldest, days, badges,
-    # completed challenges.
-    with django_assert_max_num_queries(8):
+    # Session, user, admin role, then seven reads whatever the history: totals, coldest, days, badges,
+    # completed challenges, and the two of "Samen met".
+    with django_assert_max_num_queries(10):
         response = member_client.get("/statistieken")
     assert response.status_code == 200
     if size:
@@ -166,3 +166,37 @@ def test_the_next_visit_the_same_day_reads_no_dips_whatever_the_history(
         response = member_client.get("/statistieken")
     assert f'<dd class="stat-value">{size}</dd>' in response.content.decode()
     assert not [query for query in captured.captured_queries if "challenges_dip" in query["sql"]]
+
+
+def test_samen_met_counts_the_days_with_each_clubmate_by_name_never_ranked(member_client, member):
+    from apps.challenges.models import DipBuddy
+    from tests.factories import DipFactory, UserChallengeFactory, UserFactory
+
+    zoe, bas, nee = (
+        UserFactory(full_name="Zoë Zee"),
+        UserFactory(full_name="Bas Bos"),
+        UserFactory(full_name="Nee Nooit"),
+    )
+    card = UserChallengeFactory(user=member)
+    today = timezone.localdate()
+    mine = [
+        DipFactory(user_challenge=card, number=n + 1, dip_date=today - datetime.timedelta(days=n)) for n in range(3)
+    ]
+    zoe_card = UserChallengeFactory(user=zoe)
+    zoe_dip = DipFactory(user_challenge=zoe_card, number=1, dip_date=today - datetime.timedelta(days=5))
+    DipBuddy.objects.bulk_create(
+        [
+            DipBuddy(dip=mine[0], buddy=zoe),
+            DipBuddy(dip=mine[1], buddy=zoe),
+            DipBuddy(dip=mine[2], buddy=bas),
+            DipBuddy(dip=mine[2], buddy=nee, status="declined", decided_at=timezone.now()),
+            # Zoë named the member on another day, and the member put it on their card.
+            DipBuddy(dip=zoe_dip, buddy=member, status="accepted", decided_at=timezone.now()),
+        ]
+    )
+    html = member_client.get("/statistieken").content.decode()
+    section = html[html.index("Samen met") :]
+    assert section.index("Bas Bos") < section.index("Zoë Zee")  # by name, though Zoë has more days
+    assert '<span>Bas Bos</span> <span class="muted">1 dag</span>' in section
+    assert '<span>Zoë Zee</span> <span class="muted">3 dagen</span>' in section
+    assert "Nee Nooit" not in section

@@ -11,7 +11,8 @@ from apps.reminders.scheduled import scheduled_mails_send
 
 class Command(BaseCommand):
     help = (
-        "Zet de herinneringen (event morgen, 14 dagen geen plons), mislukte e-mails en werk van een "
+        "Laat verlopen wachtlijstaanbiedingen vervallen (de plek gaat naar de volgende), zet de herinneringen "
+        "(event morgen, 14 dagen geen plons), mislukte e-mails en werk van een "
         "gestopte worker (opnieuw) in de wachtrij; ruimt fotobestanden zonder plons op."
     )
 
@@ -29,6 +30,7 @@ class Command(BaseCommand):
                 moment = timezone.make_aware(moment)
         run = scheduled_mails_send(now=moment)
         self.stdout.write(
+            f"{run.offers_expired} verlopen wachtlijstaanbod(en), "
             f"{run.reminders} herinnering(en) voor events, {run.nudges} plonsherinnering(en), "
             f"{run.retried} mislukte e-mail(s) opnieuw in de wachtrij, "
             f"{run.recovered} blijven hangende e-mail(s) en taken opnieuw in de wachtrij."
