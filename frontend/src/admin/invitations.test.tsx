@@ -316,7 +316,7 @@ describe("Row actions", () => {
     const field = (await screen.findByLabelText("Link voor CODE0002")) as HTMLInputElement;
     expect(field.readOnly).toBe(true);
     expect(field.value).toBe("http://testserver/auth?invite=CODE0002");
-    expect(document.activeElement).toBe(field);
+    await waitFor(() => expect(document.activeElement).toBe(field));
     expect(field.selectionStart).toBe(0);
     expect(field.selectionEnd).toBe(field.value.length);
     expect(screen.queryByText("Link gekopieerd!")).toBeNull();

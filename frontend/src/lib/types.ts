@@ -3,6 +3,8 @@
  * tests/test_payload_contract.py checks the server's real answers against them.
  */
 
+import type { CelebrationKind } from "./celebrate";
+
 /**
  * The JSON body of every refused island request (any 4xx/5xx a JSON endpoint answers itself), e.g.
  * `{"error": "Je sessie is verlopen. Log opnieuw in.", "login_url": "/auth"}`.
@@ -14,4 +16,22 @@ export interface ErrorBody {
   fields?: Record<string, string>;
   /** Where to sign in again: only on a 401 (the session is gone). */
   login_url?: string;
+}
+
+/** The badge a page's celebration shows: a club challenge's art, name and goal. */
+export interface CelebrationPageBadge {
+  name: string;
+  /** The goal, shown as "{n} plonsen". */
+  milestone: number;
+  /** May be "": the card then shows the name only. */
+  imageUrl: string;
+}
+
+/**
+ * `celebration-data` on a server-rendered page (the dashboard after a club challenge was completed):
+ * the celebration island plays it once.
+ */
+export interface CelebrationPageData {
+  kind: CelebrationKind;
+  badge: CelebrationPageBadge | null;
 }

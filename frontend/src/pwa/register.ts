@@ -2,7 +2,7 @@
  * Loaded by every page (templates/base.html): registers the service worker at /sw.js (scope "/") and
  * empties the kept pages the moment the member signs out, before the sign-out request leaves.
  */
-import { SIGN_OUT_PATH, clearPageCaches } from "./shared";
+import { PUSH_RESEND, PUSH_RESENT_KEY, SIGN_OUT_PATH, clearPageCaches } from "./shared";
 
 const SW_URL = "/sw.js";
 
@@ -13,6 +13,19 @@ if ("serviceWorker" in navigator) {
     });
   });
 }
+
+// Meldingen: once per opening of the app, a member whose browser allows notifications has the service worker send
+// their subscription again (iOS drops stale ones silently). The key is on every member page (member_actions.html).
+window.addEventListener("load", () => {
+  const key = document.querySelector<HTMLElement>("[data-push-key]")?.dataset.pushKey ?? "";
+  if (key === "" || !("Notification" in window) || Notification.permission !== "granted") return;
+  if (sessionStorage.getItem(PUSH_RESENT_KEY) !== null) return;
+  const csrf = /(?:^|;\s*)csrftoken=([^;]+)/.exec(document.cookie)?.[1] ?? "";
+  void navigator.serviceWorker?.ready.then((registration) => {
+    registration.active?.postMessage({ type: PUSH_RESEND, key, csrf: decodeURIComponent(csrf) });
+    sessionStorage.setItem(PUSH_RESENT_KEY, "1");
+  });
+});
 
 document.addEventListener("submit", (event) => {
   const form = event.target;

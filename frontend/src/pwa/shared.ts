@@ -24,3 +24,8 @@ export async function currentMember(): Promise<string | null> {
   const names = (await caches.keys()).filter((name) => name.startsWith(PAGE_CACHE_PREFIX));
   return names.length === 1 ? names[0]!.slice(PAGE_CACHE_PREFIX.length) : null;
 }
+
+/** Set in sessionStorage once the push subscription was sent again in this opening of the app (register.ts). */
+export const PUSH_RESENT_KEY = "koud-push-resent";
+/** The message register.ts posts to the service worker: send this browser's push subscription again. */
+export const PUSH_RESEND = "push-resend";

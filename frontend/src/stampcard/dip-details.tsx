@@ -11,6 +11,11 @@ export interface DipDetailsValues {
   note: string;
 }
 
+/** A new dip's values: the details, and "Met wie?" (apps/together), the clubmates' ids. */
+export interface DipValues extends DipDetailsValues {
+  buddies?: readonly number[];
+}
+
 export const EMPTY_DETAILS: DipDetailsValues = { temperature: "", minutes: "", seconds: "", spot: "", note: "" };
 
 /** "4,5" → 4.5; null for empty; NaN for unreadable or more than one decimal. */
@@ -48,11 +53,12 @@ export function validateDetails(values: DipDetailsValues, limits: ConditionLimit
 }
 
 /** The fields `POST /challenge/plons` and the edit endpoint read (empty = not logged). */
-export function appendDetails(form: FormData, values: DipDetailsValues): void {
+export function appendDetails(form: FormData, values: DipValues): void {
   const duration = parseDuration(values.minutes, values.seconds);
   form.append("water_temperature", values.temperature.trim());
   form.append("duration_seconds", duration === null || Number.isNaN(duration) ? "" : String(duration));
   form.append("spot", values.spot.trim());
   form.append("note", values.note.trim());
+  for (const id of values.buddies ?? []) form.append("buddies", String(id));
 }
 

@@ -5,6 +5,7 @@ import { megabytes } from "./dip-form";
 import { appendDetails, validateDetails, type DipDetailsValues } from "./dip-details";
 import { DipDetailsFields } from "./dip-details-fields";
 import { dipUrl } from "./dip-url";
+import { SharePhotoField, appendSharePhoto } from "./share-photo-field";
 import { DT } from "./details-texts";
 import { T } from "./texts";
 import type { ConditionErrors, ConditionLimits, Dip, UpdateDipResponse } from "./types";
@@ -54,6 +55,8 @@ export function DipEditDialog({
   const [photo, setPhoto] = useState<File | null>(null);
   const [photoError, setPhotoError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [sharePhoto, setSharePhoto] = useState(dip.sharePhoto);
+  const hasPhoto = dip.photoUrl !== null || photo !== null;
 
   useEffect(() => {
     const dialog = ref.current;
@@ -78,6 +81,7 @@ export function DipEditDialog({
     const form = new FormData();
     appendDetails(form, values);
     if (photo !== null) form.append("photo", photo, photo.name);
+    if (hasPhoto) appendSharePhoto(form, sharePhoto);
     const result = await postForm<UpdateDipResponse>(dipUrl(endpoint, dip.id), form);
     setBusy(false);
     if (result.ok) {
@@ -144,6 +148,7 @@ export function DipEditDialog({
               {photoError}
             </p>
           )}
+          {hasPhoto && <SharePhotoField checked={sharePhoto} disabled={busy} onChange={setSharePhoto} />}
         </div>
         <div className="dd-dialog__actions">
           <Button variant="secondary" onClick={close} disabled={busy}>

@@ -3,7 +3,8 @@ import { shrinkPhoto } from "../lib/photo-shrink";
 import { Button } from "../ui/button";
 import { ChunkBoundary } from "../ui/chunk-boundary";
 import { PhotoPreview } from "./photo-preview";
-import { EMPTY_DETAILS, validateDetails, type DipDetailsValues } from "./dip-details";
+import { SharePhotoField } from "./share-photo-field";
+import { EMPTY_DETAILS, validateDetails, type DipValues } from "./dip-details";
 import { T } from "./texts";
 import type { ConditionErrors, ConditionLimits } from "./types";
 
@@ -14,6 +15,9 @@ const DipDetailsFields = lazy(() =>
   import("./dip-details-fields").then((module) => ({ default: module.DipDetailsFields })),
 );
 
+// "Met wie?" (apps/together) loads with the folded part too: only when the member opens it.
+const BuddyPicker = lazy(() => import("./together").then((module) => ({ default: module.BuddyPicker })));
+
 /** What the folded "Details (optioneel)" part needs from the page's props. */
 export interface DipDetailsConfig {
   limits: ConditionLimits;
@@ -21,6 +25,10 @@ export interface DipDetailsConfig {
   safetyNote: string;
   /** The server's message per wrong field after a refused dip. */
   serverErrors: ConditionErrors;
+  /** "Met wie?" (apps/together): where the clubmates come from; null without it. */
+  buddiesUrl?: string | null;
+  /** Those who went along with the member's afspraak of about now: offered, ticked, in "Met wie?". */
+  offeredBuddies?: readonly number[];
 }
 
 export interface DipFormProps {
@@ -32,7 +40,7 @@ export interface DipFormProps {
   /** The server's message for a file that is no photo (apps/challenges/photos.py). */
   notAnImageMessage: string;
   /** Sends the dip; resolves to true when the server stored it or it waits on the phone (the form then resets). */
-  onRegister: (photo: File | null, details: DipDetailsValues) => Promise<boolean>;
+  onRegister: (photo: File | null, details: DipValues, sharePhoto?: boolean) => Promise<boolean>;
   details: DipDetailsConfig;
 }
 
@@ -51,9 +59,12 @@ export function DipForm({
   // The shrunk photo is made as soon as it is chosen, so the tap itself only waits for the upload.
   const prepared = useRef<{ source: File; photo: Promise<File> } | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [detailValues, setDetailValues] = useState<DipDetailsValues>(EMPTY_DETAILS);
+  const offered = details.offeredBuddies ?? [];
+  const [detailValues, setDetailValues] = useState<DipValues>({ ...EMPTY_DETAILS, buddies: offered });
   const [detailErrors, setDetailErrors] = useState<ConditionErrors>({});
-  const [detailsOpen, setDetailsOpen] = useState(false);
+  // Open from the start when clubmates of an afspraak are offered: the member sees whom "Met wie?" names.
+  const [detailsOpen, setDetailsOpen] = useState(offered.length > 0);
+  const [sharePhoto, setSharePhoto] = useState(false);
   useEffect(() => setDetailErrors(details.serverErrors), [details.serverErrors]);
   const inputId = useId();
   const helpId = useId();
@@ -61,6 +72,7 @@ export function DipForm({
 
   const clear = () => {
     setFile(null);
+    setSharePhoto(false);
     prepared.current = null;
     if (inputRef.current !== null) inputRef.current.value = "";
   };
@@ -88,10 +100,10 @@ export function DipForm({
     setDetailErrors(found);
     if (Object.keys(found).length > 0) return;
     const photo = file !== null && prepared.current?.source === file ? await prepared.current.photo : file;
-    if (await onRegister(photo, detailValues)) {
+    if (await onRegister(photo, detailValues, photo !== null && sharePhoto)) {
       clear();
       setError(null);
-      setDetailValues(EMPTY_DETAILS);
+      setDetailValues({ ...EMPTY_DETAILS, buddies: offered });
       setDetailErrors({});
     }
   };
@@ -153,6 +165,7 @@ export function DipForm({
             }}
           />
         )}
+        {file !== null && <SharePhotoField checked={sharePhoto} disabled={busy} onChange={setSharePhoto} />}
       </div>
       <details
         className="dd-details"
@@ -173,6 +186,18 @@ export function DipForm({
             />
           </Suspense>
         </ChunkBoundary>
+        {details.buddiesUrl && (detailsOpen || (detailValues.buddies ?? []).length > 0) && (
+          <ChunkBoundary message={T.partNotLoaded}>
+            <Suspense fallback={null}>
+              <BuddyPicker
+                url={details.buddiesUrl}
+                selected={detailValues.buddies ?? []}
+                onChange={(buddies) => setDetailValues((values) => ({ ...values, buddies }))}
+                disabled={busy}
+              />
+            </Suspense>
+          </ChunkBoundary>
+        )}
       </details>
       <Button type="submit" className="btn-lg btn-block" busy={busy} busyLabel={T.uploading}>
         {T.register}

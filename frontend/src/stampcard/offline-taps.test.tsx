@@ -21,6 +21,7 @@ function created(number: number): RegisterDipResponse {
     badge: null,
     celebration: null,
     toasts: [],
+    advice: null,
   };
 }
 
@@ -139,5 +140,24 @@ describe("a dip tapped without signal", () => {
     expect(fetchMock).not.toHaveBeenCalled();
     // Kept for A's next sign-in on this phone.
     expect((await queuedTaps()).map((tap) => tap.member)).toEqual(["lid-a"]);
+  });
+});
+
+describe("a photo shared with the club, tapped without signal", () => {
+  beforeEach(() => {
+    vi.stubGlobal("indexedDB", new IDBFactory());
+  });
+
+  it("keeps 'Deel deze foto met de club' with the waiting tap", async () => {
+    setOnline(false);
+    vi.stubGlobal("fetch", vi.fn());
+    render(<StampCard initial={CARD} />);
+    const file = new File(["jpeg"], "plons.jpg", { type: "image/jpeg" });
+    fireEvent.change(screen.getByLabelText(/^Foto/), { target: { files: [file] } });
+    fireEvent.click(screen.getByLabelText("Deel deze foto met de club"));
+    fireEvent.click(screen.getByRole("button", { name: "Plons registreren" }));
+    expect(await screen.findByText("Wacht op verbinding")).toBeTruthy();
+    const [waiting] = await queuedTaps(7);
+    expect(waiting?.details.share_photo).toBe("1");
   });
 });

@@ -4,9 +4,10 @@ import { newRequestId } from "../lib/request-id";
 import { signInUrlOf, useSignInRedirect } from "../lib/sign-in";
 import { useSingleFlight } from "../lib/single-flight";
 import { useSay } from "../ui/feedback";
-import { appendDetails, type DipDetailsValues } from "./dip-details";
+import { appendDetails, type DipValues } from "./dip-details";
 import { megabytes } from "./dip-form";
 import { canQueueTaps, type OfflineTaps } from "./offline-taps";
+import { appendSharePhoto } from "./share-photo-field";
 import { T } from "./texts";
 import type { ConditionErrors, RegisterDipResponse, StampCardData } from "./types";
 
@@ -54,13 +55,23 @@ export function tapOutcome(
   };
 }
 
+/** The form's fields as one value each, for the queue; a field sent more than once (`buddies`) joined with
+ * commas, which the server reads the same way. */
+export function fieldsRecord(fields: FormData): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (const [name, value] of fields.entries()) {
+    record[name] = name in record ? `${record[name]},${String(value)}` : String(value);
+  }
+  return record;
+}
+
 export interface RegisterDip {
   /** A tap is under way, or the page is on its way to the sign-in page. */
   busy: boolean;
   /** The server's message per wrong field after its last refusal. */
   serverErrors: ConditionErrors;
   /** One tap: resolves to true when the dip is stored or waits on the phone (the form then resets). */
-  register: (photo: File | null, details: DipDetailsValues) => Promise<boolean>;
+  register: (photo: File | null, details: DipValues, sharePhoto?: boolean) => Promise<boolean>;
 }
 
 interface Options {
@@ -86,9 +97,10 @@ export function useRegisterDip({ card, queueTap, onStored }: Options): RegisterD
 
   /** Keeps the tap on the phone; it is sent (same request id, tap time) when the connection is back. */
   const wait = useCallback(
-    async (id: string, photo: File | null, details: DipDetailsValues, message: string) => {
+    async (id: string, photo: File | null, details: DipValues, message: string, sharePhoto = false) => {
       const fields = new FormData();
       appendDetails(fields, details);
+      if (photo !== null) appendSharePhoto(fields, sharePhoto);
       try {
         await queueTap({
           requestId: id,
@@ -99,7 +111,7 @@ export function useRegisterDip({ card, queueTap, onStored }: Options): RegisterD
           csrfToken: getCsrfToken(),
           photo,
           photoName: photo?.name ?? null,
-          details: Object.fromEntries([...fields.entries()].map(([name, value]) => [name, String(value)])),
+          details: fieldsRecord(fields),
         });
       } catch {
         say(T.networkError, "error");
@@ -112,15 +124,16 @@ export function useRegisterDip({ card, queueTap, onStored }: Options): RegisterD
   );
 
   const send = useCallback(
-    async (photo: File | null, details: DipDetailsValues): Promise<boolean> => {
+    async (photo: File | null, details: DipValues, sharePhoto = false): Promise<boolean> => {
       const id = (requestId.current ??= newRequestId());
       if (navigator.onLine === false && canQueueTaps()) {
         requestId.current = null;
-        return wait(id, photo, details, T.queued);
+        return wait(id, photo, details, T.queued, sharePhoto);
       }
       const form = new FormData();
       form.append("request_id", id);
       if (photo !== null) form.append("photo", photo, photo.name);
+      if (photo !== null) appendSharePhoto(form, sharePhoto);
       appendDetails(form, details);
       const result = await postForm<RegisterDipResponse>(endpoint, form, { timeoutMs: DIP_SEND_TIMEOUT_MS });
       const outcome = tapOutcome(result, { canWait: canQueueTaps(), online: navigator.onLine !== false, photoMaxBytes });
@@ -131,7 +144,7 @@ export function useRegisterDip({ card, queueTap, onStored }: Options): RegisterD
           onStored(outcome.answer);
           return true;
         case "waits":
-          return wait(id, photo, details, outcome.message);
+          return wait(id, photo, details, outcome.message, sharePhoto);
         case "unreachable":
           say(T.networkError, "error");
           return false;
@@ -148,14 +161,14 @@ export function useRegisterDip({ card, queueTap, onStored }: Options): RegisterD
   );
 
   const register = useCallback(
-    async (photo: File | null, details: DipDetailsValues): Promise<boolean> => {
+    async (photo: File | null, details: DipValues, sharePhoto = false): Promise<boolean> => {
       // Nothing more to send without a session: the page is about to go.
       if (leaving) return false;
       if (photo !== null && photo.size > photoMaxBytes) {
         say(T.photoTooLarge(megabytes(photoMaxBytes)), "error");
         return false;
       }
-      return (await run(() => send(photo, details))) ?? false;
+      return (await run(() => send(photo, details, sharePhoto))) ?? false;
     },
     [leaving, photoMaxBytes, say, run, send],
   );

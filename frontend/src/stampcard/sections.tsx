@@ -278,6 +278,12 @@ export function RecentDips({ dips, renderActions }: RecentDipsProps) {
                 {dip.conditionsDisplay !== undefined && dip.conditionsDisplay !== "" && (
                   <span className="dd-line">{dip.conditionsDisplay}</span>
                 )}
+                {dip.signedOffBy !== undefined && dip.signedOffBy !== null && (
+                  <span className="dd-line">{dip.signedOffBy}</span>
+                )}
+                {dip.buddiesDisplay !== undefined && dip.buddiesDisplay !== "" && (
+                  <span className="dd-line">{dip.buddiesDisplay}</span>
+                )}
               </span>
               {dip.thumbnailUrl !== null || dip.photoUrl !== null ? (
                 <>

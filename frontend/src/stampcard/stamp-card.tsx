@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useReducer, useRef } from "react";
+import { Suspense, lazy, useCallback, useEffect, useId, useReducer, useRef, useState } from "react";
 import { Celebration } from "../ui/celebration";
 import { Feedback, FeedbackProvider, useSay } from "../ui/feedback";
 import { cardReducer, initialCardState } from "./card-state";
@@ -8,9 +8,14 @@ import { WaitingTaps, useOfflineTaps } from "./offline-taps";
 import { useRegisterDip } from "./register-dip";
 import { BadgeList, CompletedCard, PhotoCollection, ProgressCard, RecentDips, StampGrid } from "./sections";
 import { T } from "./texts";
-import type { Badge, Dip, RegisterDipResponse, StampCardData } from "./types";
+import { ChunkBoundary } from "../ui/chunk-boundary";
+import type { Badge, Dip, RegisterDipResponse, StampCardData, TogetherData } from "./types";
 import "./stampcard.css";
 
+
+// Samen plonsen's cards (apps/together) load just after the island: the card's first load stays small.
+const SeasonBriefing = lazy(() => import("./together").then((module) => ({ default: module.SeasonBriefing })));
+const WarmUp = lazy(() => import("./together").then((module) => ({ default: module.WarmUp })));
 
 /** The first badge still to earn: the card says how far it is ('Nog 3 plonsen tot de Kikker'). */
 function nextBadgeOf(badges: readonly Badge[], dipCount: number): Badge | null {
@@ -20,6 +25,8 @@ function nextBadgeOf(badges: readonly Badge[], dipCount: number): Badge | null {
 
 export interface StampCardProps {
   initial: StampCardData;
+  /** Samen plonsen (apps/together): "Met wie?", the season's briefing, "Opwarmen". */
+  together?: TogetherData | null;
 }
 
 /**
@@ -27,17 +34,19 @@ export interface StampCardProps {
  * initial props, then each dip registration's answer (count, completion, badge, toasts,
  * celebration). It never decides itself whether a dip counts or a badge is earned.
  */
-export function StampCard({ initial }: StampCardProps) {
+export function StampCard({ initial, together = null }: StampCardProps) {
   return (
     <FeedbackProvider>
-      <Card initial={initial} />
+      <Card initial={initial} together={together} />
     </FeedbackProvider>
   );
 }
 
-function Card({ initial }: StampCardProps) {
+function Card({ initial, together = null }: StampCardProps) {
   const [{ card, celebration, focusCompletion }, dispatch] = useReducer(cardReducer, initial, initialCardState);
   const say = useSay();
+  // After a dip: "Opwarmen", with the server's one line of advice (or none).
+  const [afterDip, setAfterDip] = useState<{ advice: string | null } | null>(null);
   const doneHeading = useRef<HTMLHeadingElement>(null);
   const addTitleId = useId();
   const { challenge, dipCount } = card;
@@ -59,6 +68,7 @@ function Card({ initial }: StampCardProps) {
   const dipStored = useCallback(
     (answer: RegisterDipResponse) => {
       dispatch({ type: "dipStored", answer });
+      setAfterDip({ advice: answer.advice ?? null });
       // One message, not a stack: the server lists them in rising importance ('Plons toegevoegd!', the
       // badge, the completion), so the last one says it all, for its own duration.
       const last = answer.toasts[answer.toasts.length - 1] ?? { text: answer.message, durationMs: 3000 };
@@ -87,11 +97,20 @@ function Card({ initial }: StampCardProps) {
     suggestions: card.spotSuggestions,
     safetyNote: card.safetyNote,
     serverErrors,
+    buddiesUrl: together?.buddiesUrl ?? null,
+    offeredBuddies: together?.meetup?.mates.map((mate) => mate.id) ?? [],
   };
 
   return (
     <div className="sc-root">
       <div className="sc-col">
+        {together !== null && together.briefing.due && (
+          <ChunkBoundary message={T.partNotLoaded}>
+            <Suspense fallback={null}>
+              <SeasonBriefing briefing={together.briefing} />
+            </Suspense>
+          </ChunkBoundary>
+        )}
         <ProgressCard
           dipCount={dipCount}
           targetDips={challenge.targetDips}
@@ -110,6 +129,12 @@ function Card({ initial }: StampCardProps) {
             <h2 id={addTitleId} className="card-title">
               {T.addTitle}
             </h2>
+            {together?.meetup && together.meetup.mates.length > 0 && (
+              <p className="field-help">
+                {`Na je plonsafspraak (${together.meetup.place}, ${together.meetup.startsAtDisplay}): `}
+                {`${together.meetup.mates.map((mate) => mate.name).join(", ")} ${together.meetup.mates.length === 1 ? "staat" : "staan"} aangevinkt bij "Met wie?".`}
+              </p>
+            )}
             <DipForm
               busy={busy}
               maxPhotoBytes={initial.photoMaxBytes}
@@ -121,6 +146,13 @@ function Card({ initial }: StampCardProps) {
           </section>
         )}
         <Feedback className="sc-message" />
+        {together !== null && afterDip !== null && (
+          <ChunkBoundary message={T.partNotLoaded}>
+            <Suspense fallback={null}>
+              <WarmUp warmUp={together.warmUp} advice={afterDip.advice} />
+            </Suspense>
+          </ChunkBoundary>
+        )}
         <WaitingTaps pending={offline.pending} refused={offline.refused} />
         <StampGrid
           targetDips={challenge.targetDips}

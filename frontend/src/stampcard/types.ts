@@ -1,6 +1,6 @@
 import type { CelebrationKind } from "../lib/celebrate";
 
-/** Props of the stamp card island, built by `stamp_card_props` in apps/challenges/selectors.py. */
+/** Props of the stamp card island, built by `stamp_card_props` in apps/challenges/card_payloads.py. */
 export type ChallengeCategory = "normal" | "waterdieren" | "special";
 
 export interface Dip {
@@ -22,8 +22,14 @@ export interface Dip {
   note: string;
   /** "4,5 °C · 2:30 · Strand Scheveningen": the parts that were logged; "" when none. */
   conditionsDisplay: string;
+  /** "Afgetekend door {organisator}": a dip an organiser signed off at a club swim; null for the member's own. */
+  signedOffBy: string | null;
   /** ISO time until which the server takes the dip back, if it is still the card's latest. */
   undoUntil: string;
+  /** "Deel deze foto met de club": the photo shows in the club feed (while the member shares dips). */
+  sharePhoto: boolean;
+  /** "Met Anna en Bram": the clubmates the dip was swum with (its buddies); "" when none. */
+  buddiesDisplay: string;
 }
 
 /** The limits of the details form: the server's own (it checks again). */
@@ -123,4 +129,61 @@ export interface RegisterDipResponse {
   badge: Badge | null;
   celebration: CelebrationKind | null;
   toasts: ServerToast[];
+  /** One calm line for water below 5 °C or a dip without a buddy; never a reward. */
+  advice: string | null;
+}
+
+/** Samen plonsen's part of the stamp card (`together-data`, apps/together/selectors.py). */
+export interface TogetherData {
+  /** The member's afspraak of about now: those who went along are offered in "Met wie?". */
+  meetup: MeetupOffer | null;
+  /** GET: the clubmates for "Met wie?" (BuddyCandidatesResponse). */
+  buddiesUrl: string;
+  briefing: SeasonBriefingData;
+  warmUp: WarmUpData;
+}
+
+export interface MeetupOffer {
+  place: string;
+  startsAtDisplay: string;
+  mates: MeetupMate[];
+}
+
+export interface MeetupMate {
+  id: number;
+  name: string;
+}
+
+export interface SeasonBriefingData {
+  /** Not read since the season started: the card shows it once. */
+  due: boolean;
+  seasonStartDisplay: string;
+  title: string;
+  points: string[];
+  /** POST: "Ik heb het gelezen" (BriefingReadResponse). */
+  endpoint: string;
+  safetyUrl: string;
+}
+
+export interface WarmUpData {
+  title: string;
+  tips: string[];
+}
+
+export interface BuddyCandidate {
+  id: number;
+  name: string;
+  /** Named on a dip before, either way. */
+  swumWith: boolean;
+  /** Goes along with the member's afspraak of about now. */
+  atMeetup: boolean;
+}
+
+export interface BuddyCandidatesResponse {
+  candidates: BuddyCandidate[];
+}
+
+export interface BriefingReadResponse {
+  read_on: string;
+  message: string;
 }

@@ -7,15 +7,20 @@
  *   so one member's page is never shown to another. Without network and without a kept copy, the
  *   Dutch offline page.
  * - Background Sync sends the dips tapped without signal (src/lib/offline-queue.ts).
+ * - Web Push: every push shows a notification (src/pwa/notification.ts); a tap opens its page, in a window of
+ *   the app that is already open when there is one.
  */
 import { cleanupOutdatedCaches, precacheAndRoute } from "workbox-precaching";
 import { registerRoute } from "workbox-routing";
 import { StaleWhileRevalidate } from "workbox-strategies";
 import { SYNC_TAG, flushQueue } from "../lib/offline-queue";
+import { notificationFor, safePath } from "../pwa/notification";
+import { SUBSCRIBE_URL, deviceLabel, keyBytes } from "../pwa/push-shared";
 import {
   MEMBER_HEADER,
   OFFLINE_URL,
   PAGE_CACHE_PREFIX,
+  PUSH_RESEND,
   SIGN_OUT_PATH,
   clearPageCaches,
   currentMember,
@@ -58,6 +63,10 @@ self.addEventListener("message", (event) => {
   if (typeof data === "object" && data !== null && (data as { type?: unknown }).type === "signed-out") {
     event.waitUntil(clearPageCaches());
   }
+  if (typeof data === "object" && data !== null && (data as { type?: unknown }).type === PUSH_RESEND) {
+    const { key, csrf } = data as { key?: unknown; csrf?: unknown };
+    if (typeof key === "string" && typeof csrf === "string") event.waitUntil(resendSubscription(key, csrf));
+  }
 });
 
 self.addEventListener("fetch", (event) => {
@@ -77,6 +86,58 @@ self.addEventListener("sync", (event) => {
   const sync = event as ExtendableEvent & { tag?: string };
   if (sync.tag === SYNC_TAG) sync.waitUntil(sendQueuedTaps());
 });
+
+self.addEventListener("push", (event) => {
+  let payload: string | null = null;
+  try {
+    payload = event.data?.text() ?? null;
+  } catch {
+    payload = null;
+  }
+  const shown = notificationFor(payload, self.location.origin);
+  event.waitUntil(self.registration.showNotification(shown.title, shown.options));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const data: unknown = event.notification.data;
+  const url = safePath(typeof data === "object" && data !== null ? (data as { url?: unknown }).url : null, self.location.origin);
+  event.waitUntil(openPage(url));
+});
+
+/** The page asked (once per opening of the app): send this browser's subscription again, or make a new one if
+ * the browser dropped it. A failure waits for the next opening. */
+async function resendSubscription(key: string, csrf: string): Promise<void> {
+  try {
+    const subscription =
+      (await self.registration.pushManager.getSubscription()) ??
+      (await self.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) }));
+    await fetch(SUBSCRIBE_URL, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
+      body: JSON.stringify({ subscription: subscription.toJSON(), device: deviceLabel(self.navigator.userAgent) }),
+    });
+  } catch {
+    // No push service or no connection right now.
+  }
+}
+
+async function openPage(path: string): Promise<void> {
+  const target = new URL(path, self.location.origin).href;
+  for (const client of await self.clients.matchAll({ type: "window", includeUncontrolled: true })) {
+    if (new URL(client.url).origin !== self.location.origin) continue;
+    const windowClient = client as WindowClient;
+    try {
+      await windowClient.focus();
+    } catch {
+      // Focus needs the tap's activation; without it, navigating the open window is still right.
+    }
+    const navigated = await windowClient.navigate(target).catch(() => null);
+    if (navigated !== null) return;
+  }
+  await self.clients.openWindow(target);
+}
 
 async function sendQueuedTaps(): Promise<void> {
   // Only the taps of the member whose session the browser now holds (A's taps never go with B's).

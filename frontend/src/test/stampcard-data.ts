@@ -32,7 +32,10 @@ export function testDip(number: number, overrides: Partial<Dip> = {}): Dip {
     spot: "",
     note: "",
     conditionsDisplay: "",
+    signedOffBy: null,
     undoUntil: "2000-01-01T00:00:00+00:00",
+    sharePhoto: false,
+    buddiesDisplay: "",
     ...overrides,
   };
 }
