@@ -5,6 +5,7 @@ from hypothesis import settings
 
 from tests.factories import AdminFactory, UserFactory
 from tests.mailbox import smtp_server  # noqa: F401 - the loopback SMTP server fixture, for every test module
+from tests.pushbox import push_receiver  # noqa: F401 - the loopback Web Push receiver fixture
 
 # Property-based tests run derandomised in CI (the same examples every run, so a red build is reproducible
 # and a flaky property shows up locally first); locally they explore new examples each run.

@@ -9,11 +9,23 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.accounts.models import User, UserRole
-from apps.challenges.models import Badge, Challenge, Dip, UserBadge, UserChallenge
+from apps.attendance.models import Attendance
+from apps.challenges.models import (
+    Badge,
+    Challenge,
+    ClubChallenge,
+    ClubChallengeEntry,
+    Dip,
+    DipBuddy,
+    UserBadge,
+    UserChallenge,
+)
 from apps.challenges.services.recount import user_dip_count_refresh
-from apps.events.models import Event, EventParticipant
+from apps.club.models import Brrr, ClubSharing, HiddenItem
+from apps.events.models import Event, EventGuest, EventParticipant, EventSeries, EventWaitlistEntry
 from apps.invitations.models import Invitation
 from apps.shipping.models import PostalAddress
+from apps.together.models import Meetup, MeetupParticipant
 
 DEFAULT_PASSWORD = "ijskoud-water"
 
@@ -137,6 +149,30 @@ class UserBadgeFactory(factory.django.DjangoModelFactory):
     badge = factory.SubFactory(BadgeFactory, challenge=factory.SelfAttribute("..user_challenge.challenge"))
 
 
+class ClubChallengeFactory(factory.django.DjangoModelFactory):
+    """A dated club challenge running from today for ten days; `target` follows the kind."""
+
+    class Meta:
+        model = ClubChallenge
+
+    name = factory.Sequence(lambda n: f"Clubchallenge {n}")
+    description = "Samen het koude water in."
+    starts_on = factory.LazyFunction(timezone.localdate)
+    ends_on = factory.LazyAttribute(lambda o: o.starts_on + datetime.timedelta(days=9))
+    kind = ClubChallenge.Kind.DAYS
+    target = factory.LazyAttribute(
+        lambda o: None if o.kind == ClubChallenge.Kind.EVERY_DAY else (5 if o.kind == ClubChallenge.Kind.DAYS else 50)
+    )
+
+
+class ClubChallengeEntryFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ClubChallengeEntry
+
+    user = factory.SubFactory(UserFactory)
+    club_challenge = factory.SubFactory(ClubChallengeFactory)
+
+
 class PostalAddressFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = PostalAddress
@@ -159,9 +195,152 @@ class EventFactory(factory.django.DjangoModelFactory):
     is_active = True
 
 
+class MeetupFactory(factory.django.DjangoModelFactory):
+    """A plonsafspraak, with its proposer going along (as meetup_propose makes it)."""
+
+    class Meta:
+        model = Meetup
+
+    proposer = factory.SubFactory(UserFactory)
+    starts_at = factory.LazyFunction(lambda: timezone.now() + datetime.timedelta(days=1))
+    place = "Sloterplas"
+    note = ""
+
+    @factory.post_generation
+    def proposer_goes(self, create, extracted, **kwargs):
+        if create:
+            MeetupParticipant.objects.get_or_create(meetup=self, user=self.proposer)
+
+
+class MeetupParticipantFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = MeetupParticipant
+
+    meetup = factory.SubFactory(MeetupFactory)
+    user = factory.SubFactory(UserFactory)
+
+
 class EventParticipantFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = EventParticipant
 
     event = factory.SubFactory(EventFactory)
     user = factory.SubFactory(UserFactory)
+
+
+class PushSubscriptionFactory(factory.django.DjangoModelFactory):
+    """A browser's subscription; its keys are well-formed but nobody holds the private key (use the
+    push_receiver fixture for one that can receive)."""
+
+    class Meta:
+        model = "notifications.PushSubscription"
+
+    user = factory.SubFactory(UserFactory)
+    endpoint = factory.Sequence(lambda n: f"https://push.example.com/send/{n}")
+    p256dh = "BAEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE"
+    auth = "AAAAAAAAAAAAAAAAAAAAAA"
+    device_label = "Android (Chrome)"
+
+
+class NoticePreferenceFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "notifications.NoticePreference"
+
+    user = factory.SubFactory(UserFactory)
+    kind = "club_message"
+    channel = "push"
+
+
+class NoticeFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "notifications.Notice"
+
+    user = factory.SubFactory(UserFactory)
+    kind = "club_message"
+    title = "Clubbericht: Zondag"
+    body = "Om 10:00 bij de pier"
+
+
+class ClubMessageFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "notifications.ClubMessage"
+
+    title = "Zondag samen zwemmen"
+    body = "Om 10:00 bij de pier. Neem een muts mee!"
+
+
+class EventSeriesFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = EventSeries
+
+    repeat_until = factory.LazyFunction(lambda: timezone.localdate() + datetime.timedelta(weeks=4))
+
+
+class EventWaitlistEntryFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = EventWaitlistEntry
+
+    event = factory.SubFactory(EventFactory)
+    user = factory.SubFactory(UserFactory)
+
+
+class AttendanceFactory(factory.django.DjangoModelFactory):
+    """A sign-off written past attendance_save (no dip): for lists, exports and deletion."""
+
+    class Meta:
+        model = Attendance
+
+    event = factory.SubFactory(EventFactory, event_date=factory.LazyFunction(timezone.now))
+    user = factory.SubFactory(UserFactory)
+    signed_off_by = factory.SubFactory(UserFactory)
+    event = factory.SubFactory(EventFactory, max_participants=1)
+    user = factory.SubFactory(UserFactory)
+
+
+class EventGuestFactory(factory.django.DjangoModelFactory):
+    """A guest who signed up through the event's public link (the event is open for guests)."""
+
+    class Meta:
+        model = EventGuest
+
+    event = factory.SubFactory(EventFactory, open_for_guests=True)
+    name = factory.Sequence(lambda n: f"Gast {n}")
+    email = factory.Sequence(lambda n: f"gast{n}@example.nl")
+    safety_agreed_at = factory.LazyFunction(timezone.now)
+
+
+class ClubSharingFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ClubSharing
+
+    user = factory.SubFactory(UserFactory)
+    share_dips = True
+
+
+class BrrrFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Brrr
+
+    user = factory.SubFactory(UserFactory)
+    kind = "dip"
+    object_id = factory.Sequence(lambda n: n + 1)
+    owner = None
+
+
+class HiddenItemFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = HiddenItem
+
+    kind = "dip"
+    object_id = factory.Sequence(lambda n: n + 1)
+    hidden_by = None
+
+
+class DipBuddyFactory(factory.django.DjangoModelFactory):
+    """A clubmate named on a dip, not yet answered."""
+
+    class Meta:
+        model = DipBuddy
+
+    dip = factory.SubFactory(DipFactory)
+    buddy = factory.SubFactory(UserFactory)

@@ -61,3 +61,19 @@ def test_no_model_points_at_a_model_of_an_app_above_it():
     ours = [(label, source, target) for label, source, target in relations() if source in order and target in order]
     assert any(source == "apps.challenges" for _, source, _ in ours)  # the walk sees our relations at all
     assert [label for label, source, target in ours if order[target] < order[source]] == []
+
+
+MAX_MODULE_LINES = 400
+
+
+def test_no_module_in_apps_is_over_400_lines():
+    # The structure rule: a module that grows past this is split by subdomain (as apps/challenges/services/ is).
+    too_long = {
+        str(path.relative_to(ROOT)): lines
+        for path in sorted((ROOT / "apps").rglob("*.py"))
+        if "migrations" not in path.parts
+        and (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    }
+    assert not too_long, f"over {MAX_MODULE_LINES} lines, split by subdomain: " + ", ".join(
+        f"{name} ({lines})" for name, lines in too_long.items()
+    )

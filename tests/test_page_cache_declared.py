@@ -5,6 +5,7 @@
   it every cached page is what a fresh rendering shows: nothing stale anywhere."""
 
 import ast
+import base64
 import datetime
 from decimal import Decimal
 from pathlib import Path
@@ -17,7 +18,7 @@ from allauth.mfa.totp.internal.auth import TOTP
 from django.conf import settings
 from django.core.cache import caches
 from django.core.management import call_command
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
@@ -31,26 +32,64 @@ from apps.accounts.services import (
     user_delete,
     user_save,
 )
+from apps.attendance.services import attendance_save
 from apps.challenges.conditions import DipConditions
-from apps.challenges.models import Challenge, UserBadge
+from apps.challenges.models import Challenge, ClubChallenge, Dip, UserBadge
 from apps.challenges.services.cards import challenge_start
 from apps.challenges.services.catalogue import challenge_delete, challenge_save
-from apps.challenges.services.dips import dip_details_update, dip_register
+from apps.challenges.services.club_challenges import (
+    ClubChallengeSpec,
+    club_challenge_create,
+    club_challenge_delete,
+    club_challenge_join,
+    club_challenge_leave,
+)
+from apps.challenges.services.dip_changes import dip_details_update
+from apps.challenges.services.dips import dip_register
+from apps.challenges.services.sharing import dip_photo_share_set
+from apps.club.services import brrr_set, club_sharing_set, item_hide
 from apps.core.page_cache import SCOPES
-from apps.events.models import CalendarFeed, EventParticipant, EventWaitlistEntry
+from apps.events.models import CalendarFeed, Event, EventGuest, EventParticipant, EventWaitlistEntry
 from apps.events.services import (
+    EventDetails,
     calendar_feed_renew,
+    event_cancel,
+    event_create,
     event_delete,
     event_leave,
     event_save,
+    event_series_create,
     event_sign_up,
+    event_update,
     event_waitlist_fill,
     events_deactivate,
+    guest_cancel,
+    guest_sign_up,
+    guests_delete_old,
+    guests_invite,
+    waitlist_offer_accept,
+    waitlist_offer_decline,
+    waitlist_offers_expire,
 )
 from apps.logbook.services import export_build, export_request, exports_delete_old
-from apps.notifications.services import mail_preference_set
+from apps.notifications.services import (
+    club_message_send,
+    mail_preference_set,
+    notice_preferences_set,
+    push_subscription_delete,
+    push_subscription_save,
+    push_subscriptions_expire,
+)
 from apps.shipping.services import physical_badges_mark, postal_address_delete, postal_address_save
-from tests.factories import TOTP_SECRET, AdminFactory, ChallengeFactory, EventFactory, InvitationFactory, UserFactory
+from tests.factories import (
+    TOTP_SECRET,
+    AdminFactory,
+    ChallengeFactory,
+    ClubChallengeFactory,
+    EventFactory,
+    InvitationFactory,
+    UserFactory,
+)
 from tests.test_page_cache import without_tokens
 
 pytestmark = pytest.mark.django_db
@@ -65,12 +104,25 @@ def _walk(patterns, prefix: str = ""):
 
 
 CACHED_PAGES = sorted(path for path, _view in _walk(get_resolver().url_patterns))
+# Arguments a cached page's path may hold, filled in when it is visited: the world's first event.
+PATH_ARGUMENTS = {"<event_id:event_id>": lambda: str(Event.objects.order_by("pk").values_list("pk", flat=True)[0])}
+
+
+def concrete(path: str) -> str:
+    for argument, value in PATH_ARGUMENTS.items():
+        if argument in path:
+            path = path.replace(argument, value())
+    return path
 
 
 def test_the_walk_finds_the_cached_pages_and_each_declares_known_scopes():
     assert {"/account", "/dashboard", "/challenge", "/events", "/statistieken", "/admin"} <= set(CACHED_PAGES)
+    assert {"/events/<event_id:event_id>", "/admin/events/", "/admin/events/<event_id:event_id>"} <= set(CACHED_PAGES)
     for path, view in _walk(get_resolver().url_patterns):
-        assert "<" not in path, f"{path}: a cached page with arguments needs its own walk here"
+        unfilled = path
+        for argument in PATH_ARGUMENTS:
+            unfilled = unfilled.replace(argument, "1")
+        assert "<" not in unfilled, f"{path}: a cached page with arguments needs its own walk here (PATH_ARGUMENTS)"
         assert view.cached_page.scopes[0] == "member" and set(view.cached_page.scopes) <= SCOPES.keys()
 
 
@@ -81,7 +133,7 @@ def client_for(user) -> Client:
 
 
 def visit(user, path: str) -> tuple[int, str]:
-    response = client_for(user).get(path)
+    response = client_for(user).get(concrete(path))
     return response.status_code, without_tokens(response.content.decode()) if response.status_code == 200 else ""
 
 
@@ -301,12 +353,113 @@ def _waitlist_entry_deleted(world):
     return lambda: EventWaitlistEntry.objects.filter(user=world.member).delete(), ("member", "/events")
 
 
+def _offered(world):
+    event_leave(user=world.other, event_id=world.event.pk)  # the member, first in line, gets the offer
+
+
+def _offer_accept(world):
+    _offered(world)
+    return lambda: waitlist_offer_accept(user=world.member, event_id=world.event.pk), ("member", "/events")
+
+
+def _offer_decline(world):
+    _offered(world)
+    return lambda: waitlist_offer_decline(user=world.member, event_id=world.event.pk), ("member", "/events")
+
+
+def _offers_expire(world):
+    _offered(world)
+    EventWaitlistEntry.objects.filter(user=world.member).update(offer_expires_at=timezone.now())
+    return lambda: waitlist_offers_expire(), ("member", "/events")
+
+
+def _open_for_guests(world):
+    return EventFactory(title="Gastenduik", max_participants=5, open_for_guests=True)
+
+
+def _guest_sign_up(world):
+    event = _open_for_guests(world)
+    return (
+        lambda: guest_sign_up(token=event.guest_token, name="Gijs Gast", email="gijs@example.nl", safety_agreed=True),
+        ("member", "/events"),
+    )
+
+
+def _guest_cancel(world):
+    event = _open_for_guests(world)
+    guest = guest_sign_up(token=event.guest_token, name="Gijs Gast", email="gijs@example.nl", safety_agreed=True)
+    return lambda: guest_cancel(guest_id=guest.pk), ("member", "/events")
+
+
+def _guest_deleted(world):
+    event = _open_for_guests(world)
+    guest_sign_up(token=event.guest_token, name="Gijs Gast", email="gijs@example.nl", safety_agreed=True)
+    return lambda: EventGuest.objects.filter(event=event).delete(), ("member", "/events")
+
+
+def _guests_delete_old(world):
+    past = EventFactory(
+        title="Oude duik", event_date=timezone.now() - datetime.timedelta(days=40), open_for_guests=True
+    )
+    EventParticipant.objects.create(event=past, user=world.member)
+    EventGuest.objects.create(event=past, name="Gijs Gast", email="gijs@example.nl", safety_agreed_at=timezone.now())
+    return lambda: guests_delete_old(), ("member", "/events")
+
+
+def _guests_invite(world):
+    """The world's event is over and had a guest: the organiser's event page marks them invited."""
+    Event.objects.filter(pk=world.event.pk).update(event_date=timezone.now() - datetime.timedelta(days=1))
+    guest = EventGuest.objects.create(
+        event=world.event, name="Gijs Gast", email="gijs@example.nl", safety_agreed_at=timezone.now()
+    )
+    return (
+        lambda: guests_invite(guest_ids=[guest.pk], invited_by=world.admin),
+        ("admin", "/admin/events/<event_id:event_id>"),
+    )
+
+
 def _calendar(world):
     return lambda: calendar_feed_renew(user=world.member), ("member", "/events")
 
 
 def _mail_preferences(world):
     return lambda: mail_preference_set(user=world.member, event_mails=False), ("member", "/account")
+
+
+_BROWSER = {
+    "endpoint": "https://push.example.com/send/abc",
+    "keys": {"p256dh": base64.urlsafe_b64encode(b"\x04" + b"\x01" * 64).decode(), "auth": "AAAAAAAAAAAAAAAAAAAAAA"},
+}
+
+
+def _push_subscribe(world):
+    def act():
+        with override_settings(VAPID_PUBLIC_KEY="pub", VAPID_PRIVATE_KEY="priv"):
+            push_subscription_save(user=world.member, subscription=_BROWSER, device_label="Pixel")
+
+    return act, ("member", "/account")
+
+
+def _push_device_delete(world):
+    with override_settings(VAPID_PUBLIC_KEY="pub", VAPID_PRIVATE_KEY="priv"):
+        saved = push_subscription_save(user=world.member, subscription=_BROWSER, device_label="Pixel")
+    return lambda: push_subscription_delete(user=world.member, subscription_id=saved.pk), ("member", "/account")
+
+
+def _push_expired(world):
+    with override_settings(VAPID_PUBLIC_KEY="pub", VAPID_PRIVATE_KEY="priv"):
+        saved = push_subscription_save(user=world.member, subscription=_BROWSER, device_label="Pixel")
+    act = lambda: push_subscriptions_expire(subscription_ids=[saved.pk])  # noqa: E731
+    return act, ("member", "/account")
+
+
+def _notice_preferences(world):
+    return lambda: notice_preferences_set(user=world.member, choices={"club_message": "off"}), ("member", "/account")
+
+
+def _club_message(world):
+    act = lambda: club_message_send(author=world.admin, title="Zondag", body="Samen zwemmen om 10:00")  # noqa: E731
+    return act, ("member", "/dashboard")
 
 
 def _address_save(world):
@@ -350,6 +503,184 @@ def _calendar_link_deleted(world):
     return lambda: CalendarFeed.objects.filter(user=world.member).delete(), ("member", "/account")
 
 
+def _club_create(world):
+    spec = ClubChallengeSpec(
+        name="Dip a Day December",
+        description="",
+        starts_on=timezone.localdate(),
+        ends_on=timezone.localdate() + datetime.timedelta(days=30),
+        kind=ClubChallenge.Kind.EVERY_DAY,
+    )
+    return lambda: club_challenge_create(spec=spec), ("member", "/dashboard")
+
+
+def _club_delete(world):
+    unused = ClubChallengeFactory(name="Niemand doet mee")
+    return lambda: club_challenge_delete(club_challenge_id=unused.pk), ("member", "/dashboard")
+
+
+def _club_join(world):
+    # Someone else joining moves the number taking part on the member's dashboard.
+    goal = ClubChallengeFactory(kind=ClubChallenge.Kind.CLUB_GOAL, target=100)
+    return lambda: club_challenge_join(user=world.admin, club_challenge_id=goal.pk), ("member", "/dashboard")
+
+
+def _club_leave(world):
+    goal = ClubChallengeFactory(kind=ClubChallenge.Kind.CLUB_GOAL, target=100)
+    club_challenge_join(user=world.admin, club_challenge_id=goal.pk)
+    return lambda: club_challenge_leave(user=world.admin, club_challenge_id=goal.pk), ("member", "/dashboard")
+
+
+def _club_goal_recount(world):
+    # Another member's dip (without a card) moves the club goal's total on the member's dashboard.
+    goal = ClubChallengeFactory(kind=ClubChallenge.Kind.CLUB_GOAL, target=100)
+    club_challenge_join(user=world.member, club_challenge_id=goal.pk)
+    club_challenge_join(user=world.admin, club_challenge_id=goal.pk)
+    return lambda: dip_register(user=world.admin), ("member", "/dashboard")
+
+
+def _details(world, **changes) -> EventDetails:
+    values = {"title": "Zondagduik", "starts_at": timezone.now() + datetime.timedelta(days=3)} | changes
+    return EventDetails(**values)
+
+
+def _event_create(world):
+    return lambda: event_create(details=_details(world)), ("admin", "/admin/events/")
+
+
+def _event_series_create(world):
+    until = timezone.localdate() + datetime.timedelta(weeks=3)
+    return lambda: event_series_create(details=_details(world), repeat_until=until), ("member", "/events")
+
+
+def _event_update(world):
+    details = _details(world, title="Nieuwjaarsduik verplaatst", starts_at=world.event.event_date, max_participants=1)
+    return lambda: event_update(event_id=world.event.pk, details=details), ("member", "/events/<event_id:event_id>")
+
+
+def _event_cancel(world):
+    return lambda: event_cancel(event_id=world.event.pk, reason="Storm"), ("admin", "/admin/events/")
+
+
+def _attendance_save(world):
+    # Started minutes ago, after the member's card (a card takes no dip from before it started).
+    swim = EventFactory(title="Zondagduik", event_date=timezone.now() - datetime.timedelta(minutes=5))
+    EventParticipant.objects.create(event=swim, user=world.member)
+
+    def act():
+        attendance_save(event_id=swim.pk, organiser=world.admin, present_user_ids=[world.member.pk])
+
+    return act, ("member", "/dashboard")
+
+
+def _club_sharing(world):
+    return lambda: club_sharing_set(user=world.member, share_dips=True), ("admin", "/club")
+
+
+def _brrr(world):
+    club_sharing_set(user=world.member, share_dips=True)
+    return lambda: brrr_set(user=world.admin, kind="dip", object_id=world.dip.pk, given=True), ("member", "/club")
+
+
+def _club_hide(world):
+    club_sharing_set(user=world.member, share_dips=True)
+    return lambda: item_hide(actor=world.admin, kind="dip", object_id=world.dip.pk), ("member", "/club")
+
+
+def _dip_photo_share(world):
+    club_sharing_set(user=world.member, share_dips=True)
+    Dip.objects.filter(pk=world.dip.pk).update(photo="1/foto.jpg", thumbnail="1/foto.thumb.jpg")  # past the services
+    return lambda: dip_photo_share_set(user=world.member, dip_id=world.dip.pk, share=True), ("admin", "/club")
+
+
+def _meetup(world, **kwargs):
+    from apps.together.services import meetup_propose
+
+    when = timezone.now() + datetime.timedelta(days=1)
+    return meetup_propose(user=world.other, starts_at=when, place="Sloterplas", **kwargs)
+
+
+def _meetup_propose(world):
+    from apps.together.services import meetup_propose
+
+    when = timezone.now() + datetime.timedelta(days=2)
+    return lambda: meetup_propose(user=world.other, starts_at=when, place="IJ-haven"), ("member", "/samen")
+
+
+def _meetup_join(world):
+    from apps.together.services import meetup_join
+
+    meetup = _meetup(world)
+    return lambda: meetup_join(user=world.admin, meetup_id=meetup.pk), ("member", "/dashboard")
+
+
+def _meetup_leave(world):
+    from apps.together.services import meetup_join, meetup_leave
+
+    meetup = _meetup(world)
+    meetup_join(user=world.admin, meetup_id=meetup.pk)
+    return lambda: meetup_leave(user=world.admin, meetup_id=meetup.pk), ("member", "/samen")
+
+
+def _meetup_cancel(world):
+    from apps.together.services import meetup_cancel
+
+    meetup = _meetup(world)
+    return lambda: meetup_cancel(user=world.other, meetup_id=meetup.pk), ("member", "/samen")
+
+
+def _meetup_participant_gone(world):
+    from apps.together.models import MeetupParticipant
+    from apps.together.services import meetup_join
+
+    meetup = _meetup(world)
+    meetup_join(user=world.admin, meetup_id=meetup.pk)
+    act = lambda: MeetupParticipant.objects.filter(user=world.admin).delete()  # noqa: E731
+    return act, ("member", "/samen")
+
+
+def _buddy_tag(world):
+    challenge_start(user=world.other, challenge_id=world.waterdieren.pk)
+    return lambda: dip_register(user=world.other, buddy_ids=[world.member.pk]), ("member", "/dashboard")
+
+
+def _tagged(world):
+    challenge_start(user=world.other, challenge_id=world.waterdieren.pk)
+    return dip_register(user=world.other, buddy_ids=[world.admin.pk]).dip.buddies.get()
+
+
+def _buddy_accept(world):
+    from apps.together.services import buddy_accept
+
+    challenge_start(user=world.admin, challenge_id=world.waterdieren.pk)
+    tag = _tagged(world)
+    return lambda: buddy_accept(user=world.admin, tag_id=tag.pk), ("admin", "/dashboard")
+
+
+def _buddy_decline(world):
+    from apps.together.services import buddy_decline
+
+    tag = _tagged(world)
+    return lambda: buddy_decline(user=world.admin, tag_id=tag.pk), ("admin", "/dashboard")
+
+
+def _buddy_tag_gone(world):
+    tag = _tagged(world)
+    return lambda: type(tag).objects.filter(pk=tag.pk).delete(), ("admin", "/dashboard")
+
+
+def _tagging(world):
+    from apps.together.services import tagging_set
+
+    return lambda: tagging_set(user=world.member, allowed=False), ("member", "/account")
+
+
+def _briefing(world):
+    from apps.together.services import briefing_read
+
+    return lambda: briefing_read(user=world.member), ("member", "/challenge")
+
+
 # Each declaring function: a scenario that sets up (before the pages are cached) and returns the act and the
 # page (viewer, path) the act visibly changes (None: no cached page shows it, then only freshness is checked).
 SCENARIOS = {
@@ -370,21 +701,59 @@ SCENARIOS = {
     "apps.logbook.services.exports_delete_old": _exports_delete_old,
     "apps.challenges.services.cards.challenge_start": _start,
     "apps.challenges.services.recount.user_dip_count_refresh": _dip,
-    "apps.challenges.services.dips.dip_details_update": _dip_details,
+    "apps.challenges.services.dip_changes.dip_details_update": _dip_details,
     "apps.challenges.services.catalogue.challenge_save": _challenge_save,
     "apps.challenges.services.catalogue.challenge_delete": _challenge_delete,
     "apps.challenges.management.commands.seed_catalogue.handle": _seed_catalogue,
-    "apps.events.services._sign_up": _sign_up,
-    "apps.events.services.event_leave": _leave,
-    "apps.events.services.event_save": _event_save,
-    "apps.events.services.event_delete": _event_delete,
-    "apps.events.services.events_deactivate": _deactivate,
-    "apps.events.services.event_waitlist_fill": _waitlist_fill,
-    "apps.events.services.calendar_feed_renew": _calendar,
+    "apps.events.services.signups._sign_up": _sign_up,
+    "apps.events.services.signups.event_leave": _leave,
+    "apps.events.services.changes.event_save": _event_save,
+    "apps.events.services.changes.event_delete": _event_delete,
+    "apps.events.services.changes.events_deactivate": _deactivate,
+    "apps.events.services.changes.event_waitlist_fill": _waitlist_fill,
+    "apps.events.services.changes.calendar_feed_renew": _calendar,
+    "apps.events.services.signups.waitlist_offer_accept": _offer_accept,
+    "apps.events.services.signups.waitlist_offer_decline": _offer_decline,
+    "apps.events.services.signups.waitlist_offers_expire": _offers_expire,
+    "apps.events.services.guests.guest_sign_up": _guest_sign_up,
+    "apps.events.services.guests.guest_cancel": _guest_cancel,
+    "apps.events.services.guests.guests_delete_old": _guests_delete_old,
+    "apps.events.services.guests.guests_invite": _guests_invite,
+    "apps.events.signals.guest_gone": _guest_deleted,
     "apps.events.signals.fill_waitlist_after_delete": _participant_deleted,
     "apps.events.signals.waitlist_changed_after_delete": _waitlist_entry_deleted,
     "apps.events.signals.calendar_link_gone": _calendar_link_deleted,
-    "apps.notifications.services.mail_preference_set": _mail_preferences,
+    "apps.notifications.services.mail_queue.mail_preference_set": _mail_preferences,
+    "apps.notifications.services.push_subscriptions.push_subscription_save": _push_subscribe,
+    "apps.notifications.services.push_subscriptions.push_subscription_delete": _push_device_delete,
+    "apps.notifications.services.push_subscriptions.notice_preferences_set": _notice_preferences,
+    "apps.notifications.services.push_subscriptions.push_subscriptions_expire": _push_expired,
+    "apps.notifications.services.club_messages.club_message_send": _club_message,
+    "apps.challenges.services.club_challenges.club_challenge_create": _club_create,
+    "apps.challenges.services.club_challenges.club_challenge_delete": _club_delete,
+    "apps.challenges.services.club_challenges.club_challenge_join": _club_join,
+    "apps.challenges.services.club_challenges.club_challenge_leave": _club_leave,
+    "apps.challenges.services.club_progress.club_goals_recount": _club_goal_recount,
+    "apps.events.services.organising.event_create": _event_create,
+    "apps.events.services.organising.event_series_create": _event_series_create,
+    "apps.events.services.organising.event_update": _event_update,
+    "apps.events.services.organising.event_cancel": _event_cancel,
+    "apps.attendance.services.attendance_save": _attendance_save,
+    "apps.club.services.club_sharing_set": _club_sharing,
+    "apps.club.services.brrr_set": _brrr,
+    "apps.club.services.item_hide": _club_hide,
+    "apps.challenges.services.sharing.dip_photo_share_set": _dip_photo_share,
+    "apps.challenges.services.dips._buddies_tag": _buddy_tag,
+    "apps.together.services.meetup_propose": _meetup_propose,
+    "apps.together.services.meetup_join": _meetup_join,
+    "apps.together.services.meetup_leave": _meetup_leave,
+    "apps.together.services.meetup_cancel": _meetup_cancel,
+    "apps.together.services.buddy_accept": _buddy_accept,
+    "apps.together.services.buddy_decline": _buddy_decline,
+    "apps.together.services.tagging_set": _tagging,
+    "apps.together.services.briefing_read": _briefing,
+    "apps.together.signals.meetup_participant_gone": _meetup_participant_gone,
+    "apps.together.signals.buddy_tag_gone": _buddy_tag_gone,
 }
 
 

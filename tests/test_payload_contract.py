@@ -78,6 +78,20 @@ def island_data(response, element_id: str) -> dict:
 
 
 @pytest.mark.django_db
+def test_the_dashboard_celebration_and_a_dip_without_a_card_match_the_types(definitions, member, member_client):
+    """Issue 25: a club challenge completed from the dashboard, and the stamp card endpoint without a card."""
+    from tests.factories import ClubChallengeEntryFactory, ClubChallengeFactory
+
+    ClubChallengeEntryFactory(user=member, club_challenge=ClubChallengeFactory(kind="dagen", target=1))
+    ClubChallengeEntryFactory(user=member, club_challenge=ClubChallengeFactory(kind="clubdoel", target=2))
+    answer = member_client.post("/challenge/plons")
+    assert answer.status_code == 201 and answer.json()["celebration"] == "completion"
+    check(definitions, "RegisterDipResponse", answer.json())
+    page = member_client.post("/challenge/club/plons", follow=True)
+    check(definitions, "CelebrationPageData", island_data(page, "celebration-data"))
+
+
+@pytest.mark.django_db
 def test_the_stamp_card_props_and_dip_answers_match_the_types(definitions, member, member_client):
     waterdieren = Challenge.objects.get(category=Challenge.Category.WATERDIEREN)
     challenge_start(user=member, challenge_id=waterdieren.pk)
@@ -91,6 +105,33 @@ def test_the_stamp_card_props_and_dip_answers_match_the_types(definitions, membe
     answer = member_client.post("/challenge/plons", {"photo": upload})
     assert answer.status_code == 201 and answer.json()["celebration"] == "milestone"
     check(definitions, "RegisterDipResponse", answer.json())
+
+
+@pytest.mark.django_db
+def test_the_buddies_on_a_dip_s_line_match_the_types(definitions, member, member_client, other_member):
+    """Issue 24: "Met {namen}" on the dip the member named a buddy on, and on the buddy's own dip once put on
+    their card ("Zet op mijn kaart")."""
+    from apps.together.services import buddy_accept
+
+    other_member.full_name = "Bram Buddy"
+    other_member.save(update_fields=["full_name"])
+    waterdieren = Challenge.objects.get(category=Challenge.Category.WATERDIEREN)
+    for user in (member, other_member):
+        challenge_start(user=user, challenge_id=waterdieren.pk)
+    answer = member_client.post("/challenge/plons", {"buddies": [str(other_member.pk)]})
+    assert answer.status_code == 201 and answer.json()["dip"]["buddiesDisplay"] == "Met Bram Buddy"
+    check(definitions, "RegisterDipResponse", answer.json())
+    props = island_data(member_client.get("/challenge"), "stampcard-data")
+    assert props["recentDips"][0]["buddiesDisplay"] == "Met Bram Buddy"
+    check(definitions, "StampCardData", props)
+
+    tag = other_member.buddy_tags.get()
+    buddy_accept(user=other_member, tag_id=tag.pk)
+    buddy = Client()
+    buddy.force_login(other_member)
+    theirs = island_data(buddy.get("/challenge"), "stampcard-data")
+    assert theirs["recentDips"][0]["buddiesDisplay"] == f"Met {member.display_name}"
+    check(definitions, "StampCardData", theirs)
 
 
 @pytest.mark.django_db
@@ -212,6 +253,33 @@ def test_the_admin_refusals_are_the_error_body(definitions, admin_client):
     check_error(definitions, admin_client.post("/admin/api/uitnodigingen/999999/verwijderen"), 404)
     export = admin_client.get("/admin/nieuwsbrief.csv", HTTP_ACCEPT="text/csv, application/json")
     check_error(definitions, export, 404)
+
+
+@pytest.mark.django_db
+def test_samen_plonsen_s_props_and_answers_match_the_types(definitions, member, member_client, other_member):
+    """apps.together on the stamp card: its props, the clubmates of "Met wie?", the briefing's answer, and
+    a dip with a buddy (whose answer carries no advice) and one without (the calm line)."""
+    import datetime
+
+    from django.utils import timezone
+
+    from apps.together.services import meetup_join, meetup_propose
+
+    challenge_start(user=member, challenge_id=Challenge.objects.get(category=Challenge.Category.WATERDIEREN).pk)
+    check(definitions, "TogetherData", island_data(member_client.get("/challenge"), "together-data"))
+    soon = timezone.now() + datetime.timedelta(hours=1)
+    meetup = meetup_propose(user=other_member, starts_at=soon, place="Sloterplas")
+    meetup_join(user=member, meetup_id=meetup.pk)
+    together = island_data(member_client.get("/challenge"), "together-data")
+    assert [mate["name"] for mate in together["meetup"]["mates"]] == ["Otto Ander"]
+    check(definitions, "TogetherData", together)
+    candidates = member_client.get("/samen/clubgenoten").json()
+    assert [row["name"] for row in candidates["candidates"]] == ["Otto Ander"]
+    check(definitions, "BuddyCandidatesResponse", candidates)
+    check(definitions, "BriefingReadResponse", member_client.post("/veilig/gelezen").json())
+    alone = member_client.post("/challenge/plons").json()
+    assert alone["advice"] is not None
+    check(definitions, "RegisterDipResponse", alone)
 
 
 def test_every_payload_type_met_a_real_answer_and_what_is_always_sent_is_required(definitions, request):

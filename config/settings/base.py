@@ -39,12 +39,15 @@ INSTALLED_APPS = [
     "apps.invitations",
     "apps.challenges",
     "apps.shipping",
+    "apps.club",
     "apps.events",
     "apps.adminpanel",
     "django_tasks",
     "django_tasks_db",
     "apps.notifications",  # after django_tasks_db: its admin.py takes the task table out of the admin site
     "apps.reminders",
+    "apps.attendance",
+    "apps.together",
     "apps.logbook",
     # Last: demo and load data build on every app above, and no app builds on them.
     "apps.demo",
@@ -130,6 +133,8 @@ ACCOUNT_RATE_LIMITS = {
     # action, changing the password, deleting the account. A borrowed session cannot guess on.
     "reauthenticate": env_str("REAUTHENTICATE_RATE_LIMIT", "5/5m/user,20/h/user"),
     "change_password": env_str("REAUTHENTICATE_RATE_LIMIT", "5/5m/user,20/h/user"),
+    # A guest's sign-up (and cancellation) through an event's public link: no account, so per IP only.
+    "event_guest": env_str("EVENT_GUEST_RATE_LIMIT", "10/m/ip,60/h/ip"),
 }
 # Recovery codes, adding or removing a factor and a new e-mail address ask for the password (or a passkey)
 # again, unless the member gave it in the last five minutes (allauth's reauthentication).
@@ -209,7 +214,7 @@ DJANGO_VITE: dict[str, dict[str, Any]] = {
 
 # What a cache that is down or hung means for each use, and why sessions are not in it: caches.py.
 CACHES = cache_settings(env_str("REDIS_URL"), timeout_ms=env_int("REDIS_TIMEOUT_MS", 500))
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
+SESSION_ENGINE = "config.sessions"  # the database store, read with one plain query
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 30
 
 # --- Security: cookies, headers, Content Security Policy ----------------------------------------------------
@@ -250,6 +255,29 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["d
 # cron command queues it again (apps/core/background.py). Longer than the longest honest task.
 BACKGROUND_STUCK_AFTER_SECONDS = env_int("BACKGROUND_STUCK_AFTER_SECONDS", 30 * 60)
 
+# --- Web Push ----------------------------------------------------------------------------------------------
+
+# VAPID (RFC 8292): the key pair the push services know this site by. `manage.py vapid_keys` makes a pair
+# (base64url: the public key as the browser's applicationServerKey, the private key as 32 raw bytes). Without
+# keys nobody can subscribe and every notice goes by mail. `make run` makes demo keys in .vapid.env (gitignored),
+# which this file reads when the environment has none.
+_vapid_file = BASE_DIR / ".vapid.env"
+_vapid_demo = (
+    dict(line.split("=", 1) for line in _vapid_file.read_text().split() if "=" in line) if _vapid_file.exists() else {}
+)
+VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY", _vapid_demo.get("VAPID_PUBLIC_KEY", ""))
+VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", _vapid_demo.get("VAPID_PRIVATE_KEY", ""))
+# Who the push services may write to about this site's pushes (the JWT's "sub"): mailto: or https:.
+VAPID_CONTACT = env_str("VAPID_CONTACT", "mailto:beheer@koudwater.example")
+# Endpoints must be https; the tests' push receiver speaks http on loopback, allowed only with this.
+WEBPUSH_ALLOW_INSECURE_LOOPBACK = env_bool("WEBPUSH_ALLOW_INSECURE_LOOPBACK", False)
+WEBPUSH_TIMEOUT_SECONDS = env_int("WEBPUSH_TIMEOUT_SECONDS", 10)
+# How long a push service keeps a push for a phone that is off (seconds).
+WEBPUSH_TTL_SECONDS = env_int("WEBPUSH_TTL_SECONDS", 24 * 60 * 60)
+# Quiet hours (local time, whole hours): only event changes go out between these; the rest waits until the end.
+QUIET_HOURS_START = env_int("QUIET_HOURS_START", 22)
+QUIET_HOURS_END = env_int("QUIET_HOURS_END", 7)
+
 # --- Uploads and the app's own rules ------------------------------------------------------------------------
 
 # Uploads: Django refuses bodies beyond this before any view runs; the photo rule is checked again.
@@ -273,14 +301,21 @@ PHOTO_UPLOAD_WINDOW_SECONDS = env_int("PHOTO_UPLOAD_WINDOW_SECONDS", 600)
 # X-Accel-Redirect to nginx's internal EXPORT_ACCEL_LOCATION, aliased to MEDIA_ROOT/exports/) or, without
 # a proxy (make run), by the app itself (`app`). On S3 the member is sent to a presigned URL.
 EXPORT_KEEP_HOURS = env_int("EXPORT_KEEP_HOURS", 24)
+# How long a freed place stays offered to the first on an event's waitlist (shorter when the event starts sooner).
+WAITLIST_OFFER_HOURS = env_int("WAITLIST_OFFER_HOURS", 12)
 EXPORT_LINK_SECONDS = env_int("EXPORT_LINK_SECONDS", 300)
 EXPORT_SERVE_VIA = env_str("EXPORT_SERVE_VIA", "app")
 EXPORT_ACCEL_LOCATION = "/protected-exports/"
 # The 24-hour rule of the marketing text: off by default, as in the original app.
 DIP_DAILY_LIMIT_ENABLED = env_bool("DIP_DAILY_LIMIT_ENABLED", False)
+# The cold-water season starts on this day every year ("MM-DD"): the first stamp card visit after it shows
+# the safety briefing once (apps.together.safety).
+SAFETY_SEASON_START = env_str("SAFETY_SEASON_START", "10-01")
 
 # The site's own address, for invitation links built outside a request (management commands).
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
+# The club's name, drawn on the image a member shares of a badge (apps/club/badge_image.py).
+CLUB_NAME = env_str("CLUB_NAME", "Koud water challenge")
 
 # --- Logging ------------------------------------------------------------------------------------------------
 

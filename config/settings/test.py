@@ -28,3 +28,13 @@ WHITENOISE_USE_FINDERS = True
 
 # The browser tests' live server speaks http://localhost; WebAuthn there needs this.
 MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = True
+
+# No Web Push keys (a .vapid.env that `make run` left must not change the tests): the push_receiver fixture
+# (tests/pushbox.py) sets a fresh pair where a test pushes.
+VAPID_PUBLIC_KEY = ""
+VAPID_PRIVATE_KEY = ""
+WEBPUSH_ALLOW_INSECURE_LOOPBACK = False
+
+# No quiet hours by default: a notice sent in a test goes out now, whatever the clock says when the suite runs.
+# The tests of quiet hours set them around the moment they use.
+QUIET_HOURS_START = QUIET_HOURS_END = 0

@@ -53,7 +53,7 @@ def test_with_redis_the_cache_is_shared_by_every_container_and_sessions_stay_in_
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1].split() == [
-        "django.contrib.sessions.backends.db",
+        "config.sessions",
         "RedisCache",
         "gedeeld",
     ]

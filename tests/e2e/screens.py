@@ -13,12 +13,27 @@ from dataclasses import dataclass
 from django.utils import timezone
 
 from apps.accounts.models import User
-from apps.challenges.models import Challenge
+from apps.challenges.models import Challenge, ClubChallenge
 from apps.challenges.photos import ProcessedPhoto
 from apps.challenges.services.cards import challenge_start
 from apps.challenges.services.dips import dip_register
+from apps.events.models import Event
 from tests.challenges.photo_samples import image_bytes
-from tests.factories import AdminFactory, EventFactory, PostalAddressFactory, UserFactory
+from tests.factories import (
+    AdminFactory,
+    ClubChallengeEntryFactory,
+    ClubChallengeFactory,
+    ClubMessageFactory,
+    EventFactory,
+    EventGuestFactory,
+    EventParticipantFactory,
+    EventWaitlistEntryFactory,
+    MeetupFactory,
+    NoticePreferenceFactory,
+    PostalAddressFactory,
+    PushSubscriptionFactory,
+    UserFactory,
+)
 
 
 @dataclass(frozen=True)
@@ -118,6 +133,134 @@ def admin_physical_badges() -> Visit:
     member_with_card(dips=26)
     PostalAddressFactory(user=member_with_card(dips=5))
     return Visit("/admin/fysieke-badges/", AdminFactory(full_name="Anna Admin"))
+
+
+@screen("account-notices")
+def account_notices() -> Visit:
+    """Meldingen with two devices (one with a long name) and a few choices made."""
+    member = UserFactory()
+    PushSubscriptionFactory(user=member, device_label="Android (Chrome)")
+    PushSubscriptionFactory(user=member, device_label="Computer (Firefox) van de zwemvereniging Noordwijkerhout")
+    NoticePreferenceFactory(user=member, kind="reaction", channel="off")
+    return Visit("/account#meldingen", member)
+
+
+@screen("dashboard-club-messages")
+def dashboard_club_messages() -> Visit:
+    ClubMessageFactory(
+        title="Zondag samen zwemmen bij de Noordwijkerhoutsestrandopgang",
+        body="Om 10:00 bij de pier.\nNeem een muts mee!",
+    )
+    ClubMessageFactory(title="Nieuwjaarsduik", body="Aanmelden kan via Events." * 8)
+    return Visit("/dashboard#clubberichten", UserFactory())
+
+
+@screen("admin-club-message")
+def admin_club_message() -> Visit:
+    ClubMessageFactory()
+    for _ in range(3):
+        PushSubscriptionFactory()
+    return Visit("/admin/clubbericht/", AdminFactory(full_name="Anna Admin"))
+
+
+def club_challenges_running(member: User) -> None:
+    """A day challenge the member joined, a club goal with others, one still to come; one completed earlier."""
+    today = timezone.localdate()
+    december = ClubChallengeFactory(
+        name="Dip a Day December: elke dag het water in, ook als het stormt",
+        kind=ClubChallenge.Kind.DAYS,
+        target=20,
+        starts_on=today - datetime.timedelta(days=3),
+        ends_on=today + datetime.timedelta(days=27),
+    )
+    goal = ClubChallengeFactory(name="Samen naar 1000", kind=ClubChallenge.Kind.CLUB_GOAL, target=1000)
+    ClubChallengeFactory(
+        name="Nieuwjaarsweek", kind=ClubChallenge.Kind.EVERY_DAY, starts_on=today + datetime.timedelta(days=30)
+    )
+    for challenge in (december, goal):
+        ClubChallengeEntryFactory(user=member, club_challenge=challenge)
+    for entry in ClubChallengeEntryFactory.create_batch(4, club_challenge=goal):
+        dip_register(user=entry.user)
+    done = ClubChallengeFactory(name="Eerste vorst", kind=ClubChallenge.Kind.DAYS, target=1, starts_on=today)
+    ClubChallengeEntryFactory(user=member, club_challenge=done)
+    dip_register(user=member)
+
+
+@screen("dashboard-club-challenges")
+def dashboard_club_challenges() -> Visit:
+    """A member without a stamp card who takes part in club challenges: "Plons registreren" on the dashboard."""
+    member = UserFactory(full_name="Wieke Waterhoen-Van der Zwaluwenstaart")
+    club_challenges_running(member)
+    return Visit("/dashboard", member)
+
+
+@screen("admin-club-challenges")
+def admin_club_challenges() -> Visit:
+    club_challenges_running(UserFactory())
+    return Visit("/admin/clubchallenges", AdminFactory(full_name="Anna Admin"))
+
+
+def _club_swim(*, started: bool) -> Event:
+    """A weekly swim with a long place name, 30 members by name (one with a very long one), a waitlist, and (open
+    for guests) two guests, one with a very long name and address."""
+    from apps.events.models import EventSeries
+
+    series = EventSeries.objects.create(repeat_until=timezone.localdate() + datetime.timedelta(weeks=8))
+    start = timezone.now() + (datetime.timedelta(hours=-1) if started else datetime.timedelta(days=2))
+    event = EventFactory(
+        title="Zondagduik bij het strandpaviljoen",
+        location="Strandpaviljoen De Zeemeeuw, Noordelijke Boulevard 112, Scheveningen",
+        max_participants=30,
+        event_date=start,
+        series=series,
+        open_for_guests=True,
+    )
+    EventGuestFactory(
+        event=event,
+        name="Gijsbertus van den Hoogenband-Oosterwijk",
+        email="gijsbertus.vandenhoogenband-oosterwijk@voorbeeld-zwemvereniging.nl",
+    )
+    EventGuestFactory(event=event, name="Greet Gast")
+    names = ["Wieke Waterhoen-Van der Zwaluwenstaart", *(f"Zwemmer {n}" for n in range(29))]
+    for name in names:
+        EventParticipantFactory(event=event, user=UserFactory(full_name=name))
+    EventWaitlistEntryFactory(event=event, user=UserFactory(full_name="Wachtende Walvis"))
+    return event
+
+
+@screen("admin-events")
+def admin_events() -> Visit:
+    _club_swim(started=False)
+    return Visit("/admin/events/", AdminFactory(full_name="Anna Admin"))
+
+
+@screen("admin-event-new")
+def admin_event_new() -> Visit:
+    return Visit("/admin/events/nieuw", AdminFactory(full_name="Anna Admin"))
+
+
+@screen("admin-event-attendance")
+def admin_event_attendance() -> Visit:
+    event = _club_swim(started=True)
+    return Visit(f"/admin/events/{event.pk}", AdminFactory(full_name="Anna Admin"))
+
+
+@screen("admin-event-edit")
+def admin_event_edit() -> Visit:
+    event = _club_swim(started=False)
+    return Visit(f"/admin/events/{event.pk}/bewerken", AdminFactory(full_name="Anna Admin"))
+
+
+@screen("event-who-goes")
+def event_who_goes() -> Visit:
+    event = _club_swim(started=False)
+    return Visit(f"/events/{event.pk}", UserFactory())
+
+
+@screen("events-with-names")
+def events_with_names() -> Visit:
+    _club_swim(started=False)
+    return Visit("/events", UserFactory())
 
 
 @screen("dashboard-admin")
@@ -254,6 +397,48 @@ def events_with_waitlist() -> Visit:
     return Visit("/events", member)
 
 
+@screen("events-waitlist-offer")
+def events_waitlist_offer() -> Visit:
+    """A freed place offered to the member: the deadline, Ik kom and Ik kan niet."""
+    from apps.events.services import event_leave, event_sign_up
+
+    member, leaving = UserFactory(), UserFactory()
+    event = EventFactory(title="Zonsopgangduik in de IJhaven met warme chocolademelk", max_participants=1)
+    event_sign_up(user=leaving, event_id=event.pk)
+    event_sign_up(user=member, event_id=event.pk)
+    event_leave(user=leaving, event_id=event.pk)
+    return Visit("/events", member)
+
+
+@screen("guest-sign-up")
+def guest_sign_up_screen() -> Visit:
+    event = EventFactory(
+        title="Nieuwjaarsduik van Scheveningen voor het hele dorp", max_participants=400, open_for_guests=True
+    )
+    return Visit(f"/events/gast/{event.guest_token}")
+
+
+@screen("guest-sign-up-errors")
+def guest_sign_up_errors_screen() -> Visit:
+    # The errors themselves need a POST; the page with a long description and a full event is the widest state.
+    event = EventFactory(
+        title="Nieuwjaarsduik",
+        description="Verzamelen bij de pier om 11:30. Neem een handdoek, warme sokken en een muts mee. " * 4,
+        max_participants=1,
+        open_for_guests=True,
+    )
+    EventParticipantFactory(event=event)
+    return Visit(f"/events/gast/{event.guest_token}")
+
+
+@screen("guest-cancel")
+def guest_cancel_screen() -> Visit:
+    from apps.events.notices import guest_cancel_token
+
+    guest = EventGuestFactory(name="Gijsbertus van den Hoogenband-Oosterwijk")
+    return Visit(f"/events/gast/afmelden/{guest_cancel_token(guest)}")
+
+
 @screen("sign-out-page")
 def sign_out_page() -> Visit:
     return Visit("/uitloggen", UserFactory())
@@ -286,3 +471,95 @@ def confirm_email_screen() -> Visit:
     )
     address = member.emailaddress_set.get(verified=False)
     return Visit(f"/account/e-mailadres-bevestigen/{EmailConfirmationHMAC(address).key}", member)
+
+
+def _club_with_items(viewer: User) -> None:
+    """A club feed as it looks in use: shared dips (a long name and spot, a photo), a badge, an event, Brrr!s."""
+    from apps.club.services import brrr_set, club_sharing_set
+
+    sharer = member_with_card(dips=5, photo_every=2)
+    club_sharing_set(user=sharer, share_dips=True)
+    latest = sharer.dips.order_by("-created_at").first()
+    photo_dip = sharer.dips.exclude(photo="").order_by("-created_at").first()
+    photo_dip.share_photo = True
+    photo_dip.save(update_fields=["share_photo"])
+    latest.spot = "Het Zwemstrand aan de Zuidelijke Oever van de Sloterplas-Westzijde"
+    latest.water_temperature = 4.5
+    latest.save(update_fields=["spot", "water_temperature"])
+    EventFactory(title="Nieuwjaarsduik in de Noordzee bij het Strandpaviljoen De Zeemeeuw")
+    for fan in (viewer, UserFactory(full_name="Bartholomeus van den Hoogenband-IJsselstein")):
+        brrr_set(user=fan, kind="dip", object_id=latest.pk, given=True)
+    # The later kinds: a plonsafspraak, a club message, a completed club challenge; and the club challenges.
+    MeetupFactory(
+        proposer=UserFactory(full_name="Clubgenoot Met Een Lange Achternaam-Verhoeven"),
+        place="Sloterplas, steiger bij het strandje achter de speeltuin",
+    )
+    ClubMessageFactory(
+        title="Zondag samen zwemmen bij de Noorderpier van IJmuiden",
+        body="Om 10:00 bij de pier.\nNeem een muts, sokken en een thermoskan thee mee: het water is 5 graden!",
+    )
+    ClubChallengeEntryFactory(
+        user=sharer,
+        club_challenge=ClubChallengeFactory(name="Decemberduik: elke dag het water in tot de kerst"),
+        completed_at=timezone.now(),
+    )
+    club_challenges_running(viewer)
+
+
+@screen("club-feed")
+def club_feed() -> Visit:
+    admin = AdminFactory(full_name="Anna Admin")  # with the admin's "Verbergen" buttons
+    _club_with_items(admin)
+    return Visit("/club", admin)
+
+
+@screen("club-first-visit")
+def club_first_visit() -> Visit:
+    return Visit("/club", UserFactory())
+
+
+@screen("dashboard-badge-to-share")
+def dashboard_badge_to_share() -> Visit:
+    return Visit("/dashboard", member_with_card(dips=5))
+
+
+def _club_meetups(viewer: User) -> None:
+    """Plonsafspraken of the club with long names and places, one the viewer proposed, one they join."""
+    from apps.together.services import meetup_join, meetup_propose
+
+    soon = timezone.now() + datetime.timedelta(hours=20)
+    others = [UserFactory(full_name=f"Clubgenoot Met Een Lange Achternaam-{n}") for n in range(4)]
+    first = meetup_propose(
+        user=others[0],
+        starts_at=soon,
+        place="Sloterplas, steiger bij het strandje achter de speeltuin",
+        note="Ik neem thee mee. Tow float en felle muts graag!",
+    )
+    for other in others[1:]:
+        meetup_join(user=other, meetup_id=first.pk)
+    meetup_join(user=viewer, meetup_id=first.pk)
+    meetup_propose(user=viewer, starts_at=soon + datetime.timedelta(days=2), place="IJ-haven")
+    meetup_propose(user=others[1], starts_at=soon + datetime.timedelta(days=5), place="Zandvoort, paal 70")
+
+
+@screen("samen")
+def samen() -> Visit:
+    member = member_with_card(dips=2)
+    _club_meetups(member)
+    return Visit("/samen", member)
+
+
+@screen("dashboard-buddy-request")
+def dashboard_buddy_request() -> Visit:
+    """A clubmate named the member on a dip: 'Zet op mijn kaart' and 'Klopt niet', and the afspraken."""
+    member = member_with_card(dips=1)
+    tagger = UserFactory(full_name="Otto Ander-Van Langeveld Tot Waterland")
+    challenge_start(user=tagger, challenge_id=Challenge.objects.get(category=Challenge.Category.WATERDIEREN).pk)
+    dip_register(user=tagger, buddy_ids=[member.pk])
+    _club_meetups(member)
+    return Visit("/dashboard", member)
+
+
+@screen("veilig")
+def veilig() -> Visit:
+    return Visit("/veilig", UserFactory())

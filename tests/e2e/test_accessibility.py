@@ -1,6 +1,8 @@
 """axe-core on every page (anonymous, member, admin, allauth's pages): zero violations. Plus keyboard-only
 use of the stamp card and the reduced-motion celebration."""
 
+from collections.abc import Callable
+
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.urls import reverse
@@ -8,7 +10,15 @@ from django.urls import reverse
 from apps.challenges.models import Challenge, Dip, UserChallenge
 from tests.challenges.photo_samples import image_bytes
 from tests.e2e.conftest import sign_in
-from tests.factories import AdminFactory, EventFactory, UserBadgeFactory, UserFactory
+from tests.factories import (
+    AdminFactory,
+    ClubChallengeEntryFactory,
+    ClubChallengeFactory,
+    EventFactory,
+    EventGuestFactory,
+    UserBadgeFactory,
+    UserFactory,
+)
 from tests.security.test_authorization_matrix import PATTERNS, decision_for
 
 AXE = Axe()
@@ -30,7 +40,7 @@ def assert_no_violations(page, label: str) -> None:
 
 
 # Every page a person can open, by route name, with the URL the check opens and who opens it.
-PAGES: dict[str, tuple[str, str]] = {
+PAGES: dict[str, tuple[str | Callable[[], str], str]] = {
     "landing": ("/", "anonymous"),
     "auth": ("/auth", "anonymous"),
     "auth-registreren": ("/auth?tab=registreren", "anonymous"),
@@ -45,6 +55,13 @@ PAGES: dict[str, tuple[str, str]] = {
     "account": ("/account", "member"),
     "statistics": ("/statistieken", "member"),
     "events": ("/events", "member"),
+    # The public guest pages (the people fixture makes the event and the guest behind these links).
+    "event_guest_sign_up": ("/events/gast/" + "axe-gastenlink-nieuwjaarsduik", "anonymous"),
+    "event_guest_cancel": (lambda: "/events/gast/afmelden/" + _axe_guest_cancel_token(), "anonymous"),
+    "club": ("/club", "member"),
+    "club-as-admin": ("/club", "admin"),
+    "together": ("/samen", "member"),
+    "veilig": ("/veilig", "member"),
     # A link from an old or mangled mail: the page that says so, with nothing changed.
     "mail_unsubscribe": ("/mail/afmelden/geen-geldige-link", "anonymous"),
     "account_reauthenticate": ("/auth/opnieuw/", "member"),
@@ -58,6 +75,10 @@ PAGES: dict[str, tuple[str, str]] = {
     "mfa_generate_recovery_codes": ("/account/beveiliging/herstelcodes/nieuw", "admin"),
     "adminpanel": ("/admin", "admin"),
     "adminpanel_physical": ("/admin/fysieke-badges/", "admin"),
+    "adminpanel_club_message": ("/admin/clubbericht/", "admin"),
+    "adminpanel_club_challenges": ("/admin/clubchallenges", "admin"),
+    "adminpanel_events": ("/admin/events/", "admin"),
+    "adminpanel_event_new": ("/admin/events/nieuw", "admin"),
     "admin:index": ("/django-admin/", "admin"),
     # The Django admin's forms (their change pages: tests/e2e/test_admin_screens.py, at 1280 and 390 px).
     "admin:challenges_challenge_add": ("/django-admin/challenges/challenge/add/", "admin"),
@@ -76,10 +97,26 @@ NOT_A_PAGE = {
     "adminpanel_to_send_xlsx": "an Excel file",
     "adminpanel_to_send_csv": "a CSV file",
     "adminpanel_physical_mark": "a POST form of /admin (checked with /admin)",
+    "notice_subscribe": "JSON",
+    "notice_device_delete": "a POST form of /account (checked with /account)",
+    "notice_preferences": "a POST form of /account (checked with /account)",
+    "adminpanel_club_challenge_delete": "a POST form of /admin/clubchallenges (checked with that page)",
     "account_export_download": "a redirect to the ZIP file",
+    # One event's pages have its id in the path: axe checks them in tests/e2e/test_club_swim.py.
+    "adminpanel_event": "an event's own admin page: axe in tests/e2e/test_club_swim.py",
+    "adminpanel_event_edit": "an event's edit form: axe in tests/e2e/test_club_swim.py",
+    "event": "an event's own page: axe in tests/e2e/test_club_swim.py",
+    "adminpanel_event_cancel": "a POST form of /admin/events/<id> (checked with that page)",
+    "adminpanel_event_attendance": "a POST form of /admin/events/<id> (checked with that page)",
+    "adminpanel_event_guests_invite": "a POST form of /admin/events/<id> (checked with that page)",
+    "adminpanel_event_lists_csv": "a CSV file",
+    "adminpanel_event_lists_xlsx": "an Excel file",
     "account_export_file": "a ZIP file",
     "calendar_feed": "a calendar file",
     "badge_art": "an image",
+    "club_photo": "an image",
+    "club_thumbnail": "an image",
+    "club_badge_share": "an image (its button: on /dashboard)",
     "mfa_download_recovery_codes": "a text file",
     "mfa_view_recovery_codes": "shown right after generating them: mfa_generate_recovery_codes leads there",
     "mfa_reauthenticate_webauthn": "without a passkey it leads to account_reauthenticate; with one: test_passkeys.py",
@@ -95,6 +132,13 @@ def test_every_page_is_checked():
     assert not missing, f"pages without an axe check: {missing}"
 
 
+def _axe_guest_cancel_token() -> str:
+    from apps.events.models import EventGuest
+    from apps.events.notices import guest_cancel_token
+
+    return guest_cancel_token(EventGuest.objects.get(email="axe-gast@example.nl"))
+
+
 @pytest.fixture
 def people():
     member = UserFactory(full_name="Marit Zwemmer")
@@ -106,12 +150,20 @@ def people():
     # (a factory sequence) could clash with the seeded ones, depending on which tests ran before.
     UserBadgeFactory(user_challenge=card, badge=card.challenge.badges.first())
     EventFactory()
+    # The dashboard's club challenges (one taken part in, one not) and the list on /admin/clubchallenges.
+    ClubChallengeEntryFactory(user=member, club_challenge=ClubChallengeFactory(name="Dip a Day December"))
+    ClubChallengeFactory(name="Samen naar 1000", kind="clubdoel", target=1000)
+    guest_event = EventFactory(
+        title="Nieuwjaarsduik", open_for_guests=True, guest_token="axe-gastenlink-nieuwjaarsduik"
+    )
+    EventGuestFactory(event=guest_event, name="Gijs Gast", email="axe-gast@example.nl")
     return {"member": member, "admin": AdminFactory(full_name="Anna Admin")}
 
 
 @pytest.mark.parametrize("name", sorted(PAGES))
 def test_no_axe_violations(page, people, name):
     url, role = PAGES[name]
+    url = url() if callable(url) else url
     if role != "anonymous":
         sign_in(page, people[role])
     page.goto(page.base_url + url)

@@ -11,7 +11,7 @@ from tests.e2e.conftest import screenshot, sign_in
 from tests.e2e.screens import member_with_card
 from tests.e2e.test_accessibility import assert_no_violations
 from tests.e2e.test_page_widths import NEXT_FRAME, OVERFLOW_REPORT
-from tests.factories import AdminFactory, EventFactory
+from tests.factories import AdminFactory, EventFactory, EventGuestFactory
 
 # Every action button of the invitation table lies whole inside the table's box, which does not scroll.
 CLIPPED_ACTIONS = """() => [...document.querySelectorAll(".adm-table-wrap")].flatMap((wrap) => {
@@ -41,12 +41,13 @@ def test_the_invitation_actions_are_not_cut_off_at_1280(page):
     assert address.get_attribute("title") == "marit.van.der.zwemmer@zwemclub-voorbeeld.nl"
 
 
-DJANGO_ADMIN_LISTS = ["accounts/user", "events/event", "challenges/challenge"]
+DJANGO_ADMIN_LISTS = ["accounts/user", "events/event", "events/eventguest", "challenges/challenge"]
 
 
 def _django_admin_forms():
     challenge = Challenge.objects.get(target_dips=5)
-    event = EventFactory()
+    event = EventFactory(open_for_guests=True)  # the change page shows its guest link and the link to its guests
+    EventGuestFactory(event=event, name="Gijsbertus van den Hoogenband", email="gijsbertus@zwemclub-voorbeeld.nl")
     return {
         "challenge-add": "/django-admin/challenges/challenge/add/",
         "challenge-change": f"/django-admin/challenges/challenge/{challenge.pk}/change/",
@@ -114,7 +115,7 @@ def test_the_collage_captions_are_whole_on_a_phone(page, width):
 def test_the_django_admin_index_and_lists_pass_axe(page, width):
     """The index and the users', events' and challenges' lists, with their 44 px targets on a phone."""
     sign_in(page, AdminFactory())
-    EventFactory()
+    EventGuestFactory()
     page.set_viewport_size({"width": width, "height": 900})
     for path in ["/django-admin/", *(f"/django-admin/{model}/" for model in DJANGO_ADMIN_LISTS)]:
         page.goto(page.base_url + path, wait_until="networkidle")

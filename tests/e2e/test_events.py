@@ -97,7 +97,7 @@ def test_the_calendar_link_downloads_an_ics_file(page, events):
 
 
 def test_the_waitlist_and_the_calendar_subscription_on_events(page, events):
-    """A full event on /events: on the waitlist with my place, a place frees up and it is mine; then the
+    """A full event on /events: on the waitlist with my place, a place frees up and is offered to me; then the
     private calendar link, renewed, serves the event I joined."""
     from apps.events.models import Event
     from apps.events.services import event_leave
@@ -119,8 +119,12 @@ def test_the_waitlist_and_the_calendar_subscription_on_events(page, events):
     expect(card.get_by_role("button", name="Van de wachtlijst af")).to_be_visible()
     screenshot(page, "events_waitlist")
 
+    # A place frees up: it is offered to me first ("Ik kom" makes it mine; issue 27).
     event_leave(user=full.participants.first().user, event_id=full.pk)
     page.reload()
+    card = page.get_by_role("article", name="Volle maan plons")
+    expect(card.get_by_text("Er is een plek vrij bij Volle maan plons: bevestig vóór")).to_be_visible()
+    card.get_by_role("button", name="Ik kom").click()
     card = page.get_by_role("article", name="Volle maan plons")
     expect(card.get_by_text("Aangemeld", exact=True)).to_be_visible()
     expect(card.get_by_role("button", name="Afmelden")).to_be_visible()

@@ -12,21 +12,40 @@ from django.core.files.base import ContentFile
 from django.test import Client
 
 from apps.accounts.models import User, UserRole
-from apps.challenges.models import Badge, Challenge, Dip, UserBadge, UserChallenge, photo_storage
-from apps.events.models import CalendarFeed, Event, EventParticipant, EventWaitlistEntry
+from apps.attendance.models import Attendance
+from apps.challenges.models import (
+    Badge,
+    Challenge,
+    ClubChallenge,
+    ClubChallengeEntry,
+    Dip,
+    DipBuddy,
+    UserBadge,
+    UserChallenge,
+    photo_storage,
+)
+from apps.club.models import Brrr, ClubSharing, HiddenItem
+from apps.events.models import CalendarFeed, Event, EventParticipant, EventSeries, EventWaitlistEntry
 from apps.invitations.models import Invitation
 from apps.logbook.models import MemberExport
 from apps.notifications.models import InvitationOptOut, Mail, MailPreference
 from apps.shipping.models import PostalAddress
+from apps.together.models import Meetup, MeetupParticipant
 from tests.challenges.photo_samples import image_bytes
 from tests.factories import (
     AdminFactory,
+    AttendanceFactory,
     BadgeFactory,
     ChallengeFactory,
+    ClubChallengeEntryFactory,
+    ClubChallengeFactory,
+    ClubSharingFactory,
     DipFactory,
     EventFactory,
     EventParticipantFactory,
+    EventSeriesFactory,
     InvitationFactory,
+    MeetupFactory,
     PostalAddressFactory,
     UserBadgeFactory,
     UserChallengeFactory,
@@ -54,6 +73,16 @@ GUARDED_MODELS = [
     MailPreference,
     InvitationOptOut,
     MemberExport,
+    ClubChallenge,
+    ClubChallengeEntry,
+    EventSeries,
+    Attendance,
+    ClubSharing,
+    Brrr,
+    HiddenItem,
+    Meetup,
+    MeetupParticipant,
+    DipBuddy,
 ]
 
 
@@ -124,6 +153,9 @@ class World:
     invitation: Invitation
     group: Group
     email_address: EmailAddress
+    club_challenge: ClubChallenge
+    meetup: Meetup  # proposed by the other member; the member does not go (yet)
+    buddy_tag: DipBuddy  # the other member's dip names the member, not answered yet
 
     def user(self, role: str) -> User | None:
         return {
@@ -161,6 +193,9 @@ def world(db) -> World:
     full, thumb = save_photo(other, "otto-1")
     other_photo_dip = DipFactory(user_challenge=other_card, number=1, photo=full, thumbnail=thumb)
     user_badge = UserBadgeFactory(user_challenge=member_card, badge=badge)
+    # The member shares dips with the club, and this dip's photo: the club feed's photo address serves it.
+    ClubSharingFactory(user=member, share_dips=True)
+    Dip.objects.filter(pk=member_photo_dip.pk).update(share_photo=True)
     event = EventFactory(title="Nieuwjaarsduik")
     participation = EventParticipantFactory(event=EventFactory(title="Volle maan duik"), user=other)
     invitation = InvitationFactory(code="WELKOM22", email="nieuw@example.nl", invited_by=admin)
@@ -169,6 +204,14 @@ def world(db) -> World:
     CalendarFeed.objects.create(user=member, token="marit-agenda-token-voor-de-matrix")
     EventWaitlistEntry.objects.create(event=EventFactory(title="Wachtlijstduik", max_participants=1), user=other)
     PostalAddressFactory(user=other)  # someone else's address, which no request of the member may touch
+    # The other member takes part in a club goal (the member's join and leave must never touch it).
+    goal = ClubChallengeFactory(name="Samen 500", kind=ClubChallenge.Kind.CLUB_GOAL, target=500)
+    ClubChallengeEntryFactory(user=other, club_challenge=goal)
+    # A weekly series and a sign-off at a past swim (shown in the Django admin, made on /admin/events).
+    EventSeriesFactory()
+    AttendanceFactory(user=other, signed_off_by=admin)
+    meetup = MeetupFactory(proposer=other, place="Sloterplas")
+    buddy_tag = DipBuddy.objects.create(dip=other_photo_dip, buddy=member)
     return World(
         member=member,
         other_member=other,
@@ -187,4 +230,7 @@ def world(db) -> World:
         invitation=invitation,
         group=group,
         email_address=email_address,
+        club_challenge=ClubChallengeFactory(name="Dip a Day December"),  # running, nobody joined yet
+        meetup=meetup,
+        buddy_tag=buddy_tag,
     )

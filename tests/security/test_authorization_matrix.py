@@ -15,6 +15,7 @@ decision: status code, redirect target, JSON error; never a 500. A refused reque
 must leave the database exactly as it was.
 """
 
+import datetime
 import json
 import re
 from collections.abc import Callable
@@ -32,16 +33,26 @@ from django.utils import timezone
 from apps.accounts.access import MESSAGE_ADMIN_SESSION_EXPIRED, MESSAGE_NO_ADMIN, MESSAGE_SESSION_EXPIRED
 from apps.accounts.models import User, UserRole
 from apps.accounts.second_factor import MESSAGE_SECOND_FACTOR_REQUIRED
-from apps.challenges.models import Dip, UserBadge, UserChallenge
-from apps.events.models import CalendarFeed, EventParticipant
-from apps.events.services import MESSAGE_CALENDAR_CREATED, MESSAGE_CALENDAR_RENEWED
+from apps.attendance.models import Attendance
+from apps.challenges.models import ClubChallenge, ClubChallengeEntry, Dip, UserBadge, UserChallenge
+from apps.club.models import Brrr, ClubSharing, HiddenItem
+from apps.club.services import MESSAGE_NOT_ADMIN
+from apps.club.views import MESSAGE_HIDDEN, MESSAGE_SHARING_OFF
+from apps.events.models import CalendarFeed, Event, EventParticipant
+from apps.events.services import (
+    MESSAGE_CALENDAR_CREATED,
+    MESSAGE_CALENDAR_RENEWED,
+    MESSAGE_GUESTS_INVITED,
+    MESSAGE_OFFER_NONE,
+)
 from apps.invitations.models import Invitation
 from apps.logbook.models import MemberExport
 from apps.logbook.views import MESSAGE_EXPORT_REQUESTED
 from apps.notifications.links import UnsubscribeScope, unsubscribe_token
-from apps.notifications.models import Mail, MailPreference
+from apps.notifications.models import Mail, MailPreference, NoticePreference, PushSubscription
+from apps.notifications.services import MESSAGE_PUSH_OFF
 from apps.shipping.models import PostalAddress
-from tests.factories import DEFAULT_PASSWORD
+from tests.factories import DEFAULT_PASSWORD, PushSubscriptionFactory
 
 from .conftest import ROLES, World, database_state
 
@@ -106,14 +117,36 @@ ACCESS: dict[str, str] = {
     "dip_thumbnail": "owner_or_admin",
     "event_join": "member_post",
     "event_leave": "member_post",
+    "event_offer_accept": "member_post",
+    "event_offer_decline": "member_post",
     "event_ics": "member",
     "events": "member",
+    # An event's guest link and a guest's signed cancel link: the token is the credential (a wrong one is a 404,
+    # test_a_wrong_guest_token_is_a_404_for_everyone below).
+    "event_guest_sign_up": "public",
+    "event_guest_cancel": "public",
     "calendar_renew": "member_post",
     # The secret token in the URL is the credential: a calendar app fetches it without a session.
     "calendar_feed": "public",
     # A signed token that can only turn mail off; RFC 8058's one-click POST comes without a session.
     "mail_unsubscribe": "public",
     "mail_preferences": "member_post",
+    # Meldingen: the browser's subscription (JSON), a device removed, the choices per kind.
+    "notice_subscribe": "member_json",
+    "notice_device_delete": "member_post",
+    "notice_preferences": "member_post",
+    # Samen plonsen: the member's own place on an afspraak, their own buddy requests and setting.
+    "together": "member",
+    "meetup_propose": "member_post",
+    "meetup_join": "member_post",
+    "meetup_leave": "member_post",
+    "meetup_cancel": "member_post",
+    "buddy_accept": "member_post",
+    "buddy_decline": "member_post",
+    "buddy_candidates": "member_json",
+    "tagging_setting": "member_post",
+    "veilig": "member",
+    "briefing_read": "member_json",
     "adminpanel": "admin",
     "adminpanel_newsletter_export": "admin",
     "adminpanel_photos": "admin_json",
@@ -129,8 +162,36 @@ ACCESS: dict[str, str] = {
     "adminpanel_to_send_xlsx": "admin",
     "adminpanel_to_send_csv": "admin",
     "adminpanel_physical": "admin",
+    "adminpanel_club_message": "admin",
     "adminpanel_physical_mark": "admin",
+    "adminpanel_club_challenges": "admin",
+    "adminpanel_club_challenge_delete": "admin",
+    "club_challenge_join": "member_post",
+    "club_challenge_leave": "member_post",
+    "club_dip_register": "member_post",
+    "club_dip_undo": "member_post",
+    "adminpanel_events": "admin",
+    "adminpanel_event_new": "admin",
+    "adminpanel_event": "admin",
+    "adminpanel_event_edit": "admin",
+    "adminpanel_event_cancel": "admin",
+    "adminpanel_event_attendance": "admin",
+    "adminpanel_event_guests_invite": "admin",
+    "adminpanel_event_lists_csv": "admin",
+    "adminpanel_event_lists_xlsx": "admin",
+    # One event with the names of who goes: every signed-in member of the club.
+    "event": "member",
     "postal_address": "member_post",
+    # The club feed: every signed-in member; a photo there only while its owner shares it (the world's member does).
+    "club": "member",
+    "club_sharing": "member_post",
+    "club_brrr": "member_post",
+    # The button is for admins; the service refuses anyone else (a member_post whose members are refused).
+    "club_hide": "member_post",
+    "club_photo": "member",
+    "club_thumbnail": "member",
+    # "Deel je badge": the image of a badge is its owner's alone (admins too get a 404; ROUTES).
+    "club_badge_share": "member",
     # Badge art is public, like the catalogue's static art.
     "badge_art": "public",
     # Passkeys and the second factor: allauth's MFA views, each on the signed-in member's own factors only.
@@ -232,6 +293,8 @@ def _admin_object(world: World, route: str):
 
     app_label, model_name = route[len(DJANGO_ADMIN_PREFIX) :].split("/")[:2]
     model = apps.get_model(app_label, model_name)
+    if model_name == "eventguest":
+        _guest_cancel_link(world)  # the world has no guest of its own
     chosen = {
         User: world.member,
         UserRole: UserRole.objects.get(user=world.admin),
@@ -253,15 +316,59 @@ REGEX_URLS: dict[str, Callable[[World], str]] = {
 
 # Which object fills a URL parameter, per route (the default is by parameter name).
 URL_ARGS: dict[str, Callable[[World], dict]] = {
+    "adminpanel_event_guests_invite": lambda w: {"event_id": _past_guest(w).event_id},
     # The other member's place: a member may only ever give up their own.
     "event_leave": lambda w: {"event_id": w.participation.event_id},
+    # The member's device: only the member may remove it.
+    "notice_device_delete": lambda w: {"subscription_id": PushSubscriptionFactory(user=w.member).pk},
     "calendar_feed": lambda w: {"token": CalendarFeed.objects.get(user=w.member).token},
+    "event_guest_sign_up": lambda w: {"token": _guest_event(w).guest_token},
+    "event_guest_cancel": lambda w: {"token": _guest_cancel_link(w)},
     "mail_unsubscribe": lambda w: {"token": unsubscribe_token(scope=UnsubscribeScope.EVENT_MAILS, user_id=w.member.pk)},
     # Only the latest dip of a card can be undone.
     "dip_undo": lambda w: {"dip_id": w.member_plain_dip.pk},
     "badge_art": lambda w: {"name": _stored_badge_art()},
     "account_export_file": lambda w: {"token": _member_export_link(w)},
+    "club_badge_share": lambda w: {"award_id": w.user_badge.pk},
 }
+
+
+def _guest_event(world: World):
+    from apps.events.models import Event
+
+    event, _ = Event.objects.get_or_create(
+        title="Gastenduik",
+        defaults={"event_date": timezone.now() + datetime.timedelta(days=5), "open_for_guests": True},
+    )
+    return event
+
+
+def _past_guest(world: World):
+    """A guest of an event that is over: the organiser may invite them to join the club."""
+    from apps.events.models import EventGuest
+
+    event, _ = Event.objects.get_or_create(
+        title="Nieuwjaarsduik voorbij",
+        defaults={"event_date": timezone.now() - datetime.timedelta(days=2), "open_for_guests": True},
+    )
+    guest, _ = EventGuest.objects.get_or_create(
+        event=event,
+        email="nieuwjaarsgast@example.nl",
+        defaults={"name": "Nina Nieuwjaar", "safety_agreed_at": timezone.now()},
+    )
+    return guest
+
+
+def _guest_cancel_link(world: World) -> str:
+    from apps.events.models import EventGuest
+    from apps.events.notices import guest_cancel_token
+
+    guest, _ = EventGuest.objects.get_or_create(
+        event=_guest_event(world),
+        email="gast@example.nl",
+        defaults={"name": "Gijs Gast", "safety_agreed_at": timezone.now()},
+    )
+    return guest_cancel_token(guest)
 
 
 def _member_export_link(world: World) -> str:
@@ -300,6 +407,8 @@ def _default_args(world: World) -> dict:
         # checks that a member's passkey is out of other members' reach.
         "pk": 999_999,
         "object_id": 1,
+        "meetup_id": world.meetup.pk,
+        "tag_id": world.buddy_tag.pk,
     }
 
 
@@ -407,6 +516,60 @@ def _address_of(role: str):
     return check
 
 
+def _going(role: str, going: bool = True):
+    def check(world: World):
+        from apps.together.models import MeetupParticipant
+
+        assert MeetupParticipant.objects.filter(meetup=world.meetup, user=world.user(role)).exists() is going
+
+    return check
+
+
+def _proposed(role: str):
+    def check(world: World):
+        from apps.together.models import Meetup
+
+        assert Meetup.objects.filter(proposer=world.user(role), place="IJ-haven").exists()
+
+    return check
+
+
+def _meetup_cancelled(world: World):
+    from apps.together.models import Meetup
+
+    assert Meetup.objects.get(pk=world.meetup.pk).is_cancelled
+
+
+def _tag_status(status: str):
+    def check(world: World):
+        from apps.challenges.models import DipBuddy
+
+        assert DipBuddy.objects.get(pk=world.buddy_tag.pk).status == status
+
+    return check
+
+
+def _tagging_off(role: str):
+    def check(world: World):
+        assert User.objects.get(pk=world.user(role).pk).tagging_allowed is False
+
+    return check
+
+
+def _briefing_read(role: str):
+    def check(world: World):
+        assert User.objects.get(pk=world.user(role).pk).safety_briefing_read_on is not None
+
+    return check
+
+
+def _tomorrow_morning() -> str:
+    import datetime
+
+    moment = timezone.localtime() + datetime.timedelta(days=1)
+    return moment.replace(hour=7, minute=30).strftime("%Y-%m-%dT%H:%M")
+
+
 MESSAGE_NO_PERMISSION = "Je hebt geen toestemming om deze challenge te verwijderen."
 MESSAGE_ONE_ACTIVE = "Je hebt al een actieve challenge. Rond die eerst af of stop ermee."
 
@@ -417,6 +580,112 @@ SIGNED_IN = ("member", "other_member", "admin", "bare_admin")
 WITHOUT_A_CARD = ("admin", "bare_admin")  # the world's admins have not started a challenge
 
 ROUTES: dict[str, Route] = {
+    "meetup_propose": Route(
+        method="POST",
+        data=lambda w: {"starts_at": _tomorrow_morning(), "place": "IJ-haven", "note": ""},
+        expect={
+            "anonymous": Expect(302, _login("/samen"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            **{
+                role: Expect(
+                    302, "/samen", message="Je plonsafspraak staat erop. Wie gaat er mee?", then=_proposed(role)
+                )
+                for role in SIGNED_IN
+            },
+        },
+    ),
+    "meetup_join": Route(
+        method="POST",
+        expect={
+            "anonymous": Expect(302, _login("/samen"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            # The proposer goes already: joining again changes nothing.
+            **{role: Expect(302, "/samen", message="Je gaat mee!", then=_going(role)) for role in SIGNED_IN},
+        },
+    ),
+    "meetup_leave": Route(
+        method="POST",
+        expect={
+            "anonymous": Expect(302, _login("/samen"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            # Not going: nothing to give up; the proposer cancels instead, and stays on the list.
+            **{role: Expect(302, "/samen", message="Je gaat niet meer mee.", refused=True) for role in SIGNED_IN},
+            "other_member": Expect(
+                302,
+                "/samen",
+                message="Je hebt deze afspraak zelf voorgesteld. Gaat hij niet door? Annuleer hem dan.",
+                refused=True,
+            ),
+        },
+    ),
+    "meetup_cancel": Route(
+        method="POST",
+        expect={
+            "anonymous": Expect(302, _login("/samen"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            **{
+                role: Expect(
+                    302, "/samen", message="Alleen wie de afspraak voorstelde, kan hem annuleren.", refused=True
+                )
+                for role in SIGNED_IN
+            },
+            "other_member": Expect(
+                302,
+                "/samen",
+                message="De plonsafspraak is geannuleerd. Wie meeging, krijgt bericht.",
+                then=_meetup_cancelled,
+            ),
+        },
+    ),
+    "buddy_accept": Route(
+        method="POST",
+        expect={
+            "anonymous": Expect(302, _login("/dashboard#buddies"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            "member": Expect(
+                302,
+                "/dashboard#buddies",
+                message="De plons staat op je kaart. Fijn dat jullie samen gingen!",
+                then=lambda w: (_tag_status("accepted")(w), _dips_on("member_card", 3)(w)),
+            ),
+            # Someone else's request is answered like a missing one.
+            **{
+                role: Expect(302, "/dashboard#buddies", message="Dit verzoek bestaat niet (meer).", refused=True)
+                for role in ("other_member", "admin", "bare_admin")
+            },
+        },
+    ),
+    "buddy_decline": Route(
+        method="POST",
+        expect={
+            "anonymous": Expect(302, _login("/dashboard#buddies"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            "member": Expect(
+                302,
+                "/dashboard#buddies",
+                message="Genoteerd: deze plons komt niet op je kaart.",
+                then=_tag_status("declined"),
+            ),
+            **{
+                role: Expect(302, "/dashboard#buddies", message="Dit verzoek bestaat niet (meer).", refused=True)
+                for role in ("other_member", "admin", "bare_admin")
+            },
+        },
+    ),
+    "buddy_candidates": Route(method="GET"),
+    "tagging_setting": Route(
+        method="POST",
+        expect={
+            "anonymous": Expect(302, _login("/account#samen"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            **{
+                role: Expect(
+                    302,
+                    "/account#samen",
+                    message="Niemand kan je nog taggen bij een plons.",
+                    then=_tagging_off(role),
+                )
+                for role in SIGNED_IN
+            },
+        },
+    ),
+    "briefing_read": Route(
+        method="POST",
+        expect={role: Expect(200, then=_briefing_read(role)) for role in SIGNED_IN},
+    ),
     # Nobody in the world has a passkey: the passkey page sends everyone to the password page.
     "mfa_reauthenticate_webauthn": Route(expect={role: Expect(302, "/auth/opnieuw/") for role in SIGNED_IN}),
     # The admin has an authenticator app (the role needs a factor), the members have none; activating one,
@@ -509,6 +778,21 @@ ROUTES: dict[str, Route] = {
             "bare_admin": Expect(302, "/dashboard#events", refused=True),
         },
     ),
+    # Nobody in the world has a waitlist offer: Ik kom is refused with the reason, Ik kan niet changes nothing.
+    "event_offer_accept": Route(
+        method="POST",
+        expect={
+            "anonymous": Expect(302, _login("/dashboard#events"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            **{role: Expect(302, "/dashboard#events", message=MESSAGE_OFFER_NONE, refused=True) for role in SIGNED_IN},
+        },
+    ),
+    "event_offer_decline": Route(
+        method="POST",
+        expect={
+            "anonymous": Expect(302, _login("/dashboard#events"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            **{role: Expect(302, "/dashboard#events", message=MESSAGE_OFFER_NONE, refused=True) for role in SIGNED_IN},
+        },
+    ),
     # A new e-mail address: not on a session alone; the password (or a passkey) first, nothing changes yet.
     "account_profile": Route(
         method="POST",
@@ -596,10 +880,143 @@ ROUTES: dict[str, Route] = {
         method="POST",
         expect={"admin": Expect(200, then=_other_member_exists(False))},
     ),
+    "notice_subscribe": Route(
+        method="POST",
+        json_body=True,
+        data=lambda w: {"subscription": {"endpoint": "https://push.example.com/x", "keys": {}}},
+        # The matrix's site has no VAPID keys: everyone signed in hears that push is off (tests/notifications).
+        expect={role: Expect(409, json_error=MESSAGE_PUSH_OFF, refused=True) for role in SIGNED_IN},
+    ),
+    "notice_device_delete": Route(
+        method="POST",
+        expect={
+            role: Expect(
+                302,
+                "/account#meldingen",
+                then=lambda w, role=role: PushSubscription.objects.filter(user=w.member).exists() == (role != "member"),
+            )
+            for role in SIGNED_IN
+        },
+    ),
+    "notice_preferences": Route(
+        method="POST",
+        data=lambda w: {"kind_club_message": "mail"},
+        expect={
+            role: Expect(
+                302,
+                "/account#meldingen",
+                then=lambda w, role=role: NoticePreference.objects.get(user=w.user(role), channel="mail"),
+            )
+            for role in SIGNED_IN
+        },
+    ),
+    # Dated club challenges: each member joins and leaves for themselves only.
+    "club_challenge_join": Route(
+        method="POST",
+        data=lambda w: {"club_challenge_id": w.club_challenge.pk},
+        expect={
+            "anonymous": Expect(302, _login("/dashboard"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            **{
+                role: Expect(
+                    302,
+                    "/dashboard#clubchallenges",
+                    message="Je doet mee met Dip a Day December!",
+                    then=lambda w, role=role: ClubChallengeEntry.objects.get(
+                        user=w.user(role), club_challenge=w.club_challenge
+                    ),
+                )
+                for role in SIGNED_IN
+            },
+        },
+    ),
+    # Nobody in the world takes part: leaving changes nothing and says it is done (idempotent).
+    "club_challenge_leave": Route(
+        method="POST",
+        data=lambda w: {"club_challenge_id": w.club_challenge.pk},
+        expect={
+            "anonymous": Expect(302, _login("/dashboard"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            **{
+                role: Expect(302, "/dashboard#clubchallenges", message="Je doet niet meer mee met deze clubchallenge.")
+                for role in SIGNED_IN
+            },
+        },
+    ),
+    # The dashboard's "Plons registreren": on the member's own card (the same service as the stamp card's).
+    "club_dip_register": Route(
+        method="POST",
+        expect={
+            "anonymous": Expect(302, _login("/dashboard"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            "member": Expect(
+                302, "/dashboard#clubchallenges", message="Plons toegevoegd!", then=_dips_on("member_card", 3)
+            ),
+            "other_member": Expect(
+                302,
+                "/dashboard#clubchallenges",
+                then=lambda w: (_dips_on("other_card", 2)(w), _dips_on("member_card", 2)(w)),
+            ),
+            **{
+                role: Expect(302, "/dashboard#clubchallenges", message="Je hebt geen actieve challenge.", refused=True)
+                for role in WITHOUT_A_CARD
+            },
+        },
+    ),
+    # The dashboard's undo: the member's own latest dip only; anyone else's is answered as a missing one.
+    "club_dip_undo": Route(
+        method="POST",
+        data=lambda w: {"dip_id": w.member_plain_dip.pk},
+        expect={
+            "anonymous": Expect(302, _login("/dashboard"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            "member": Expect(
+                302, "/dashboard#clubchallenges", message="Plons ongedaan gemaakt.", then=_dips_on("member_card", 1)
+            ),
+            **{
+                role: Expect(302, "/dashboard#clubchallenges", message="Deze plons bestaat niet (meer).", refused=True)
+                for role in ("other_member", "admin", "bare_admin")
+            },
+        },
+    ),
+    "adminpanel_club_challenge_delete": Route(
+        method="POST",
+        data=lambda w: {"club_challenge_id": w.club_challenge.pk},
+        expect={
+            "admin": Expect(
+                302,
+                "/admin/clubchallenges",
+                message="Clubchallenge verwijderd.",
+                then=lambda w: not ClubChallenge.objects.filter(pk=w.club_challenge.pk).exists(),
+            )
+        },
+    ),
     "adminpanel_physical_mark": Route(
         method="POST",
         data=lambda w: {"award": [w.user_badge.pk], "physical_status": "verstuurd"},
         expect={"admin": Expect(302, "/admin/fysieke-badges/", then=_badge_sent)},
+    ),
+    # Afgelasten with a reason: the admin's event is afgelast; everyone else changes nothing.
+    "adminpanel_event_cancel": Route(
+        method="POST",
+        data=lambda w: {"reason": "Storm op zee"},
+        expect={"admin": Expect(302, then=lambda w: Event.objects.get(pk=w.event.pk, cancel_reason="Storm op zee"))},
+    ),
+    # After the event the admin invites a ticked guest to join the club (an invitation with its mail).
+    "adminpanel_event_guests_invite": Route(
+        method="POST",
+        data=lambda w: {"gast": [_past_guest(w).pk]},
+        expect={
+            "admin": Expect(
+                302,
+                message=MESSAGE_GUESTS_INVITED.format(count=1),
+                then=lambda w: Invitation.objects.filter(email="nieuwjaarsgast@example.nl").exists(),
+            )
+        },
+    ),
+    # The world's event has not started: attendance is refused for the admin too, and nothing is stamped.
+    "adminpanel_event_attendance": Route(
+        method="POST",
+        data=lambda w: {"aanwezig": [w.member.pk]},
+        expect={
+            "admin": Expect(302, refused=True, then=lambda w: not Attendance.objects.filter(user=w.member).exists())
+        },
     ),
     "account_export": Route(
         method="POST",
@@ -620,6 +1037,54 @@ ROUTES: dict[str, Route] = {
     ),
     # The link is the member's: anyone else gets a 404, as for a link that does not exist.
     "account_export_file": Route(expect={role: Expect(404) for role in ROLES if role not in ("anonymous", "member")}),
+    "club_badge_share": Route(expect={role: Expect(404) for role in ("other_member", "admin", "bare_admin")}),
+    "club_sharing": Route(
+        method="POST",
+        data=lambda w: {"share_dips": "nee"},
+        expect={
+            "anonymous": Expect(302, _login("/club"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            **{
+                role: Expect(
+                    302,
+                    "/club",
+                    message=MESSAGE_SHARING_OFF,
+                    then=lambda w, role=role: (
+                        ClubSharing.objects.get(user=w.user(role), share_dips=False)
+                        and (role == "member" or ClubSharing.objects.get(user=w.member).share_dips)
+                    ),
+                )
+                for role in SIGNED_IN
+            },
+        },
+    ),
+    "club_brrr": Route(
+        method="POST",
+        data=lambda w: {"item": f"dip:{w.member_photo_dip.pk}", "given": "1"},
+        expect={
+            "anonymous": Expect(302, _login("/club"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            **{
+                role: Expect(
+                    302,  # back to the item on /club (its id is the world's)
+                    then=lambda w, role=role: Brrr.objects.get(user=w.user(role), owner=w.member),
+                )
+                for role in SIGNED_IN
+            },
+        },
+    ),
+    "club_hide": Route(
+        method="POST",
+        data=lambda w: {"item": f"dip:{w.member_photo_dip.pk}"},
+        expect={
+            "anonymous": Expect(302, _login("/club"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            "admin": Expect(
+                302, "/club", message=MESSAGE_HIDDEN, then=lambda w: HiddenItem.objects.get(hidden_by=w.admin)
+            ),
+            **{
+                role: Expect(302, "/club", message=MESSAGE_NOT_ADMIN, refused=True)
+                for role in ("member", "other_member", "bare_admin")
+            },
+        },
+    ),
     "postal_address": Route(
         method="POST",
         data=lambda w: {"street": "Strandweg 1", "postcode": "1234 ab", "city": "Zandvoort"},
@@ -634,9 +1099,14 @@ ROUTES: dict[str, Route] = {
 DJANGO_ADMIN_FOR_ADMIN = [
     # Dips, cards and earned badges are made only by the stamp card's services: no add page, and an earned
     # badge is not removed by hand (issue 10).
-    (r"^admin:challenges_(dip|userchallenge|userbadge)_add$", Expect(403)),
+    (r"^admin:challenges_(dip|userchallenge|userbadge|dipbuddy)_add$", Expect(403)),
     (r"^admin:mfa_authenticator_add$", Expect(403)),  # a factor is made by its member on /account
+    # A guest signs up and cancels through their own links; delete_old_guests removes them 30 days after the event.
+    (r"^admin:events_eventguest_(add|delete)$", Expect(403)),
     (r"^admin:challenges_userbadge_delete$", Expect(403)),
+    # Series and attendance are made and taken back on /admin/events (their services): only seen here.
+    (r"^admin:(events_eventseries|attendance_attendance)_(add|delete)$", Expect(403)),
+    (r"^admin:challenges_(userbadge|dipbuddy)_delete$", Expect(403)),
     (r"^admin:.*_changelist$", Expect(200)),
     (r"^admin:.*_add$", Expect(200)),
     (r"^admin:.*_change$", Expect(200)),
@@ -780,6 +1250,17 @@ def test_matrix(world, pattern, role):
 
 
 # --- follow-ups the matrix cannot say in one request ------------------------------------------------
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_a_wrong_guest_token_is_a_404_for_everyone(world, role):
+    client = world.client(role)
+    _guest_cancel_link(world)
+    before = database_state()
+    for url in ("/events/gast/" + "x" * 32, "/events/gast/afmelden/" + "a" * 40 + ":" + "b" * 20):
+        assert client.get(url).status_code == 404
+        assert client.post(url, {"name": "Gijs", "email": "gijs@example.nl", "safety_agreed": "on"}).status_code == 404
+    assert database_state() == before
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ world (a deleted account, a stopped card). Runtime stays bounded: few examples p
 CI runs them derandomised (the "ci" profile in tests/conftest.py).
 """
 
+import datetime
 import json
 from dataclasses import dataclass, field
 from types import SimpleNamespace
@@ -122,6 +123,7 @@ class Write:
     credential: bool = False  # the form has allauth's passkey field
 
 
+NOTICE_KINDS = ("club_message", "event_changed", "reaction", "dip_nudge")
 CONDITIONS = ("water_temperature", "duration_seconds", "spot", "note")
 MEMBER_ROLES = ("anonymous", "member", "admin")
 
@@ -156,24 +158,81 @@ WRITES = [
     Write(
         "dip_register",
         MEMBER_ROLES,
-        ("request_id", "tapped_at", "user_challenge_id", *CONDITIONS),
+        ("request_id", "tapped_at", "user_challenge_id", "share_photo", *CONDITIONS),
+        ("request_id", "tapped_at", "user_challenge_id", "buddies", *CONDITIONS),
         answers_json=True,
     ),
-    Write("dip_update", MEMBER_ROLES, CONDITIONS, answers_json=True, kwargs={"dip_id": "member_plain_dip"}),
+    Write(
+        "dip_update",
+        MEMBER_ROLES,
+        (*CONDITIONS, "share_photo"),
+        answers_json=True,
+        kwargs={"dip_id": "member_plain_dip"},
+    ),
     Write("dip_undo", MEMBER_ROLES, answers_json=True, kwargs={"dip_id": "member_plain_dip"}),
     Write("challenge_stop", MEMBER_ROLES, ("user_challenge_id",)),
     Write("postal_address", MEMBER_ROLES, ("recipient", "street", "postcode", "city", "country", "verwijderen")),
     Write("event_join", MEMBER_ROLES, kwargs={"event_id": "event"}),
     Write("event_leave", MEMBER_ROLES, kwargs={"event_id": "event"}),
+    Write("event_offer_accept", MEMBER_ROLES, kwargs={"event_id": "event"}),
+    Write("event_offer_decline", MEMBER_ROLES, kwargs={"event_id": "event"}),
+    Write(
+        "event_guest_sign_up",
+        ("anonymous", "member"),
+        ("name", "email", "safety_agreed"),
+        kwargs={"token": lambda world: _guest_event().guest_token},
+    ),
+    Write("event_guest_cancel", ("anonymous",), kwargs={"token": lambda world: _guest_cancel_token()}),
     Write("calendar_renew", MEMBER_ROLES),
     Write("mail_unsubscribe", ("anonymous",), kwargs={"token": "bad-token"}),
     Write("mail_preferences", MEMBER_ROLES, ("event_mails", "dip_nudge")),
+    Write("notice_subscribe", MEMBER_ROLES, json_keys=("subscription", "device")),
+    Write("notice_device_delete", MEMBER_ROLES, kwargs={"subscription_id": "12345"}),
+    Write("notice_preferences", MEMBER_ROLES, tuple(f"kind_{kind}" for kind in NOTICE_KINDS)),
+    Write("adminpanel_club_message", ("member", "admin"), ("title", "body")),
+    Write("club", MEMBER_ROLES, ("na",), method="get"),
+    Write("club_sharing", MEMBER_ROLES, ("share_dips", "back", "brrr_mails_shown", "brrr_mails")),
+    Write("club_brrr", MEMBER_ROLES, ("item", "given", "na")),
+    Write("club_hide", MEMBER_ROLES, ("item", "na")),
+    Write("meetup_propose", MEMBER_ROLES, ("starts_at", "place", "note")),
+    Write("meetup_join", MEMBER_ROLES, kwargs={"meetup_id": "meetup"}),
+    Write("meetup_leave", MEMBER_ROLES, kwargs={"meetup_id": "meetup"}),
+    Write("meetup_cancel", MEMBER_ROLES, kwargs={"meetup_id": "meetup"}),
+    Write("buddy_accept", MEMBER_ROLES, kwargs={"tag_id": "buddy_tag"}),
+    Write("buddy_decline", MEMBER_ROLES, kwargs={"tag_id": "buddy_tag"}),
+    Write("tagging_setting", MEMBER_ROLES, ("tagging_allowed",)),
+    Write("briefing_read", MEMBER_ROLES, answers_json=True),
     Write(
         "adminpanel_physical_mark",
         ("member", "admin"),
         ("award", "physical_status", "datum", "filter_status", "filter_badge"),
     ),
     Write("adminpanel_physical", ("admin",), ("status", "badge", "na"), method="get"),
+    Write("club_challenge_join", MEMBER_ROLES, ("club_challenge_id", "next")),
+    Write("club_challenge_leave", MEMBER_ROLES, ("club_challenge_id", "next")),
+    Write("club_dip_register", MEMBER_ROLES, ("next",)),
+    Write("club_dip_undo", MEMBER_ROLES, ("dip_id", "next")),
+    Write(
+        "adminpanel_club_challenges",
+        ("member", "admin"),
+        ("name", "description", "starts_on", "ends_on", "kind", "target"),
+    ),
+    Write("adminpanel_club_challenge_delete", ("member", "admin"), ("club_challenge_id",)),
+    Write("adminpanel_events", ("admin",), ("periode", "pagina"), method="get"),
+    Write(
+        "adminpanel_event_new",
+        ("member", "admin"),
+        ("title", "date", "time", "location", "description", "max_participants", "repeat_until"),
+    ),
+    Write(
+        "adminpanel_event_edit",
+        ("member", "admin"),
+        ("title", "date", "time", "location", "description", "max_participants", "scope"),
+        kwargs={"event_id": "event"},
+    ),
+    Write("adminpanel_event_cancel", ("member", "admin"), ("reason", "scope"), kwargs={"event_id": "event"}),
+    Write("adminpanel_event_attendance", ("member", "admin"), ("aanwezig", "lid"), kwargs={"event_id": "event"}),
+    Write("adminpanel_event_guests_invite", ("member", "admin"), ("gast",), kwargs={"event_id": "event"}),
     Write("adminpanel_photos", ("admin",), ("cursor", "sort", "q"), method="get", answers_json=True),
     Write("adminpanel_users", ("admin",), ("cursor", "sort", "q"), method="get", answers_json=True),
     Write("adminpanel_invitations", ("admin",), ("cursor", "sort", "q"), method="get", answers_json=True),
@@ -187,6 +246,31 @@ WRITES = [
         "adminpanel_invitation_resend", ("member", "admin"), answers_json=True, kwargs={"invitation_id": "invitation"}
     ),
 ]
+
+
+def _guest_event():
+    from django.utils import timezone
+
+    from apps.events.models import Event
+
+    event, _ = Event.objects.get_or_create(
+        title="Gastenduik",
+        defaults={"event_date": timezone.now() + datetime.timedelta(days=5), "open_for_guests": True},
+    )
+    return event
+
+
+def _guest_cancel_token() -> str:
+    from django.utils import timezone
+
+    from apps.events.models import EventGuest
+    from apps.events.notices import guest_cancel_token
+
+    guest, _ = EventGuest.objects.get_or_create(
+        event=_guest_event(), email="gast@example.nl", defaults={"name": "Gijs", "safety_agreed_at": timezone.now()}
+    )
+    return guest_cancel_token(guest)
+
 
 # Our URL names that take no input worth fuzzing (pages read with GET alone, files, redirects).
 NO_INPUT = {
@@ -208,6 +292,9 @@ NO_INPUT = {
     "challenge",
     "dip_photo",
     "dip_thumbnail",
+    "club_photo",
+    "club_thumbnail",
+    "club_badge_share",
     "badge_art",
     "events",
     "event_ics",
@@ -218,8 +305,15 @@ NO_INPUT = {
     "adminpanel_users_xlsx",
     "adminpanel_to_send_xlsx",
     "adminpanel_to_send_csv",
+    "adminpanel_event",
+    "adminpanel_event_lists_csv",
+    "adminpanel_event_lists_xlsx",
+    "event",
     "statistics",
     "account_export_download",
+    "together",
+    "veilig",
+    "buddy_candidates",  # a GET of the member's own clubmates list, no parameters
 }
 
 
@@ -249,7 +343,11 @@ def test_every_url_is_declared_as_a_write_or_as_taking_no_input():
 
 def url_of(write: Write, world: World) -> str:
     kwargs = {
-        key: getattr(world, value).pk if isinstance(value, str) and hasattr(world, value) else value
+        key: value(world)
+        if callable(value)
+        else getattr(world, value).pk
+        if isinstance(value, str) and hasattr(world, value)
+        else value
         for key, value in write.kwargs.items()
     }
     return reverse(write.name, kwargs=kwargs)

@@ -1,0 +1,25 @@
+"""Sessions in the database, read with one plain query.
+
+Every signed-in request loads its session first. Django's database store does that through the ORM, whose
+query building costs about a third of a cached page's time; this store reads the same row with one SQL
+statement and otherwise is Django's store unchanged (saving, expiry, cycling the key at sign-in).
+"""
+
+from django.contrib.sessions.backends import db
+from django.db import connections, router
+from django.utils import timezone
+
+
+class SessionStore(db.SessionStore):
+    def _get_session_from_db(self):
+        model = self.model
+        with connections[router.db_for_read(model)].cursor() as cursor:
+            cursor.execute(
+                "SELECT session_data FROM django_session WHERE session_key = %s AND expire_date > %s",
+                [self.session_key, timezone.now()],
+            )
+            row = cursor.fetchone()
+        if row is None:
+            self._session_key = None
+            return None
+        return model(session_data=row[0])  # load() reads only the data
