@@ -16,6 +16,8 @@ SITE_URL ?= http://localhost:$(PORT)
 
 run: install frontend
 	$(PY) manage.py migrate --noinput
+	@# Demo VAPID keys for Web Push, made once into .vapid.env (gitignored; config/settings/base.py reads it).
+	$(PY) manage.py vapid_keys --write .vapid.env
 	$(PY) manage.py seed_catalogue
 	SITE_URL=$(SITE_URL) $(PY) manage.py seed_demo
 	@echo "Koud water challenge draait op http://localhost:$(PORT) (de e-mailworker draait ernaast)"
