@@ -13,9 +13,9 @@ The profile is Lighthouse's slow 4G (its DevTools throttling): 562.5 ms round tr
   contentful paint, largest contentful paint, and the bytes over the wire (every response, headers
   included, the service worker's own fetches too).
 - The service worker is throttled as well: it is a target of its own, which a page's CDP session does
-  not reach, so its network-first fetch of the page went at full speed (a "next visit" faster than one
-  round trip). `WorkerThrottle` attaches the browser's session to every worker. A next visit whose HTML
-  arrives within one round trip stops the bench.
+  not reach, so its fetches went at full speed. `WorkerThrottle` attaches the browser's session to every
+  worker. A next visit shows the member's kept page at once and the worker fetches the page again behind
+  it (frontend/src/sw/pages.ts): that fetch is in the visit's bytes, over the same slow line.
 - A photo dip: a real 12 MP camera photo (4000 × 3000, about 5 MB, EXIF orientation) chosen on
   /challenge and "Plons registreren" tapped: the time from the tap to "Plons toegevoegd!" on screen,
   and the bytes the phone sent for it. The tap comes right after the photo is chosen, so the shrinking
@@ -405,10 +405,6 @@ def measure_page(browser, url: str, *, port: int, cookie: str, runs: int, worker
     for _ in range(runs):
         page.goto("about:blank")
         warm.append(visit(context, page, url, port=port, workers=workers))
-        # Pages are network first: the worker's fetch of the HTML takes at least one emulated round trip.
-        if warm[-1]["html_ms"] < LATENCY_MS:
-            html_ms = warm[-1]["html_ms"]
-            raise SystemExit(f"{url}: a next visit's HTML came in {html_ms:.0f} ms: the worker is not throttled")
     context.close()
     return {"cold": summarise(cold), "warm": summarise(warm)}
 

@@ -3,6 +3,7 @@ member mark the service worker keeps pages under."""
 
 import logging
 
+from django.conf import settings
 from django.db import IntegrityError
 
 from apps.accounts.access import member_mark
@@ -12,6 +13,7 @@ logger = logging.getLogger("koud.errors")
 
 PERMISSIONS_POLICY = "camera=(self), geolocation=(), microphone=(), payment=()"
 MEMBER_HEADER = "X-Koud-Member"
+MEMBER_COOKIE = "koud_member"
 
 
 class PermissionsPolicyMiddleware:
@@ -42,10 +44,13 @@ class IntegrityErrorMiddleware:
 
 
 class MemberPageMarkMiddleware:
-    """Marks every page of a signed-in member with an opaque id of that member.
+    """Marks every page of a signed-in member with an opaque id of that member, and keeps that id in a
+    cookie the service worker can read.
 
     The service worker keeps a page for offline use only under this mark, and drops every kept page
-    when the mark changes or is missing (signed out): one member's page never reaches another.
+    when the mark changes or is missing (signed out): one member's page never reaches another. It shows a
+    kept page before asking the server only while the cookie names the same member as the kept pages; the
+    cookie comes and goes with the sign-in, so a new session on the phone waits for the network.
     """
 
     def __init__(self, get_response):
@@ -54,6 +59,19 @@ class MemberPageMarkMiddleware:
     def __call__(self, request):
         response = self.get_response(request)
         user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated and response.get("Content-Type", "").startswith("text/html"):
-            response[MEMBER_HEADER] = member_mark(user.pk)
+        signed_in = user is not None and user.is_authenticated
+        mark = member_mark(user.pk) if signed_in else None
+        if mark is not None and response.get("Content-Type", "").startswith("text/html"):
+            response[MEMBER_HEADER] = mark
+        if mark is not None and request.COOKIES.get(MEMBER_COOKIE) != mark:
+            response.set_cookie(
+                MEMBER_COOKIE,
+                mark,
+                max_age=settings.SESSION_COOKIE_AGE,
+                secure=settings.SESSION_COOKIE_SECURE,
+                httponly=False,  # read by the service worker (cookieStore); it holds only the opaque mark
+                samesite="Lax",
+            )
+        elif mark is None and MEMBER_COOKIE in request.COOKIES:
+            response.delete_cookie(MEMBER_COOKIE, samesite="Lax")
         return response

@@ -47,6 +47,9 @@ from django.utils import timezone
 logger = logging.getLogger(__name__)
 
 PAGE_TIMEOUT = 60 * 60 * 24  # seconds: a page nobody asks for again leaves the cache
+# What a cacheable page shows, as a short digest: the service worker shows its kept copy of such a page at
+# once and swaps in the fresh one only when this differs (frontend/src/sw/pages.ts).
+PAGE_DIGEST_HEADER = "X-Koud-Page"
 
 
 @dataclass(frozen=True)
@@ -221,7 +224,10 @@ def _serve(
         valid_for = min([shown.valid_for, *((moment - now).total_seconds() for moment in moments)])
         if cacheable and valid_for >= 1:
             _cache_call("set", cache_key, zlib.compress(html.encode()), min(int(valid_for), PAGE_TIMEOUT))
-    return HttpResponse(html.replace(csrf_placeholder(), get_token(request)))
+    response = HttpResponse(html.replace(csrf_placeholder(), get_token(request)))
+    if cacheable:
+        response[PAGE_DIGEST_HEADER] = hashlib.sha256(html.encode()).hexdigest()[:20]
+    return response
 
 
 def remembered(key: Iterable, make: Callable[[], object], *, seconds: int):

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from config.middleware import MEMBER_HEADER
+from apps.core.page_cache import PAGE_DIGEST_HEADER
+from config.middleware import MEMBER_COOKIE, MEMBER_HEADER
 from tests.factories import UserFactory
 
 DIST = Path(__file__).resolve().parents[2] / "frontend" / "dist"
@@ -62,3 +63,30 @@ def test_a_members_pages_carry_an_opaque_mark_of_that_member_only(client):
     assert client.get("/dashboard")[MEMBER_HEADER] != mark
     client.logout()
     assert MEMBER_HEADER not in client.get("/")
+
+
+def test_the_member_cookie_comes_and_goes_with_the_session(client):
+    member = UserFactory()
+    client.force_login(member)
+    response = client.get("/dashboard")
+    cookie = response.cookies[MEMBER_COOKIE]
+    assert cookie.value == response[MEMBER_HEADER]
+    assert not cookie["httponly"] and cookie["samesite"] == "Lax"
+    assert MEMBER_COOKIE not in client.get("/account").cookies  # set once, not on every page
+    gone = client.post("/uitloggen").cookies[MEMBER_COOKIE]
+    assert gone.value == "" and gone["max-age"] == 0
+
+
+def test_a_cached_member_page_carries_a_digest_of_what_it_shows(client):
+    from apps.challenges.services.dips import dip_register
+    from tests.factories import UserChallengeFactory
+
+    card = UserChallengeFactory()
+    client.force_login(card.user)
+    digest = client.get("/challenge")[PAGE_DIGEST_HEADER]
+    # The same page again (another CSRF token in it): the same digest; after a dip: another.
+    assert client.get("/challenge")[PAGE_DIGEST_HEADER] == digest
+    dip_register(user=card.user)
+    assert client.get("/challenge")[PAGE_DIGEST_HEADER] != digest
+    client.logout()
+    assert PAGE_DIGEST_HEADER not in client.get("/")

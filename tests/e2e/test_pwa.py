@@ -5,6 +5,7 @@ import datetime
 from django.utils import timezone
 
 from apps.challenges.models import Challenge, UserChallenge
+from apps.challenges.services.dips import dip_register
 from tests.challenges.photo_samples import image_bytes
 from tests.e2e.conftest import ARTIFACTS, CHROMIUM, PHONE, screenshot, sign_in
 from tests.factories import UserFactory
@@ -135,3 +136,70 @@ def test_another_members_page_replaces_everything_kept_of_the_first(page):
     page.goto(page.base_url + "/dashboard")
     page.get_by_text("Tweede Zwemmer").first.wait_for()
     assert "Eerste Zwemmer" not in page.content()
+
+
+KEPT = "x-koud-kept-at"  # added by the service worker to a page it keeps (frontend/src/sw/pages.ts)
+
+
+def starter_card(member) -> UserChallenge:
+    return UserChallenge.objects.create(
+        user=member,
+        challenge=Challenge.objects.get(target_dips=5),
+        challenge_type="normal",
+        started_at=timezone.now() - datetime.timedelta(days=1),
+    )
+
+
+def card_kept_on_the_phone(page):
+    """A member with a starter card whose /challenge the service worker has kept."""
+    member = UserFactory()
+    starter_card(member)
+    sign_in(page, member)
+    page.goto(page.base_url + "/challenge")
+    controlled_by_the_service_worker(page)
+    page.get_by_text("Nog 5 plonsen te gaan!").wait_for()
+    return member
+
+
+def test_a_kept_page_shows_at_once_and_the_newer_one_swaps_in(page):
+    member = card_kept_on_the_phone(page)
+
+    # The next visit is the kept page, before the server answers; nothing changed, so it stays.
+    response = page.goto(page.base_url + "/challenge")
+    assert response.from_service_worker and KEPT in response.headers
+    page.wait_for_timeout(1500)  # the refresh behind it has come back by now
+    assert page.get_by_text("Nog 5 plonsen te gaan!").is_visible()
+
+    # A dip from another phone: the kept page shows first, then the server's page takes its place by itself.
+    dip_register(user=member)
+    response = page.goto(page.base_url + "/challenge")
+    assert KEPT in response.headers
+    page.get_by_text("Nog 4 plonsen te gaan!").wait_for()
+
+
+def test_after_a_dip_on_this_phone_the_next_page_is_the_servers(page):
+    card_kept_on_the_phone(page)
+    assert KEPT in page.goto(page.base_url + "/challenge").headers
+    page.get_by_role("button", name="Plons registreren").click()
+    page.get_by_text("Nog 4 plonsen te gaan!").wait_for()
+
+    response = page.goto(page.base_url + "/challenge")
+    assert KEPT not in response.headers
+    assert page.get_by_text("Nog 4 plonsen te gaan!").is_visible()
+
+
+def test_a_new_session_on_the_phone_waits_for_the_server(page):
+    first = UserFactory(full_name="Eerste Zwemmer")
+    second = UserFactory(full_name="Tweede Zwemmer")
+    sign_in(page, first)
+    page.goto(page.base_url + "/dashboard")
+    controlled_by_the_service_worker(page)
+    assert KEPT in page.goto(page.base_url + "/dashboard").headers
+
+    # A new session cookie without a sign-out in between (the member cookie went with the old session).
+    page.context.clear_cookies()
+    sign_in(page, second)
+    response = page.goto(page.base_url + "/dashboard")
+    assert KEPT not in response.headers
+    assert "Eerste Zwemmer" not in page.content()
+    page.get_by_text("Tweede Zwemmer").first.wait_for()

@@ -1,8 +1,10 @@
 /*
- * Loaded by every page (templates/base.html): registers the service worker at /sw.js (scope "/") and
- * empties the kept pages the moment the member signs out, before the sign-out request leaves.
+ * Loaded by every page (templates/base.html): registers the service worker at /sw.js (scope "/"), empties
+ * the kept pages the moment the member signs out, before the sign-out request leaves, and swaps in the
+ * server's page when the worker showed a kept one that has changed since.
  */
-import { PUSH_RESEND, PUSH_RESENT_KEY, SIGN_OUT_PATH, clearPageCaches } from "./shared";
+import { showNewerPage } from "./newer-page";
+import { PAGE_OUTDATED, PUSH_RESEND, PUSH_RESENT_KEY, SIGN_OUT_PATH, clearPageCaches } from "./shared";
 
 const SW_URL = "/sw.js";
 
@@ -27,9 +29,19 @@ window.addEventListener("load", () => {
   });
 });
 
+navigator.serviceWorker?.addEventListener("message", (event: MessageEvent) => {
+  const data: unknown = event.data;
+  if (typeof data !== "object" || data === null || (data as { type?: unknown }).type !== PAGE_OUTDATED) return;
+  showNewerPage({ signedOut: (data as { signedOut?: unknown }).signedOut === true });
+});
+
 document.addEventListener("submit", (event) => {
   const form = event.target;
   if (!(form instanceof HTMLFormElement)) return;
+  // A page shown from the phone may carry the token of an earlier session: send the current one.
+  const token = form.querySelector<HTMLInputElement>("input[name=csrfmiddlewaretoken]");
+  const cookie = /(?:^|;\s*)csrftoken=([^;]+)/.exec(document.cookie)?.[1];
+  if (token !== null && cookie !== undefined) token.value = decodeURIComponent(cookie);
   if (new URL(form.action, window.location.href).pathname !== SIGN_OUT_PATH) return;
   if ("caches" in window) void clearPageCaches();
   navigator.serviceWorker?.controller?.postMessage({ type: "signed-out" });

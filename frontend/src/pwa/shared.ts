@@ -29,3 +29,9 @@ export async function currentMember(): Promise<string | null> {
 export const PUSH_RESENT_KEY = "koud-push-resent";
 /** The message register.ts posts to the service worker: send this browser's push subscription again. */
 export const PUSH_RESEND = "push-resend";
+
+/** A cookie with the signed-in member's mark (config/middleware.py): while it names the member whose pages are
+ * kept, the service worker may show a kept page before the network answers. */
+export const MEMBER_COOKIE = "koud_member";
+/** The message the service worker posts to a page it showed from the phone when the server's page differs. */
+export const PAGE_OUTDATED = "page-outdated";

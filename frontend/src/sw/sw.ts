@@ -2,10 +2,8 @@
 /*
  * The service worker, served at /sw.js with scope "/".
  * - The islands' JS and CSS are precached (Workbox); other static files are cached as they are used.
- * - Pages: network first. A page is kept only when the server marked it as the signed-in member's own
- *   (X-Koud-Member); a page of another member, or any page while signed out, empties the page cache,
- *   so one member's page is never shown to another. Without network and without a kept copy, the
- *   Dutch offline page.
+ * - Pages: the member's own, kept on the phone and shown at once when that is safe, else network first
+ *   (src/sw/pages.ts).
  * - Background Sync sends the dips tapped without signal (src/lib/offline-queue.ts).
  * - Web Push: every push shows a notification (src/pwa/notification.ts); a tap opens its page, in a window of
  *   the app that is already open when there is one.
@@ -16,19 +14,11 @@ import { StaleWhileRevalidate } from "workbox-strategies";
 import { SYNC_TAG, flushQueue } from "../lib/offline-queue";
 import { notificationFor, safePath } from "../pwa/notification";
 import { SUBSCRIBE_URL, deviceLabel, keyBytes } from "../pwa/push-shared";
-import {
-  MEMBER_HEADER,
-  OFFLINE_URL,
-  PAGE_CACHE_PREFIX,
-  PUSH_RESEND,
-  SIGN_OUT_PATH,
-  clearPageCaches,
-  currentMember,
-} from "../pwa/shared";
+import { OFFLINE_URL, PUSH_RESEND, SIGN_OUT_PATH, clearPageCaches, currentMember } from "../pwa/shared";
+import { OFFLINE_CACHE, markWritten, servePage } from "./pages";
 
 declare const self: ServiceWorkerGlobalScope;
 
-const OFFLINE_CACHE = "koud-offline-page";
 const STATIC_CACHE = "koud-static";
 
 // The build's paths are relative to dist/, which Django serves under /static/; the worker lives at /.
@@ -78,8 +68,11 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (request.mode === "navigate" && request.method === "GET") {
-    event.respondWith(networkFirstPage(request));
+    event.respondWith(servePage(event));
+    return;
   }
+  // A write from this phone (a dip, a form, a sign-in): the pages kept before it no longer show at once.
+  if (request.method !== "GET" && request.method !== "HEAD") event.waitUntil(markWritten());
 });
 
 self.addEventListener("sync", (event) => {
@@ -145,47 +138,7 @@ async function sendQueuedTaps(): Promise<void> {
   if (member === null) return; // signed out: the taps wait for their member's next page
   const results = await flushQueue({ member });
   // A tap that found no connection keeps waiting: fail the sync so that the browser tries again.
+  if (results.length > 0) await markWritten();
   if (results.some((result) => result.status === 0)) throw new Error("Nog geen verbinding");
   for (const client of await self.clients.matchAll({ type: "window" })) client.postMessage({ type: "taps-sent" });
-}
-
-async function networkFirstPage(request: Request): Promise<Response> {
-  let response: Response;
-  try {
-    response = await fetch(request);
-  } catch {
-    return (await keptPage(request)) ?? (await offlinePage());
-  }
-  await keepPage(request, response);
-  return response;
-}
-
-async function keepPage(request: Request, response: Response): Promise<void> {
-  const member = response.headers.get(MEMBER_HEADER);
-  if (member === null || member === "") {
-    // Signed out (or a page that belongs to nobody): nothing kept may outlive the session.
-    await clearPageCaches();
-    return;
-  }
-  const cacheName = `${PAGE_CACHE_PREFIX}${member}`;
-  await clearPageCaches(cacheName);
-  // Opened even for a page not to keep: its name says whose session this is (currentMember).
-  const cache = await caches.open(cacheName);
-  const cacheable =
-    response.ok && response.type === "basic" && !(response.headers.get("Cache-Control") ?? "").includes("no-store");
-  if (cacheable) await cache.put(request, response.clone());
-}
-
-async function keptPage(request: Request): Promise<Response | undefined> {
-  for (const name of await caches.keys()) {
-    if (!name.startsWith(PAGE_CACHE_PREFIX)) continue;
-    const match = await (await caches.open(name)).match(request, { ignoreVary: true, ignoreSearch: false });
-    if (match !== undefined) return match;
-  }
-  return undefined;
-}
-
-async function offlinePage(): Promise<Response> {
-  const cached = await caches.match(OFFLINE_URL, { cacheName: OFFLINE_CACHE, ignoreVary: true });
-  return cached ?? new Response("Geen verbinding.", { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
