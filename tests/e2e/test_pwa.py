@@ -1,6 +1,7 @@
 """The app at the water's edge, in real Chromium: installable, a service worker at "/", dips without signal."""
 
 import datetime
+import time
 
 from django.utils import timezone
 
@@ -203,3 +204,35 @@ def test_a_new_session_on_the_phone_waits_for_the_server(page):
     assert KEPT not in response.headers
     assert "Eerste Zwemmer" not in page.content()
     page.get_by_text("Tweede Zwemmer").first.wait_for()
+
+
+def test_a_member_who_touched_the_page_is_offered_the_newer_one(page, monkeypatch):
+    from apps.core import page_cache
+    from tests.e2e.test_accessibility import assert_no_violations
+
+    member = card_kept_on_the_phone(page)
+    dip_register(user=member)
+    # The server answers slowly (a weak signal): the member is already busy with the kept page.
+    serve = page_cache._serve
+    monkeypatch.setattr(page_cache, "_serve", lambda *a, **kw: (time.sleep(2), serve(*a, **kw))[1])
+    assert KEPT in page.goto(page.base_url + "/challenge").headers
+    page.keyboard.press("Shift")
+
+    bar = page.get_by_role("status").filter(has_text="Er is nieuws op deze pagina.")
+    bar.wait_for()
+    assert page.get_by_text("Nog 5 plonsen te gaan!").is_visible()  # nothing pulled from under the finger
+    button = bar.get_by_role("button", name="Vernieuwen")
+    box = button.bounding_box()
+    assert box["height"] >= 44 and box["width"] >= 44
+    assert 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"]
+    assert_no_violations(page, "the newer-page bar")
+    screenshot(page, "newer-page-bar-390")
+    for width in (320, 1280):
+        page.set_viewport_size({"width": width, "height": 800})
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), width
+        screenshot(page, f"newer-page-bar-{width}")
+    page.set_viewport_size(PHONE)
+
+    button.click()
+    page.get_by_text("Nog 4 plonsen te gaan!").wait_for()
+    assert bar.count() == 0
