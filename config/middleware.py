@@ -59,8 +59,7 @@ class MemberPageMarkMiddleware:
     def __call__(self, request):
         response = self.get_response(request)
         user = getattr(request, "user", None)
-        signed_in = user is not None and user.is_authenticated
-        mark = member_mark(user.pk) if signed_in else None
+        mark = member_mark(user.pk) if user is not None and user.is_authenticated else None
         if mark is not None and response.get("Content-Type", "").startswith("text/html"):
             response[MEMBER_HEADER] = mark
         if mark is not None and request.COOKIES.get(MEMBER_COOKIE) != mark:
