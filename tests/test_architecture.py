@@ -1,6 +1,7 @@
 """The layering of the apps (pyproject.toml, [tool.importlinter]): an app imports only the apps below it.
 
-    demo > adminpanel > logbook > reminders > shipping > challenges > events > notifications > accounts
+    demo > adminpanel > operations > moving_in > logbook > reminders > club > together > attendance > shipping
+         > challenges > events > notifications > accounts
          > invitations > charts > core
 
 `config` wires them together on top. A new app must take its place in that list.

@@ -49,6 +49,8 @@ INSTALLED_APPS = [
     "apps.attendance",
     "apps.together",
     "apps.logbook",
+    "apps.moving_in",
+    "apps.operations",
     # Last: demo and load data build on every app above, and no app builds on them.
     "apps.demo",
 ]

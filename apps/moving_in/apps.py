@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class MovingInConfig(AppConfig):
+    name = "apps.moving_in"
+    verbose_name = "Overstappen van de oude app"
