@@ -11,7 +11,7 @@ from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_safe
 
 from apps.challenges.catalogue import WATERDIEREN_BADGES
-from apps.core.errors import MESSAGE_BAD_REQUEST, MESSAGE_CONFLICT, MESSAGE_SERVER_ERROR, error_response
+from apps.core.errors import MESSAGE_BAD_REQUEST, MESSAGE_CONFLICT, MESSAGE_SERVER_ERROR, CoreRefusal, error_response
 from apps.core.page_cache import Page, cached_page
 
 logger = logging.getLogger("koud.notfound")
@@ -96,14 +96,14 @@ def page_not_found(request, exception=None):
 def server_error(request):
     """Whatever broke: the islands get JSON they can show (never this HTML page); the rest the 500 page."""
     if _wants_json(request):
-        return error_response(MESSAGE_SERVER_ERROR, status=500)
+        return error_response(MESSAGE_SERVER_ERROR, code=CoreRefusal.SERVER_ERROR, status=500)
     return render(request, "500.html", status=500)
 
 
 def conflict(request):
     """A write that lost a race the database caught (an IntegrityError): nothing was written, try again."""
     if _wants_json(request):
-        return error_response(MESSAGE_CONFLICT, status=409)
+        return error_response(MESSAGE_CONFLICT, code=CoreRefusal.CONFLICT, status=409)
     return render(request, "try_again.html", {"message": MESSAGE_CONFLICT}, status=409)
 
 
@@ -123,12 +123,12 @@ def csrf_failure(request, reason=""):
     """A stale form or a missing token: a clear Dutch answer instead of Django's English page."""
     logger.info("CSRF refused for %s: %s", request.path, reason)
     if _wants_json(request):
-        return error_response(MESSAGE_CSRF, status=403)
+        return error_response(MESSAGE_CSRF, code=CoreRefusal.CSRF_FAILED, status=403)
     return render(request, "try_again.html", {"message": MESSAGE_CSRF}, status=403)
 
 
 def bad_request(request, exception=None):
     """Django refuses a request it cannot read (too big, too many fields, broken multipart): say so in Dutch."""
     if _wants_json(request):
-        return error_response(MESSAGE_BAD_REQUEST, status=400)
+        return error_response(MESSAGE_BAD_REQUEST, code=CoreRefusal.BAD_REQUEST, status=400)
     return render(request, "try_again.html", {"message": MESSAGE_BAD_REQUEST}, status=400)

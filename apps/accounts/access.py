@@ -18,6 +18,8 @@ from django.utils.crypto import salted_hmac
 
 from apps.core.errors import error_response
 
+from .refusals import AccountRefusal
+
 MESSAGE_NO_ADMIN = "Je hebt geen admin rechten"
 MESSAGE_SESSION_EXPIRED = "Je sessie is verlopen. Log opnieuw in."
 MESSAGE_ADMIN_SESSION_EXPIRED = "Sessie verlopen, log opnieuw in"
@@ -64,7 +66,9 @@ def member_required_json(view):
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         if not request.user.is_authenticated:
-            return error_response(MESSAGE_SESSION_EXPIRED, status=401, login_url=settings.LOGIN_URL)
+            return error_response(
+                MESSAGE_SESSION_EXPIRED, code=AccountRefusal.SESSION_EXPIRED, status=401, login_url=settings.LOGIN_URL
+            )
         return view(request, *args, **kwargs)
 
     wrapper.answers_json = True  # type: ignore[attr-defined]  # so json_endpoint must wrap it (tests/core/test_errors.py)
@@ -78,9 +82,14 @@ def admin_required_json(view):
     def wrapper(request, *args, **kwargs):
         user = request.user
         if not user.is_authenticated:
-            return error_response(MESSAGE_ADMIN_SESSION_EXPIRED, status=401, login_url=settings.LOGIN_URL)
+            return error_response(
+                MESSAGE_ADMIN_SESSION_EXPIRED,
+                code=AccountRefusal.SESSION_EXPIRED,
+                status=401,
+                login_url=settings.LOGIN_URL,
+            )
         if not user.is_admin:
-            return error_response(MESSAGE_NO_ADMIN, status=403)
+            return error_response(MESSAGE_NO_ADMIN, code=AccountRefusal.NOT_ADMIN, status=403)
         return view(request, *args, **kwargs)
 
     wrapper.answers_json = True  # type: ignore[attr-defined]  # so json_endpoint must wrap it (tests/core/test_errors.py)

@@ -20,6 +20,7 @@ from apps.core.errors import error_response
 from apps.core.page_cache import MEMBER, pages_changed
 
 from .models import AdminStanding
+from .refusals import AccountRefusal
 
 MESSAGE_SECOND_FACTOR_REQUIRED = (
     "Als admin heb je een tweede factor nodig: voeg een passkey of een authenticator-app toe voordat je verder gaat."
@@ -48,7 +49,9 @@ class AdminSecondFactorMiddleware:
         user = request.user
         if _is_admin_path(request.path_info) and user.is_authenticated and admin_without_second_factor(user):
             if request.path_info.startswith("/admin/api/"):
-                return error_response(MESSAGE_SECOND_FACTOR_REQUIRED, status=403)
+                return error_response(
+                    MESSAGE_SECOND_FACTOR_REQUIRED, code=AccountRefusal.SECOND_FACTOR_REQUIRED, status=403
+                )
             messages.warning(request, MESSAGE_SECOND_FACTOR_REQUIRED)
             return redirect(reverse(SETUP_URL_NAME) + SETUP_ANCHOR)
         return self.get_response(request)

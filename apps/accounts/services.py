@@ -18,6 +18,7 @@ from apps.invitations.services import (
 
 from .models import User, UserRole
 from .passwords import password_length_validate
+from .refusals import AccountRefusal
 from .signals import email_change_requested, email_changed
 
 MESSAGE_NAME_REQUIRED = "Vul je naam in"
@@ -140,7 +141,7 @@ def admin_revoke(*, user: User) -> bool:
     active admin keeps it (AdminActionError)."""
     with transaction.atomic():
         if _is_last_active_admin(_active_admin_ids(lock=True), user.pk):
-            raise AdminActionError(MESSAGE_LAST_ADMIN_ROLE)
+            raise AdminActionError(MESSAGE_LAST_ADMIN_ROLE, code=AccountRefusal.LAST_ADMIN)
         deleted, _per_model = UserRole.objects.filter(user=user, role=UserRole.Role.ADMIN).delete()
         pages_changed(MEMBER, user_ids=[user.pk])
     user.forget_admin_standing()  # a caller holding this object sees the change
@@ -299,9 +300,9 @@ def _user_remove(*, user_id: int, last_admin_message: str, error: type[AccountDe
         active_admin_ids = _active_admin_ids(lock=True)
         user = User.objects.select_for_update().filter(pk=user_id).first()
         if user is None:
-            raise error(MESSAGE_USER_UNKNOWN)
+            raise error(MESSAGE_USER_UNKNOWN, code=AccountRefusal.USER_UNKNOWN)
         if _is_last_active_admin(active_admin_ids, user.pk):
-            raise error(last_admin_message)
+            raise error(last_admin_message, code=AccountRefusal.LAST_ADMIN)
         user.delete()
         # Their club challenge entries went with them: the number taking part and a club goal's total moved.
         pages_changed(CLUB, CLUB_CHALLENGES)
@@ -321,7 +322,7 @@ def user_save(*, user: User) -> User:
             active_admin_ids = _active_admin_ids(lock=True)
             User.objects.select_for_update().filter(pk=user.pk).first()  # roles first, then the user, as _user_remove
             if _is_last_active_admin(active_admin_ids, user.pk):
-                raise AdminActionError(MESSAGE_LAST_ACTIVE_ADMIN)
+                raise AdminActionError(MESSAGE_LAST_ACTIVE_ADMIN, code=AccountRefusal.LAST_ADMIN)
         user.save()
         # Their name on their own pages and on the events' lists; the newsletter's subscribers (the active members
         # who opted in).
@@ -332,7 +333,7 @@ def user_save(*, user: User) -> User:
 def user_delete(*, actor: User, user_id: int) -> None:
     """An admin deletes a member (/admin and the Django admin); never their own account here."""
     if actor.pk == user_id:
-        raise AdminActionError(MESSAGE_SELF_DELETE)
+        raise AdminActionError(MESSAGE_SELF_DELETE, code=AccountRefusal.SELF_DELETE)
     _user_remove(user_id=user_id, last_admin_message=MESSAGE_LAST_ADMIN, error=AdminActionError)
 
 

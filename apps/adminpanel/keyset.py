@@ -20,6 +20,8 @@ from django.utils.dateparse import parse_datetime
 
 from apps.core.errors import DomainError
 
+from .refusals import AdminRefusal
+
 SEARCH_MAX = 100  # characters: a name, an address or a code, not a text
 DIRECTIONS = ("asc", "desc")
 MESSAGE_BAD_SEARCH = f"Zoekterm is te lang (maximaal {SEARCH_MAX} tekens) of bevat ongeldige tekens."
@@ -87,10 +89,10 @@ class KeysetList:
         sort = self.default_sort[0] if query.sort is None else query.sort
         direction = self.default_sort[1] if query.direction is None else query.direction
         if sort not in self.sorts or direction not in DIRECTIONS:
-            raise ListQueryError(self.message_bad_sort)
+            raise ListQueryError(self.message_bad_sort, code=AdminRefusal.BAD_SORT)
         search = query.search.strip()
         if len(search) > SEARCH_MAX or "\x00" in search:  # PostgreSQL text cannot hold a NUL
-            raise ListQueryError(MESSAGE_BAD_SEARCH)
+            raise ListQueryError(MESSAGE_BAD_SEARCH, code=AdminRefusal.BAD_SEARCH)
         rows = rows.annotate(sort_value=self.sorts[sort].expression)
         if search and self.search_fields:
             rows = rows.filter(
@@ -127,7 +129,7 @@ class KeysetList:
                 raise ValueError(cursor)
             return _value_of(self.sorts[sort].kind, value), pk
         except (ValueError, KeyError, TypeError, UnicodeError) as exc:
-            raise ListQueryError(self.message_bad_cursor) from exc
+            raise ListQueryError(self.message_bad_cursor, code=AdminRefusal.BAD_CURSOR) from exc
 
 
 def _cursor(*, sort: str, direction: str, search: str, value, pk: int) -> str:

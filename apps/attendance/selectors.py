@@ -9,6 +9,7 @@ from apps.core.errors import DomainError
 from apps.events.models import Event, EventParticipant
 
 from .models import Attendance
+from .refusals import AttendanceRefusal
 
 FIND_MAX_LENGTH = 254
 MESSAGE_FIND_EMPTY = "Vul de naam of het e-mailadres in van het lid dat zonder aanmelding kwam."
@@ -52,15 +53,15 @@ def member_find(text: str) -> User:
     """The member the organiser named (e-mail address, or exact name): one active member, or a Dutch refusal."""
     text = " ".join(text.split())
     if not text:
-        raise DomainError(MESSAGE_FIND_EMPTY)
+        raise DomainError(MESSAGE_FIND_EMPTY, code=AttendanceRefusal.FIND_EMPTY)
     if "\x00" in text or len(text) > FIND_MAX_LENGTH:  # no name or address holds these
-        raise DomainError(MESSAGE_FIND_NONE)
+        raise DomainError(MESSAGE_FIND_NONE, code=AttendanceRefusal.FIND_NONE)
     found = list(User.objects.filter(Q(email__iexact=text) | Q(full_name__iexact=text), is_active=True)[:2])
     if not found:
-        raise DomainError(MESSAGE_FIND_NONE)
+        raise DomainError(MESSAGE_FIND_NONE, code=AttendanceRefusal.FIND_NONE)
     exact = [user for user in found if user.email.lower() == text.lower()]
     if exact:
         return exact[0]
     if len(found) > 1:
-        raise DomainError(MESSAGE_FIND_MANY)
+        raise DomainError(MESSAGE_FIND_MANY, code=AttendanceRefusal.FIND_MANY)
     return found[0]

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.accounts.models import User
+from apps.challenges.refusals import DipRefusal
 from apps.challenges.services import dips as dip_services
 from apps.challenges.services.dip_changes import dip_delete
 from apps.challenges.services.errors import ChallengeError
@@ -25,6 +26,7 @@ from apps.core.page_cache import EVENTS, pages_changed
 from apps.events.models import Event, EventParticipant
 
 from .models import Attendance
+from .refusals import AttendanceRefusal
 
 WINDOW_AFTER_START = datetime.timedelta(hours=48)
 ATTENDANCE_NAMESPACE = uuid.UUID("6f1c2a8e-27a0-4d5e-9a57-0b1e7c0ffee0")
@@ -68,13 +70,15 @@ def attendance_open(event: Event, *, now: datetime.datetime | None = None) -> bo
 
 def _window_check(event: Event, now: datetime.datetime) -> None:
     if event.is_cancelled:
-        raise AttendanceError(MESSAGE_CANCELLED)
+        raise AttendanceError(MESSAGE_CANCELLED, code=AttendanceRefusal.EVENT_CANCELLED)
     start, end = attendance_window(event)
     if now < start:
         local = timezone.localtime(start)
-        raise AttendanceError(MESSAGE_NOT_YET.format(start=f"{dutch_date(local.date())} om {local:%H:%M}"))
+        raise AttendanceError(
+            MESSAGE_NOT_YET.format(start=f"{dutch_date(local.date())} om {local:%H:%M}"), code=AttendanceRefusal.NOT_YET
+        )
     if now > end:
-        raise AttendanceError(MESSAGE_TOO_LATE)
+        raise AttendanceError(MESSAGE_TOO_LATE, code=AttendanceRefusal.TOO_LATE)
 
 
 def stamp_request_id(*, event_id: int, user_id: int) -> uuid.UUID:
@@ -83,16 +87,15 @@ def stamp_request_id(*, event_id: int, user_id: int) -> uuid.UUID:
 
 
 def _refusal(name: str, event: Event, error: ChallengeError) -> str:
-    text = str(error)
-    if text in (dip_services.MESSAGE_NO_ACTIVE, dip_services.MESSAGE_OTHER_CARD):
+    if error.code in (DipRefusal.NO_CARD, DipRefusal.OTHER_CARD):
         return MESSAGE_NO_CARD.format(name=name)
-    if text == dip_services.MESSAGE_DAILY_LIMIT or text.startswith("Op ") and "al een plons" in text:
+    if error.code == DipRefusal.DAY_TAKEN:
         return MESSAGE_ALREADY_THAT_DAY.format(name=name, date=dutch_date(timezone.localdate(event.event_date)))
-    if text == dip_services.MESSAGE_COMPLETED or text.startswith("Maximum van"):
+    if error.code in (DipRefusal.CARD_DONE, DipRefusal.CARD_FULL):
         return MESSAGE_CARD_FULL.format(name=name)
-    if text == dip_services.MESSAGE_TAP_BEFORE_START:
+    if error.code == DipRefusal.BEFORE_CARD_START:
         return MESSAGE_CARD_LATER.format(name=name)
-    return MESSAGE_NOT_STAMPED.format(name=name, reason=text)
+    return MESSAGE_NOT_STAMPED.format(name=name, reason=error.message)
 
 
 def _stamp(record: Attendance, *, event: Event, now: datetime.datetime, result: AttendanceResult) -> None:
@@ -132,7 +135,7 @@ def attendance_save(
         pages_changed(EVENTS)
         event = Event.objects.select_for_update().filter(pk=event_id).first()
         if event is None:
-            raise AttendanceError(MESSAGE_UNKNOWN_EVENT, status=404)
+            raise AttendanceError(MESSAGE_UNKNOWN_EVENT, code=AttendanceRefusal.EVENT_UNKNOWN, status=404)
         _window_check(event, now)
         present = set(present_user_ids)
         if walk_in is not None:
@@ -141,7 +144,7 @@ def attendance_save(
         participants = set(EventParticipant.objects.filter(event=event).values_list("user_id", flat=True))
         allowed = participants | set(records) | ({walk_in.pk} if walk_in is not None else set())
         if present - allowed:
-            raise AttendanceError(MESSAGE_NOT_ON_LIST, status=400)
+            raise AttendanceError(MESSAGE_NOT_ON_LIST, code=AttendanceRefusal.NOT_ON_LIST, status=400)
         users = {user.pk: user for user in User.objects.filter(pk__in=present - set(records), is_active=True)}
         # In the order of the member ids: two saves lock the members' rows in the same order.
         for user_id in sorted(present | set(records)):

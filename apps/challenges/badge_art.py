@@ -7,6 +7,7 @@ photo storage. SVG is refused outright: an SVG is a document that can carry scri
 import io
 import uuid
 import warnings
+from enum import StrEnum
 
 from django.core.files.base import ContentFile
 from django.core.files.storage import storages
@@ -14,7 +15,8 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 
 # The photo pipeline's checks, reused rather than copied (badge art keeps its alpha, so it cannot use
 # photo_process, which flattens to JPEG).
-from .photos import MESSAGE_NOT_AN_IMAGE, MESSAGE_TOO_MANY_PIXELS, PhotoError, _open_checked, max_photo_bytes
+from .photos import PhotoError, _open_checked, max_photo_bytes
+from .refusals import DipRefusal
 
 ACCEPTED_BADGE_FORMATS = {"PNG", "JPEG", "MPO", "WEBP"}  # MPO: a JPEG from a phone camera
 BADGE_ART_SIDE = 512  # twice the largest size a badge is shown at, for sharp screens
@@ -25,9 +27,9 @@ MESSAGE_BADGE_TOO_LARGE = "Deze afbeelding is te groot. Het maximum is {mb} MB."
 MESSAGE_BADGE_DAMAGED = "Deze afbeelding is beschadigd of onvolledig. Kies een andere afbeelding."
 MESSAGE_BADGE_TOO_MANY_PIXELS = "Deze afbeelding heeft te veel pixels. Kies een kleinere afbeelding."
 # The photo pipeline speaks of photos; an admin uploading art reads about images.
-_BADGE_MESSAGES = {
-    MESSAGE_TOO_MANY_PIXELS: MESSAGE_BADGE_TOO_MANY_PIXELS,
-    MESSAGE_NOT_AN_IMAGE: MESSAGE_BADGE_FORMAT,
+_BADGE_MESSAGES: dict[StrEnum, str] = {
+    DipRefusal.PHOTO_TOO_MANY_PIXELS: MESSAGE_BADGE_TOO_MANY_PIXELS,
+    DipRefusal.PHOTO_NOT_AN_IMAGE: MESSAGE_BADGE_FORMAT,
 }
 
 
@@ -43,31 +45,33 @@ def badge_art_process(upload) -> bytes:
     transparency, a small square-ish size and PNG.
     """
     if upload.size is not None and upload.size > max_photo_bytes():
-        raise PhotoError(MESSAGE_BADGE_TOO_LARGE.format(mb=max_photo_bytes() // (1024 * 1024)))
+        raise PhotoError(
+            MESSAGE_BADGE_TOO_LARGE.format(mb=max_photo_bytes() // (1024 * 1024)), code=DipRefusal.PHOTO_TOO_LARGE
+        )
     upload.seek(0)
     head = upload.read(512)
     upload.seek(0)
     if not head:
-        raise PhotoError(MESSAGE_BADGE_FORMAT)
+        raise PhotoError(MESSAGE_BADGE_FORMAT, code=DipRefusal.PHOTO_NOT_AN_IMAGE)
     if _looks_like_svg(upload.name or "", head):
-        raise PhotoError(MESSAGE_SVG_REFUSED)
+        raise PhotoError(MESSAGE_SVG_REFUSED, code=DipRefusal.SVG_REFUSED)
     with warnings.catch_warnings():
         # Pillow warns before it refuses; a warning is enough for us to refuse.
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:
             image = _open_checked(upload)
             if image.format not in ACCEPTED_BADGE_FORMATS:
-                raise PhotoError(MESSAGE_BADGE_FORMAT)
+                raise PhotoError(MESSAGE_BADGE_FORMAT, code=DipRefusal.PHOTO_NOT_AN_IMAGE)
             image.load()
             image = ImageOps.exif_transpose(image)
         except PhotoError as error:
-            raise PhotoError(_BADGE_MESSAGES.get(str(error), str(error))) from error
+            raise PhotoError(_BADGE_MESSAGES.get(error.code, error.message), code=error.code) from error
         except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
-            raise PhotoError(MESSAGE_BADGE_TOO_MANY_PIXELS) from exc
+            raise PhotoError(MESSAGE_BADGE_TOO_MANY_PIXELS, code=DipRefusal.PHOTO_TOO_MANY_PIXELS) from exc
         except UnidentifiedImageError as exc:
-            raise PhotoError(MESSAGE_BADGE_FORMAT) from exc
+            raise PhotoError(MESSAGE_BADGE_FORMAT, code=DipRefusal.PHOTO_NOT_AN_IMAGE) from exc
         except (OSError, SyntaxError, ValueError, EOFError) as exc:
-            raise PhotoError(MESSAGE_BADGE_DAMAGED) from exc
+            raise PhotoError(MESSAGE_BADGE_DAMAGED, code=DipRefusal.PHOTO_DAMAGED) from exc
     # Keep transparency: badges sit on coloured cards.
     image = image.convert("RGBA")
     image.thumbnail((BADGE_ART_SIDE, BADGE_ART_SIDE), Image.Resampling.LANCZOS)

@@ -13,6 +13,8 @@ from decimal import Decimal, InvalidOperation
 from apps.core.errors import DomainError
 from apps.core.numbers import whole_number
 
+from .refusals import DipRefusal
+
 TEMPERATURE_MIN = Decimal("-2")
 TEMPERATURE_MAX = Decimal("35")
 DURATION_MIN_SECONDS = 10
@@ -58,7 +60,7 @@ class ConditionsError(DomainError):
     is the message (for a toast), each field's shows at its input."""
 
     def __init__(self, errors: dict[str, str]):
-        super().__init__(next(iter(errors.values())), fields=errors)
+        super().__init__(next(iter(errors.values())), code=DipRefusal.CONDITIONS_INVALID, fields=errors)
         self.errors = errors
 
 

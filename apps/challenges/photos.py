@@ -17,6 +17,7 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 
 from apps.core.errors import DomainError
 
+from .refusals import DipRefusal
 from .upload_handlers import InterruptedUploadDetector
 
 try:  # HEIC from iPhones, when the wheel is available for this platform.
@@ -98,7 +99,7 @@ _decode_slots = threading.BoundedSemaphore(settings.PHOTO_MAX_CONCURRENT_DECODES
 def photo_decode_slot():
     """Hold one of the process's decode slots; PhotoBusyError when none frees up in time."""
     if not _decode_slots.acquire(timeout=settings.PHOTO_DECODE_WAIT_SECONDS):
-        raise PhotoBusyError(MESSAGE_BUSY)
+        raise PhotoBusyError(MESSAGE_BUSY, code=DipRefusal.PHOTO_BUSY)
     try:
         yield
     finally:
@@ -108,7 +109,7 @@ def photo_decode_slot():
 def upload_size_check(request) -> None:
     """Refuse a body too big for a photo at the limit (413) from its Content-Length: before it is read."""
     if int(request.META.get("CONTENT_LENGTH") or 0) > max_photo_bytes() + UPLOAD_OVERHEAD_BYTES:
-        raise PhotoError(too_large_message(), status=413)
+        raise PhotoError(too_large_message(), code=DipRefusal.PHOTO_TOO_LARGE, status=413)
 
 
 def photo_from_request(request, *, detector: InterruptedUploadDetector | None = None) -> ProcessedPhoto | None:
@@ -120,12 +121,12 @@ def photo_from_request(request, *, detector: InterruptedUploadDetector | None = 
     """
     upload_size_check(request)
     if detector is not None and detector.interrupted:
-        raise PhotoError(MESSAGE_UPLOAD_INCOMPLETE)
+        raise PhotoError(MESSAGE_UPLOAD_INCOMPLETE, code=DipRefusal.PHOTO_INCOMPLETE)
     upload = request.FILES.get("photo")
     if upload is None:
         return None
     if not photo_upload_allowed(user_id=request.user.pk):
-        raise PhotoError(MESSAGE_UPLOAD_RATE, status=429)
+        raise PhotoError(MESSAGE_UPLOAD_RATE, code=DipRefusal.PHOTO_RATE, status=429)
     with photo_decode_slot():
         return photo_process(upload)
 
@@ -159,9 +160,9 @@ def photo_process(upload) -> ProcessedPhoto:
     is shrunk before it is rotated.
     """
     if upload.size is not None and upload.size > max_photo_bytes():
-        raise PhotoError(too_large_message())
+        raise PhotoError(too_large_message(), code=DipRefusal.PHOTO_TOO_LARGE)
     if upload.size == 0:
-        raise PhotoError(MESSAGE_NOT_AN_IMAGE)
+        raise PhotoError(MESSAGE_NOT_AN_IMAGE, code=DipRefusal.PHOTO_NOT_AN_IMAGE)
 
     upload.seek(0)
     with warnings.catch_warnings():
@@ -173,11 +174,11 @@ def photo_process(upload) -> ProcessedPhoto:
         except PhotoError:
             raise
         except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
-            raise PhotoError(MESSAGE_TOO_MANY_PIXELS) from exc
+            raise PhotoError(MESSAGE_TOO_MANY_PIXELS, code=DipRefusal.PHOTO_TOO_MANY_PIXELS) from exc
         except UnidentifiedImageError as exc:
-            raise PhotoError(MESSAGE_NOT_AN_IMAGE) from exc
+            raise PhotoError(MESSAGE_NOT_AN_IMAGE, code=DipRefusal.PHOTO_NOT_AN_IMAGE) from exc
         except (OSError, SyntaxError, ValueError, EOFError) as exc:
-            raise PhotoError(MESSAGE_DAMAGED) from exc
+            raise PhotoError(MESSAGE_DAMAGED, code=DipRefusal.PHOTO_DAMAGED) from exc
 
     full = _encode(image)
     image.thumbnail((THUMB_SIDE, THUMB_SIDE), Image.Resampling.LANCZOS)
@@ -190,9 +191,9 @@ def _open_checked(upload) -> Image.Image:
     # verify() reads the whole file and catches truncation, but leaves the image unusable: open twice.
     probe = Image.open(upload)
     if probe.format not in ACCEPTED_FORMATS:
-        raise PhotoError(MESSAGE_NOT_AN_IMAGE)
+        raise PhotoError(MESSAGE_NOT_AN_IMAGE, code=DipRefusal.PHOTO_NOT_AN_IMAGE)
     if probe.width * probe.height > pixel_limit(probe):
-        raise PhotoError(MESSAGE_TOO_MANY_PIXELS)
+        raise PhotoError(MESSAGE_TOO_MANY_PIXELS, code=DipRefusal.PHOTO_TOO_MANY_PIXELS)
     probe.verify()
     upload.seek(0)
     image = Image.open(upload)

@@ -15,6 +15,7 @@ from apps.notifications.models import Mail, Notice
 from .feed import SOURCES, FeedItem, feed_item, feed_item_shareable
 from .models import Brrr, ClubSharing, HiddenItem
 from .notices import brrr_notice, brrr_notice_key
+from .refusals import ClubRefusal
 
 MESSAGE_ITEM_GONE = "Dit bericht staat niet (meer) in de club."
 MESSAGE_NOT_ADMIN = "Alleen admins kunnen iets verbergen."
@@ -48,7 +49,7 @@ def club_sharing_set(*, user: User, share_dips: bool) -> ClubSharing:
 def _shown_item(kind: str, object_id: int) -> FeedItem:
     item = feed_item(kind=kind, object_id=object_id)
     if item is None:
-        raise ClubItemNotFoundError(MESSAGE_ITEM_GONE)
+        raise ClubItemNotFoundError(MESSAGE_ITEM_GONE, code=ClubRefusal.ITEM_GONE)
     return item
 
 
@@ -78,11 +79,11 @@ def brrr_set(*, user: User, kind: str, object_id: int, given: bool) -> BrrrState
 def item_hide(*, actor: User, kind: str, object_id: int) -> None:
     """An admin takes an item out of the feed, for everyone. Hiding it twice is hiding it once."""
     if not actor.is_admin:
-        raise ClubPermissionError(MESSAGE_NOT_ADMIN)
+        raise ClubPermissionError(MESSAGE_NOT_ADMIN, code=ClubRefusal.NOT_ADMIN)
     with transaction.atomic():
         # Hidden already (by another admin a moment ago, too) is fine: only an item that cannot show is refused.
         if not feed_item_shareable(kind=kind, object_id=object_id):
-            raise ClubItemNotFoundError(MESSAGE_ITEM_GONE)
+            raise ClubItemNotFoundError(MESSAGE_ITEM_GONE, code=ClubRefusal.ITEM_GONE)
         HiddenItem.objects.bulk_create(
             [HiddenItem(kind=kind, object_id=object_id, hidden_by=actor)], ignore_conflicts=True
         )

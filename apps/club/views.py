@@ -19,6 +19,7 @@ from apps.notifications.services import mail_preference_set
 
 from .badge_image import badge_share_filename, badge_share_png
 from .feed import cursor_parse, feed_item
+from .refusals import ClubRefusal
 from .selectors import club_feed_for
 from .services import ClubError, brrr_set, club_sharing_set, item_hide
 
@@ -73,7 +74,7 @@ def _item_of(request) -> tuple[str, int]:
     kind, _sep, number = (request.POST.get("item") or "").partition(":")
     object_id = whole_number(number)
     if not kind or object_id is None:
-        raise ClubError("Dit bericht bestaat niet (meer).", status=404)
+        raise ClubError("Dit bericht bestaat niet (meer).", code=ClubRefusal.ITEM_GONE, status=404)
     return kind, object_id
 
 

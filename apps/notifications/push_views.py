@@ -14,6 +14,7 @@ from apps.core.errors import DomainError, json_endpoint
 from apps.core.numbers import whole_number
 
 from .notices import KINDS
+from .refusals import NotificationRefusal
 from .services import (
     MESSAGE_NO_DEVICE,
     PushError,
@@ -37,9 +38,9 @@ def subscribe(request):
     try:
         body = json.loads(request.body or b"{}")
     except (ValueError, UnicodeDecodeError) as exc:
-        raise PushError(MESSAGE_BAD_JSON) from exc
+        raise PushError(MESSAGE_BAD_JSON, code=NotificationRefusal.BAD_SUBSCRIPTION) from exc
     if not isinstance(body, dict):
-        raise PushError(MESSAGE_BAD_JSON)
+        raise PushError(MESSAGE_BAD_JSON, code=NotificationRefusal.BAD_SUBSCRIPTION)
     device = body.get("device")
     saved = push_subscription_save(
         user=request.user, subscription=body.get("subscription"), device_label=device if isinstance(device, str) else ""
@@ -53,7 +54,7 @@ def device_delete(request, subscription_id):
     number = whole_number(subscription_id)
     try:
         if number is None:
-            raise PushError(MESSAGE_NO_DEVICE, status=404)
+            raise PushError(MESSAGE_NO_DEVICE, code=NotificationRefusal.NO_DEVICE, status=404)
         push_subscription_delete(user=request.user, subscription_id=number)
     except DomainError as error:
         messages.error(request, error.message)

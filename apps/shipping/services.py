@@ -11,6 +11,7 @@ from apps.challenges.services.errors import ChallengeError
 from apps.core.page_cache import CLUB, MEMBER, pages_changed
 
 from .models import PostalAddress
+from .refusals import ShippingRefusal
 
 MESSAGE_PHYSICAL_NOTHING_CHOSEN = "Kies eerst een of meer badges."
 MESSAGE_PHYSICAL_BAD_STATUS = "Kies een geldige status."
@@ -25,16 +26,16 @@ def physical_badges_mark(
     Returns how many changed."""
     today = today or timezone.localdate()
     if status not in PhysicalStatus.values:
-        raise ChallengeError(MESSAGE_PHYSICAL_BAD_STATUS)
+        raise ChallengeError(MESSAGE_PHYSICAL_BAD_STATUS, code=ShippingRefusal.BAD_STATUS)
     ids = sorted({int(pk) for pk in award_ids})[:PHYSICAL_MARK_MAX]
     if not ids:
-        raise ChallengeError(MESSAGE_PHYSICAL_NOTHING_CHOSEN)
+        raise ChallengeError(MESSAGE_PHYSICAL_NOTHING_CHOSEN, code=ShippingRefusal.NOTHING_CHOSEN)
     if status == PhysicalStatus.TO_SEND:
         on = None
     else:
         on = on or today
         if on > today:
-            raise ChallengeError(MESSAGE_PHYSICAL_FUTURE_DATE)
+            raise ChallengeError(MESSAGE_PHYSICAL_FUTURE_DATE, code=ShippingRefusal.FUTURE_DATE)
     with transaction.atomic():
         # Locked in id order: two admins marking overlapping lists cannot deadlock.
         locked = list(
@@ -72,14 +73,17 @@ def postal_address_save(
         postal_address_delete(user=user)
         return None
     if not (values["street"] and values["postcode"] and values["city"]):
-        raise ChallengeError(MESSAGE_ADDRESS_INCOMPLETE)
+        raise ChallengeError(MESSAGE_ADDRESS_INCOMPLETE, code=ShippingRefusal.ADDRESS_INCOMPLETE)
     # Checked after normalising: upper() can make text longer ("ß" is "SS"), past what the form checked.
     for name, value in values.items():
         field = PostalAddress._meta.get_field(name)
         assert isinstance(field, models.CharField) and field.max_length is not None  # text fields, all with a length
         if len(value) > field.max_length:
             label = str(field.verbose_name).capitalize()  # "Postcode", "Straat en huisnummer"
-            raise ChallengeError(MESSAGE_ADDRESS_TOO_LONG.format(field=label, max=field.max_length))
+            raise ChallengeError(
+                MESSAGE_ADDRESS_TOO_LONG.format(field=label, max=field.max_length),
+                code=ShippingRefusal.ADDRESS_TOO_LONG,
+            )
     with transaction.atomic():
         User.objects.select_for_update().only("pk").get(pk=user.pk)
         address, _ = PostalAddress.objects.update_or_create(user=user, defaults=values)

@@ -20,6 +20,7 @@ from apps.core.page_cache import MEMBER, TOGETHER, pages_changed
 
 from . import notices
 from .models import NOTE_MAX_LENGTH, PLACE_MAX_LENGTH, Meetup, MeetupParticipant
+from .refusals import TogetherRefusal
 
 MEETUP_MAX_DAYS_AHEAD = 14
 MEETUP_MAX_OPEN = 3
@@ -60,7 +61,7 @@ class MeetupGone(TogetherError, NotFoundError):
     status = 404
 
     def __init__(self, message: str = MESSAGE_GONE):
-        super().__init__(message)
+        super().__init__(message, code=TogetherRefusal.MEETUP_GONE)
 
 
 # --- plonsafspraken ---------------------------------------------------------------------------------
@@ -82,7 +83,7 @@ def meetup_check(*, starts_at: datetime.datetime | None, place: str, note: str, 
     if len(note) > NOTE_MAX_LENGTH:
         fields["note"] = MESSAGE_NOTE_TOO_LONG
     if fields:
-        raise TogetherError(next(iter(fields.values())), status=400, fields=fields)
+        raise TogetherError(next(iter(fields.values())), code=TogetherRefusal.MEETUP_INVALID, status=400, fields=fields)
 
 
 def meetup_propose(
@@ -103,7 +104,7 @@ def meetup_propose(
         User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True).first()
         open_count = Meetup.objects.filter(proposer=user, cancelled_at__isnull=True, starts_at__gt=now).count()
         if open_count >= MEETUP_MAX_OPEN:
-            raise TogetherError(MESSAGE_TOO_MANY)
+            raise TogetherError(MESSAGE_TOO_MANY, code=TogetherRefusal.TOO_MANY_OPEN)
         meetup = Meetup.objects.create(proposer=user, starts_at=starts_at, place=place, note=note, created_at=now)
         MeetupParticipant.objects.create(meetup=meetup, user=user, created_at=now)
         pages_changed(TOGETHER)
@@ -115,7 +116,7 @@ def _lock_open_meetup(meetup_id: int, now: datetime.datetime) -> Meetup:
     if meetup is None or meetup.is_cancelled or meetup.starts_at + MEETUP_SHOWN_AFTER < now:
         raise MeetupGone()
     if meetup.starts_at <= now:
-        raise TogetherError(MESSAGE_STARTED)
+        raise TogetherError(MESSAGE_STARTED, code=TogetherRefusal.MEETUP_STARTED)
     return meetup
 
 
@@ -145,7 +146,7 @@ def meetup_leave(*, user: User, meetup_id: int, now: datetime.datetime | None = 
     with transaction.atomic():
         meetup = _lock_open_meetup(meetup_id, now)
         if meetup.proposer_id == user.pk:
-            raise TogetherError(MESSAGE_PROPOSER_STAYS)
+            raise TogetherError(MESSAGE_PROPOSER_STAYS, code=TogetherRefusal.PROPOSER_STAYS)
         deleted, _ = MeetupParticipant.objects.filter(meetup=meetup, user=user).delete()
         if deleted:
             pages_changed(TOGETHER)
@@ -161,11 +162,11 @@ def meetup_cancel(*, user: User, meetup_id: int, now: datetime.datetime | None =
         if meetup is None:
             raise MeetupGone()
         if meetup.proposer_id != user.pk:
-            raise TogetherError(MESSAGE_NOT_YOURS, status=403)
+            raise TogetherError(MESSAGE_NOT_YOURS, code=TogetherRefusal.NOT_YOURS, status=403)
         if meetup.is_cancelled:
             return meetup
         if meetup.starts_at <= now:
-            raise TogetherError(MESSAGE_STARTED)
+            raise TogetherError(MESSAGE_STARTED, code=TogetherRefusal.MEETUP_STARTED)
         meetup.cancelled_at = now
         meetup.save(update_fields=["cancelled_at"])
         joined = list(MeetupParticipant.objects.filter(meetup=meetup).exclude(user=user).select_related("user"))
@@ -188,7 +189,7 @@ def buddy_request_id(tag_id: int) -> uuid.UUID:
 def _lock_tag(*, user: User, tag_id: int) -> DipBuddy:
     tag = DipBuddy.objects.select_for_update(of=("self",)).select_related("dip").filter(pk=tag_id, buddy=user).first()
     if tag is None:
-        raise TogetherError(MESSAGE_BUDDY_UNKNOWN, status=404)
+        raise TogetherError(MESSAGE_BUDDY_UNKNOWN, code=TogetherRefusal.BUDDY_UNKNOWN, status=404)
     return tag
 
 
@@ -200,7 +201,7 @@ def buddy_accept(*, user: User, tag_id: int, now: datetime.datetime | None = Non
     with transaction.atomic():
         tag = _lock_tag(user=user, tag_id=tag_id)
         if tag.status == DipBuddy.Status.DECLINED:
-            raise TogetherError(MESSAGE_BUDDY_DONE)
+            raise TogetherError(MESSAGE_BUDDY_DONE, code=TogetherRefusal.BUDDY_DONE)
         outcome = dip_register(
             user=user,
             request_id=buddy_request_id(tag.pk),
@@ -230,7 +231,7 @@ def buddy_decline(*, user: User, tag_id: int, now: datetime.datetime | None = No
     with transaction.atomic():
         tag = _lock_tag(user=user, tag_id=tag_id)
         if tag.status == DipBuddy.Status.ACCEPTED:
-            raise TogetherError(MESSAGE_BUDDY_DONE)
+            raise TogetherError(MESSAGE_BUDDY_DONE, code=TogetherRefusal.BUDDY_DONE)
         if tag.status == DipBuddy.Status.PENDING:
             tag.status = DipBuddy.Status.DECLINED
             tag.decided_at = now

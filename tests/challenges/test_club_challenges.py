@@ -237,7 +237,7 @@ def test_the_daily_limit_holds_without_a_card(settings):
     user = UserFactory()
     joined(user)
     dip_register(user=user)
-    assert dip_precheck(user=user).refusal == MESSAGE_DAILY_LIMIT
+    assert dip_precheck(user=user).refusal.message == MESSAGE_DAILY_LIMIT
     with pytest.raises(ChallengeError, match=MESSAGE_DAILY_LIMIT):
         dip_register(user=user)
 

@@ -15,6 +15,7 @@ from apps.invitations.services import invitation_bulk_create, invitation_create,
 from apps.notifications.services import MESSAGE_RESENT, invitation_mail_resend
 
 from ..keyset import ListQuery
+from ..refusals import AdminRefusal
 from ..selectors import (
     admin_stats,
     admin_stats_payload,
@@ -45,7 +46,7 @@ MAX_BULK_TEXT = 1_000_000  # characters: a pasted member list, not a book
 def _invitation(invitation_id: int) -> Invitation:
     invitation = Invitation.objects.filter(pk=invitation_id).first()
     if invitation is None:
-        raise NotFoundError(MESSAGE_DELETE_INVITATION_FAILED)
+        raise NotFoundError(MESSAGE_DELETE_INVITATION_FAILED, code=AdminRefusal.INVITATION_GONE)
     return invitation
 
 
@@ -90,7 +91,7 @@ def invitation_create_view(request):
         if not isinstance(email, str):
             raise ValueError("email must be text")
     except ValueError as error:
-        raise DomainError(MESSAGE_CREATE_FAILED) from error
+        raise DomainError(MESSAGE_CREATE_FAILED, code=AdminRefusal.INVITATION_REQUEST_BAD) from error
     invitation = invitation_create(invited_by=request.user, email=email)  # ValidationError: its message, 400
     return JsonResponse(
         {"message": MESSAGE_CREATED, "invitation": invitation_row(invitation, request=request)}, status=201
@@ -106,7 +107,7 @@ def invitation_bulk(request):
         if not isinstance(text, str) or len(text) > MAX_BULK_TEXT:
             raise ValueError("text must be text of reasonable size")
     except ValueError as error:
-        raise DomainError(MESSAGE_BULK_FAILED) from error
+        raise DomainError(MESSAGE_BULK_FAILED, code=AdminRefusal.INVITATION_REQUEST_BAD) from error
     result = invitation_bulk_create(invited_by=request.user, text=text)  # ValidationError: its message, 400
     message = MESSAGE_BULK_CREATED.format(count=len(result.created))
     if result.skipped_open:

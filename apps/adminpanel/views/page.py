@@ -12,6 +12,7 @@ from apps.shipping.selectors import physical_counts
 
 from ..csv_export import MESSAGE_NO_SUBSCRIBERS, subscribers_csv, subscribers_filename
 from ..insights import club_figures
+from ..refusals import AdminRefusal
 from ..selectors import admin_stats_payload, subscriber_rows
 
 
@@ -57,7 +58,7 @@ def newsletter_export(request):
     if not rows:
         if "application/json" in request.headers.get("Accept", ""):
             # The island's export button stays on the page and shows the message itself.
-            return error_response(MESSAGE_NO_SUBSCRIBERS, status=404)
+            return error_response(MESSAGE_NO_SUBSCRIBERS, code=AdminRefusal.NO_SUBSCRIBERS, status=404)
         messages.error(request, MESSAGE_NO_SUBSCRIBERS)
         return redirect("adminpanel")
     response = HttpResponse(subscribers_csv(rows), content_type="text/csv; charset=utf-8")

@@ -6,6 +6,7 @@ from apps.accounts.models import User
 from apps.core.page_cache import CLUB, MEMBER, pages_changed
 
 from ..models import Challenge, UserChallenge
+from ..refusals import DipRefusal
 from .dips import MESSAGE_NO_ACTIVE
 from .errors import ChallengeCompletedError, ChallengeError, ChallengePermissionError
 from .recount import member_lock, user_dip_count_refresh
@@ -27,12 +28,12 @@ def challenge_start(*, user: User, challenge_id: int) -> UserChallenge:
         User.objects.select_for_update().only("pk").get(pk=user.pk)
         challenge = Challenge.objects.filter(pk=challenge_id, is_active=True).first()
         if challenge is None:
-            raise ChallengeError(MESSAGE_CHALLENGE_UNAVAILABLE)
+            raise ChallengeError(MESSAGE_CHALLENGE_UNAVAILABLE, code=DipRefusal.CHALLENGE_UNAVAILABLE)
         current = UserChallenge.objects.filter(user=user, is_active=True).select_related("challenge").first()
         if current is not None and not current.is_completed:
             if challenge.is_waterdieren or current.challenge_type == Challenge.Category.WATERDIEREN:
-                raise ChallengeError(MESSAGE_ALREADY_WATERDIEREN)
-            raise ChallengeError(MESSAGE_ALREADY_ACTIVE)
+                raise ChallengeError(MESSAGE_ALREADY_WATERDIEREN, code=DipRefusal.ALREADY_WATERDIEREN)
+            raise ChallengeError(MESSAGE_ALREADY_ACTIVE, code=DipRefusal.ALREADY_ACTIVE)
         if current is not None:
             current.is_active = False
             current.save(update_fields=["is_active"])
@@ -41,7 +42,7 @@ def challenge_start(*, user: User, challenge_id: int) -> UserChallenge:
             with transaction.atomic():
                 return UserChallenge.objects.create(user=user, challenge=challenge, challenge_type=challenge.category)
         except IntegrityError as exc:  # the database's own guard, should the lock ever be bypassed
-            raise ChallengeError(MESSAGE_ALREADY_WATERDIEREN) from exc
+            raise ChallengeError(MESSAGE_ALREADY_WATERDIEREN, code=DipRefusal.ALREADY_WATERDIEREN) from exc
 
 
 def challenge_stop(*, user: User, user_challenge_id: int) -> None:
@@ -51,11 +52,11 @@ def challenge_stop(*, user: User, user_challenge_id: int) -> None:
         card = UserChallenge.objects.select_for_update().filter(pk=user_challenge_id, user=user, is_active=True).first()
         if card is None:
             if UserChallenge.objects.filter(pk=user_challenge_id).exclude(user=user).exists():
-                raise ChallengePermissionError(MESSAGE_NO_PERMISSION)
-            raise ChallengeError(MESSAGE_NO_ACTIVE)
+                raise ChallengePermissionError(MESSAGE_NO_PERMISSION, code=DipRefusal.NOT_YOURS)
+            raise ChallengeError(MESSAGE_NO_ACTIVE, code=DipRefusal.NO_CARD)
         if card.is_completed:
             # A finished card is the member's trophy: stopping would delete its badges and photos.
-            raise ChallengeCompletedError(MESSAGE_COMPLETED_KEPT)
+            raise ChallengeCompletedError(MESSAGE_COMPLETED_KEPT, code=DipRefusal.COMPLETED_KEPT)
         _card_delete(card)
 
 
@@ -74,5 +75,5 @@ def user_challenge_delete(*, user_challenge_id: int) -> None:
             member_lock(user_id=user_id)
         card = UserChallenge.objects.select_for_update().filter(pk=user_challenge_id).first()
         if card is None:
-            raise ChallengeError(MESSAGE_CARD_UNKNOWN)
+            raise ChallengeError(MESSAGE_CARD_UNKNOWN, code=DipRefusal.CARD_UNKNOWN)
         _card_delete(card)

@@ -11,6 +11,7 @@ from apps.core.page_cache import CATALOGUE, pages_changed
 
 from ..badge_art import badge_art_delete, badge_art_save
 from ..models import Badge, Challenge, UserBadge, UserChallenge
+from ..refusals import DipRefusal
 from .errors import ChallengeError
 
 MESSAGE_TARGET_TOO_LOW = "Het doel moet minstens 1 plons zijn."
@@ -136,7 +137,7 @@ def challenge_delete(*, challenge_id: int) -> None:
         if challenge is None:
             return
         if UserChallenge.objects.filter(challenge_id=challenge_id).exists():
-            raise ChallengeError(MESSAGE_CHALLENGE_HAS_MEMBERS)
+            raise ChallengeError(MESSAGE_CHALLENGE_HAS_MEMBERS, code=DipRefusal.CHALLENGE_HAS_MEMBERS)
         art = [
             challenge.badge_image_url,
             *Badge.objects.filter(challenge=challenge).values_list("image_url", flat=True),

@@ -12,6 +12,7 @@ from apps.core.page_cache import CLUB_CHALLENGES, MEMBER, pages_changed
 
 from ..badge_art import badge_art_delete, badge_art_save
 from ..models import ClubChallenge, ClubChallengeEntry
+from ..refusals import DipRefusal
 from .club_progress import club_goals_recount, club_progress_refresh
 from .errors import ChallengeError
 from .recount import member_lock
@@ -70,7 +71,7 @@ class ClubChallengeInvalid(ChallengeError):
     status = 400
 
     def __init__(self, errors: dict[str, str]):
-        super().__init__(next(iter(errors.values())), fields=errors)
+        super().__init__(next(iter(errors.values())), code=DipRefusal.CLUB_CHALLENGE_INVALID, fields=errors)
 
 
 def club_challenge_create(*, spec: ClubChallengeSpec) -> ClubChallenge:
@@ -109,9 +110,9 @@ def club_challenge_delete(*, club_challenge_id: int) -> None:
     with transaction.atomic():
         challenge = ClubChallenge.objects.select_for_update().filter(pk=club_challenge_id).first()
         if challenge is None:
-            raise ChallengeError(MESSAGE_UNKNOWN)
+            raise ChallengeError(MESSAGE_UNKNOWN, code=DipRefusal.CLUB_CHALLENGE_UNKNOWN)
         if challenge.entries.exists():
-            raise ChallengeError(MESSAGE_HAS_MEMBERS)
+            raise ChallengeError(MESSAGE_HAS_MEMBERS, code=DipRefusal.CLUB_CHALLENGE_HAS_MEMBERS)
         art = challenge.badge_image_url
         challenge.delete()
         if art:
@@ -135,12 +136,12 @@ def club_challenge_join(*, user: User, club_challenge_id: int, now: datetime.dat
         member_lock(user_id=user.pk)
         challenge = ClubChallenge.objects.filter(pk=club_challenge_id).first()
         if challenge is None:
-            raise ChallengeError(MESSAGE_UNKNOWN)
+            raise ChallengeError(MESSAGE_UNKNOWN, code=DipRefusal.CLUB_CHALLENGE_UNKNOWN)
         entry = ClubChallengeEntry.objects.filter(user=user, club_challenge=challenge).first()
         if entry is not None:
             return JoinOutcome(entry=entry, created=False, completed=())
         if challenge.ends_on < timezone.localdate(now):
-            raise ChallengeError(MESSAGE_ENDED)
+            raise ChallengeError(MESSAGE_ENDED, code=DipRefusal.CLUB_CHALLENGE_ENDED)
         entry = ClubChallengeEntry.objects.create(user=user, club_challenge=challenge, joined_at=now)
         pages_changed(MEMBER, CLUB_CHALLENGES, user_ids=[user.pk])
         completed = club_progress_refresh(user_id=user.pk, now=now)
@@ -159,7 +160,7 @@ def club_challenge_leave(*, user: User, club_challenge_id: int) -> bool:
         if entry is None:
             return False
         if entry.completed_at is not None:
-            raise ChallengeError(MESSAGE_COMPLETED_KEPT)
+            raise ChallengeError(MESSAGE_COMPLETED_KEPT, code=DipRefusal.CLUB_CHALLENGE_COMPLETED_KEPT)
         entry.delete()
         pages_changed(MEMBER, CLUB_CHALLENGES, user_ids=[user.pk])
         if ClubChallenge.objects.filter(pk=club_challenge_id, kind=ClubChallenge.Kind.CLUB_GOAL).exists():

@@ -13,6 +13,7 @@ from apps.core.page_cache import FEED, MEMBER, pages_changed
 from ..conditions import DipConditions
 from ..models import Dip, UserChallenge
 from ..photos import ProcessedPhoto
+from ..refusals import DipRefusal
 from .dips import (
     MESSAGE_DIP_UNKNOWN,
     MESSAGE_UNDO_TOO_LATE,
@@ -33,13 +34,13 @@ def dip_delete(*, dip_id: int) -> UserChallenge | None:
     with transaction.atomic():
         found = Dip.objects.filter(pk=dip_id).values_list("user_challenge_id", "user_id").first()
         if found is None:
-            raise ChallengeError(MESSAGE_DIP_UNKNOWN)
+            raise ChallengeError(MESSAGE_DIP_UNKNOWN, code=DipRefusal.DIP_UNKNOWN)
         card_id, user_id = found
         member_lock(user_id=user_id)
         if card_id is None:
             dip = Dip.objects.filter(pk=dip_id, user_challenge=None).first()
             if dip is None:
-                raise ChallengeError(MESSAGE_DIP_UNKNOWN)
+                raise ChallengeError(MESSAGE_DIP_UNKNOWN, code=DipRefusal.DIP_UNKNOWN)
             dip.delete()
             user_dip_count_refresh(user_id=user_id)
             return None
@@ -50,7 +51,7 @@ def dip_delete(*, dip_id: int) -> UserChallenge | None:
         # Read again under the lock: a parallel delete (of the dip, or of the whole account) may have won.
         dip = card.dips.filter(pk=dip_id).first() if card is not None else None
         if card is None or dip is None:
-            raise ChallengeError(MESSAGE_DIP_UNKNOWN)
+            raise ChallengeError(MESSAGE_DIP_UNKNOWN, code=DipRefusal.DIP_UNKNOWN)
         dip.delete()
         user_dip_count_refresh(user_id=dip.user_id)
         card_recount_after_dip_removal(card=card, removed_number=dip.number)
@@ -72,7 +73,7 @@ def dip_details_update(
             member_lock(user_id=user.pk)
             dip = Dip.objects.select_for_update().filter(pk=dip_id, user=user).first()
             if dip is None:
-                raise DipNotFoundError(MESSAGE_DIP_UNKNOWN)
+                raise DipNotFoundError(MESSAGE_DIP_UNKNOWN, code=DipRefusal.DIP_UNKNOWN)
             dip.water_temperature = conditions.water_temperature
             dip.duration_seconds = conditions.duration_seconds
             dip.spot = conditions.spot
@@ -112,12 +113,12 @@ def dip_undo(*, user: User, dip_id: int, now: datetime.datetime | None = None) -
         member_lock(user_id=user.pk)
         found = Dip.objects.filter(pk=dip_id, user=user).values_list("user_challenge_id", flat=True)
         if not found:
-            raise DipNotFoundError(MESSAGE_DIP_UNKNOWN)
+            raise DipNotFoundError(MESSAGE_DIP_UNKNOWN, code=DipRefusal.DIP_UNKNOWN)
         card_id = found[0]
         if card_id is None:
             latest = Dip.objects.filter(user=user, user_challenge=None).order_by("-created_at", "-pk").first()
             if latest is None or latest.pk != dip_id or latest.created_at < now - UNDO_WINDOW:
-                raise ChallengeError(MESSAGE_UNDO_TOO_LATE)
+                raise ChallengeError(MESSAGE_UNDO_TOO_LATE, code=DipRefusal.UNDO_TOO_LATE)
             latest.delete()
             user_dip_count_refresh(user_id=user.pk)
             count = Dip.objects.filter(user=user, user_challenge=None).count()
@@ -130,9 +131,9 @@ def dip_undo(*, user: User, dip_id: int, now: datetime.datetime | None = None) -
         )
         latest = card.dips.order_by("-number").first() if card is not None else None
         if card is None or latest is None or latest.pk != dip_id:
-            raise ChallengeError(MESSAGE_UNDO_TOO_LATE)
+            raise ChallengeError(MESSAGE_UNDO_TOO_LATE, code=DipRefusal.UNDO_TOO_LATE)
         if not card.is_active or latest.created_at < now - UNDO_WINDOW:
-            raise ChallengeError(MESSAGE_UNDO_TOO_LATE)
+            raise ChallengeError(MESSAGE_UNDO_TOO_LATE, code=DipRefusal.UNDO_TOO_LATE)
         latest.delete()
         revoked = card_recount_after_dip_removal(card=card, removed_number=latest.number)
         user_dip_count_refresh(user_id=user.pk)

@@ -21,6 +21,7 @@ from apps.core.page_cache import MEMBER, pages_changed
 from ..conditions import DipConditions
 from ..models import Badge, ClubChallenge, ClubChallengeEntry, Dip, DipBuddy, UserBadge, UserChallenge, photo_storage
 from ..photos import ProcessedPhoto
+from ..refusals import DipRefusal
 from .errors import ChallengeError
 from .recount import member_lock, user_dip_count_refresh
 
@@ -128,7 +129,7 @@ def dip_moment(
         return now
     if card_started_at is not None and tapped_at < card_started_at:
         if tapped_at < card_started_at - TAP_CLOCK_SKEW:
-            raise ChallengeError(MESSAGE_TAP_BEFORE_START)
+            raise ChallengeError(MESSAGE_TAP_BEFORE_START, code=DipRefusal.BEFORE_CARD_START)
         return min(card_started_at, now)
     return tapped_at
 
@@ -164,7 +165,7 @@ def _dip_register_locked(
             .first()
         )
         if user_challenge_id is not None and (card is None or card.pk != user_challenge_id):
-            raise ChallengeError(MESSAGE_OTHER_CARD)
+            raise ChallengeError(MESSAGE_OTHER_CARD, code=DipRefusal.OTHER_CARD)
         if request_id:
             if card is not None and (earlier := card.dips.filter(request_id=request_id).first()) is not None:
                 return _replay(card, earlier)
@@ -177,7 +178,7 @@ def _dip_register_locked(
             moment = dip_moment(tapped_at=tapped_at, now=now, card_started_at=card.started_at)
             if trusted_moment is not None:
                 if trusted_moment < card.started_at - TAP_CLOCK_SKEW:
-                    raise ChallengeError(MESSAGE_BUDDY_BEFORE_START)
+                    raise ChallengeError(MESSAGE_BUDDY_BEFORE_START, code=DipRefusal.BUDDY_BEFORE_CARD_START)
                 moment = max(trusted_moment, card.started_at)
             today = timezone.localdate(moment)
             count = card.dips.count()
@@ -189,18 +190,18 @@ def _dip_register_locked(
                     buddy_ids=buddy_ids,
                 )  # fmt: skip
             # A card that is done or full still lets a dip count for the club challenges the member joined.
-            if refusal not in (MESSAGE_COMPLETED, MESSAGE_MAXIMUM.format(target=card.challenge.target_dips)):
-                raise ChallengeError(refusal)
+            if refusal.code not in (DipRefusal.CARD_DONE, DipRefusal.CARD_FULL):
+                raise refusal
             if user_challenge_id is not None or not club_challenge_running_for(user_id=user.pk, day=today):
-                raise ChallengeError(refusal)
+                raise refusal
         else:
             moment = trusted_moment or dip_moment(tapped_at=tapped_at, now=now)
             today = timezone.localdate(moment)
             if not club_challenge_running_for(user_id=user.pk, day=today):
-                raise ChallengeError(MESSAGE_NO_ACTIVE)
+                raise ChallengeError(MESSAGE_NO_ACTIVE, code=DipRefusal.NO_CARD)
         refusal = _free_refusal(user_id=user.pk, today=today, server_today=server_today)
         if refusal is not None:
-            raise ChallengeError(refusal)
+            raise refusal
         number = Dip.objects.filter(user=user, user_challenge=None).count() + 1
         dip = _dip_create(
             user=user, card=None, number=number, moment=moment, photo_names=photo_names,
@@ -220,13 +221,17 @@ def club_challenge_running_for(*, user_id: int, day: datetime.date) -> bool:
     ).exists()
 
 
-def _free_refusal(*, user_id: int, today: datetime.date, server_today: datetime.date) -> str | None:
+def _free_refusal(*, user_id: int, today: datetime.date, server_today: datetime.date) -> ChallengeError | None:
     """The daily limit for a dip without a card: one dip per day, counted over all the member's dips."""
     if settings.DIP_DAILY_LIMIT_ENABLED and Dip.objects.filter(user_id=user_id, dip_date=today).exists():
-        if today == server_today:
-            return MESSAGE_DAILY_LIMIT
-        return MESSAGE_DAILY_LIMIT_THAT_DAY.format(date=dutch_date(today))
+        return _day_taken(today=today, server_today=server_today)
     return None
+
+
+def _day_taken(*, today: datetime.date, server_today: datetime.date | None) -> ChallengeError:
+    if server_today is None or today == server_today:
+        return ChallengeError(MESSAGE_DAILY_LIMIT, code=DipRefusal.DAY_TAKEN)
+    return ChallengeError(MESSAGE_DAILY_LIMIT_THAT_DAY.format(date=dutch_date(today)), code=DipRefusal.DAY_TAKEN)
 
 
 def _dip_create(
@@ -313,18 +318,16 @@ def _buddies_tag(*, dip: Dip, buddy_ids: Sequence[int]) -> None:
 
 def _card_refusal(
     card: UserChallenge, *, count: int, today: datetime.date, server_today: datetime.date | None = None
-) -> str | None:
-    """Why this card takes no dip on the day `today` (Dutch), or None. `server_today` is the real day, when
-    `today` is the day of a tap sent later: the daily limit holds per calendar day of the dip (dip_date), so
-    taps claimed on earlier days can each take only a day that has no dip yet."""
+) -> ChallengeError | None:
+    """Why this card takes no dip on the day `today` (the refusal, not yet raised), or None. `server_today` is
+    the real day, when `today` is the day of a tap sent later: the daily limit holds per calendar day of the
+    dip (dip_date), so taps claimed on earlier days can each take only a day that has no dip yet."""
     if card.is_completed:
-        return MESSAGE_COMPLETED
+        return ChallengeError(MESSAGE_COMPLETED, code=DipRefusal.CARD_DONE)
     if count >= card.challenge.target_dips:
-        return MESSAGE_MAXIMUM.format(target=card.challenge.target_dips)
+        return ChallengeError(MESSAGE_MAXIMUM.format(target=card.challenge.target_dips), code=DipRefusal.CARD_FULL)
     if settings.DIP_DAILY_LIMIT_ENABLED and card.dips.filter(dip_date=today).exists():
-        if server_today is None or today == server_today:
-            return MESSAGE_DAILY_LIMIT
-        return MESSAGE_DAILY_LIMIT_THAT_DAY.format(date=dutch_date(today))
+        return _day_taken(today=today, server_today=server_today)
     return None
 
 
@@ -334,7 +337,7 @@ class DipPrecheck:
     the wide sense: a stamp card, or a club challenge running today that takes a dip without a card."""
 
     has_card: bool
-    refusal: str | None
+    refusal: ChallengeError | None
 
 
 def dip_precheck(*, user: User, now: datetime.datetime | None = None) -> DipPrecheck:
@@ -347,10 +350,14 @@ def dip_precheck(*, user: User, now: datetime.datetime | None = None) -> DipPrec
     now = now or timezone.now()
     today = timezone.localdate(now)
     card = UserChallenge.objects.select_related("challenge").filter(user=user, is_active=True).first()
-    refusal = _card_refusal(card, count=card.dips.count(), today=today) if card is not None else MESSAGE_NO_ACTIVE
+    refusal = (
+        _card_refusal(card, count=card.dips.count(), today=today)
+        if card is not None
+        else ChallengeError(MESSAGE_NO_ACTIVE, code=DipRefusal.NO_CARD)
+    )
     if refusal is None:
         return DipPrecheck(has_card=True, refusal=None)
-    card_done = card is not None and refusal != MESSAGE_DAILY_LIMIT
+    card_done = card is not None and refusal.code != DipRefusal.DAY_TAKEN
     if (card is None or card_done) and club_challenge_running_for(user_id=user.pk, day=today):
         return DipPrecheck(has_card=True, refusal=_free_refusal(user_id=user.pk, today=today, server_today=today))
     return DipPrecheck(has_card=card is not None, refusal=refusal)

@@ -6,6 +6,7 @@ from apps.accounts.models import User
 from apps.core.page_cache import FEED, MEMBER, pages_changed
 
 from ..models import Dip
+from ..refusals import DipRefusal
 from .dips import MESSAGE_DIP_UNKNOWN
 from .errors import DipNotFoundError
 
@@ -26,7 +27,7 @@ def dip_photo_share_set(*, user: User, dip_id: int, share: bool) -> Dip:
     with transaction.atomic():
         dip = Dip.objects.select_for_update().filter(pk=dip_id, user=user).first()
         if dip is None:
-            raise DipNotFoundError(MESSAGE_DIP_UNKNOWN)
+            raise DipNotFoundError(MESSAGE_DIP_UNKNOWN, code=DipRefusal.DIP_UNKNOWN)
         if dip.share_photo != share:
             dip.share_photo = share
             dip.save(update_fields=["share_photo"])

@@ -16,6 +16,7 @@ from apps.core.page_cache import CATALOGUE, TOGETHER, Page, cached_page
 from ..card_payloads import dip_registered_payload, stamp_card_props
 from ..conditions import conditions_parse
 from ..photos import photo_from_request, upload_size_check
+from ..refusals import DipRefusal
 from ..selectors import active_card_for
 from ..services.cards import MESSAGE_COMPLETED_KEPT, challenge_stop
 from ..services.dips import MESSAGE_NO_ACTIVE, dip_precheck, dip_register
@@ -53,7 +54,7 @@ def register_dip(request):
     upload_size_check(request)
     precheck = dip_precheck(user=request.user)
     if not precheck.has_card:
-        raise ChallengeError(precheck.refusal or MESSAGE_NO_ACTIVE)
+        raise precheck.refusal or ChallengeError(MESSAGE_NO_ACTIVE, code=DipRefusal.NO_CARD)
     detector = InterruptedUploadDetector()
     if precheck.refusal is not None:
         request.upload_handlers = [SkipFiles()]
@@ -63,14 +64,14 @@ def register_dip(request):
 
 
 @csrf_protect
-def _register_dip_checked(request, *, refusal: str | None, detector: InterruptedUploadDetector):
+def _register_dip_checked(request, *, refusal: ChallengeError | None, detector: InterruptedUploadDetector):
     try:
         request_id = _request_id(request.POST.get("request_id"))
         tapped_at = _tapped_at(request.POST.get("tapped_at"))
         user_challenge_id = _optional_id(request.POST.get("user_challenge_id"))
         buddy_ids = _buddy_ids(request.POST.getlist("buddies"))
     except ValueError as error:
-        raise DomainError(MESSAGE_BAD_REQUEST) from error
+        raise DomainError(MESSAGE_BAD_REQUEST, code=DipRefusal.BAD_REQUEST) from error
     conditions = conditions_parse(request.POST)
     photo = photo_from_request(request, detector=detector) if refusal is None else None
     # A refused card still goes through dip_register: a resend of a stored dip gets its answer back.

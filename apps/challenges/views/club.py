@@ -11,6 +11,7 @@ from apps.core.numbers import whole_number
 
 from ..card_payloads import MESSAGE_BADGE, MESSAGE_CHALLENGE_DONE, MESSAGE_CLUB_DONE, MESSAGE_WATERDIEREN_DONE
 from ..models import Badge, ClubChallenge
+from ..refusals import DipRefusal
 from ..services.club_challenges import MESSAGE_UNKNOWN, club_challenge_join, club_challenge_leave
 from ..services.dip_changes import dip_undo
 from ..services.dips import DipOutcome, dip_register
@@ -46,7 +47,7 @@ def _back(request):
 def _challenge_id(request) -> int:
     number = whole_number(request.POST.get("club_challenge_id"))
     if number is None:
-        raise ChallengeError(MESSAGE_UNKNOWN)
+        raise ChallengeError(MESSAGE_UNKNOWN, code=DipRefusal.CLUB_CHALLENGE_UNKNOWN)
     return number
 
 

@@ -14,6 +14,7 @@ from ..models import (
     EventWaitlistEntry,
 )
 from ..notices import waitlist_offer_notice_withdraw, waitlist_offer_notify
+from ..refusals import EventRefusal
 
 MESSAGE_JOINED = "Je bent aangemeld voor dit event!"
 MESSAGE_LEFT = "Je bent afgemeld voor dit event"
@@ -42,18 +43,18 @@ class EventError(DomainError):
 
 class EventAlreadyJoined(EventError):
     def __init__(self, message: str = MESSAGE_DUPLICATE):
-        super().__init__(message)
+        super().__init__(message, code=EventRefusal.ALREADY_JOINED)
 
 
 class EventFull(EventError):
     def __init__(self, message: str = MESSAGE_FULL):
-        super().__init__(message)
+        super().__init__(message, code=EventRefusal.FULL)
 
 
 class EventAlreadyWaitlisted(EventError):
     def __init__(self, position: int):
         self.position = position
-        super().__init__(MESSAGE_WAITLIST_POSITION.format(position=position))
+        super().__init__(MESSAGE_WAITLIST_POSITION.format(position=position), code=EventRefusal.ALREADY_WAITLISTED)
 
 
 @dataclass(frozen=True)
@@ -74,11 +75,11 @@ class Left:
 def _lock_upcoming_event(event_id: int) -> Event:
     event = Event.objects.select_for_update().filter(pk=event_id).first()
     if event is None:
-        raise EventError(MESSAGE_FAILED)
+        raise EventError(MESSAGE_FAILED, code=EventRefusal.EVENT_UNKNOWN)
     if not event.is_active:
-        raise EventError(MESSAGE_INACTIVE)
+        raise EventError(MESSAGE_INACTIVE, code=EventRefusal.INACTIVE)
     if event.event_date < timezone.now():
-        raise EventError(MESSAGE_PAST)
+        raise EventError(MESSAGE_PAST, code=EventRefusal.PAST)
     return event
 
 

@@ -20,6 +20,7 @@ from ..models import (
     EventGuest,
 )
 from ..notices import guest_confirmation_notify
+from ..refusals import EventRefusal
 from .common import (
     MESSAGE_PAST,
     EventAlreadyJoined,
@@ -99,7 +100,7 @@ def guest_sign_up(*, token: str, name: str | None, email: str | None, safety_agr
         pages_changed(EVENTS)
         event = Event.objects.select_for_update().filter(guest_token=token).first()
         if event is None or not event.open_for_guests:
-            raise EventError(MESSAGE_GUEST_CLOSED)
+            raise EventError(MESSAGE_GUEST_CLOSED, code=EventRefusal.GUESTS_CLOSED)
         event = _lock_upcoming_event(event.pk)
         if EventGuest.objects.filter(event=event, email=email).exists():
             raise EventAlreadyJoined(MESSAGE_GUEST_DUPLICATE)
@@ -130,7 +131,7 @@ def guest_cancel(*, guest_id: int) -> bool:
             return False
         event = Event.objects.select_for_update().get(pk=guest.event_id)
         if event.event_date < timezone.now():
-            raise EventError(MESSAGE_PAST)
+            raise EventError(MESSAGE_PAST, code=EventRefusal.PAST)
         deleted, _ = EventGuest.objects.filter(pk=guest_id).delete()
         if deleted:
             _offers_refresh(event)
@@ -148,12 +149,12 @@ def guests_invite(*, guest_ids: Iterable[int], invited_by: User) -> GuestInvitat
     invitations service, with its mail. A guest invited before, or whose address has an account or an open
     invitation, is skipped. Only an admin (the role and a second factor) may."""
     if not invited_by.is_admin:
-        raise EventError(MESSAGE_GUESTS_ADMIN_ONLY)
+        raise EventError(MESSAGE_GUESTS_ADMIN_ONLY, code=EventRefusal.GUESTS_ADMIN_ONLY)
     now = timezone.now()
     invited = skipped = 0
     guests = list(EventGuest.objects.select_related("event").filter(pk__in=list(guest_ids)).order_by("pk"))
     if any(guest.event.event_date > now for guest in guests):
-        raise EventError(MESSAGE_GUESTS_NOT_YET)
+        raise EventError(MESSAGE_GUESTS_NOT_YET, code=EventRefusal.GUESTS_NOT_YET)
     for guest in guests:
         with transaction.atomic():
             pages_changed(EVENTS)  # the organiser's event page marks who was invited

@@ -20,6 +20,7 @@ from ..models import (
     EventParticipant,
     EventSeries,
 )
+from ..refusals import EventRefusal
 from .common import (
     MESSAGE_FAILED,
     MESSAGE_PAST,
@@ -68,15 +69,15 @@ class EventDetails:
 
     def check(self, *, now: datetime.datetime) -> None:
         if not self.title.strip():
-            raise EventError(MESSAGE_TITLE_REQUIRED, status=400)
+            raise EventError(MESSAGE_TITLE_REQUIRED, code=EventRefusal.TITLE_REQUIRED, status=400)
         if len(self.title.strip()) > TITLE_MAX_LENGTH:
-            raise EventError(MESSAGE_TITLE_TOO_LONG, status=400)
+            raise EventError(MESSAGE_TITLE_TOO_LONG, code=EventRefusal.TITLE_TOO_LONG, status=400)
         if len(self.location.strip()) > LOCATION_MAX_LENGTH:
-            raise EventError(MESSAGE_LOCATION_TOO_LONG, status=400)
+            raise EventError(MESSAGE_LOCATION_TOO_LONG, code=EventRefusal.LOCATION_TOO_LONG, status=400)
         if self.max_participants is not None and self.max_participants < 1:
-            raise EventError(MESSAGE_MAXIMUM_TOO_LOW, status=400)
+            raise EventError(MESSAGE_MAXIMUM_TOO_LOW, code=EventRefusal.MAXIMUM_TOO_LOW, status=400)
         if self.starts_at <= now:
-            raise EventError(MESSAGE_START_IN_PAST, status=400)
+            raise EventError(MESSAGE_START_IN_PAST, code=EventRefusal.START_IN_PAST, status=400)
 
     def apply(self, event: Event, *, starts_at: datetime.datetime) -> None:
         event.title = self.title.strip()
@@ -130,10 +131,10 @@ def event_series_create(
     details.check(now=now or timezone.now())
     first_day = timezone.localdate(details.starts_at)
     if repeat_until < first_day:
-        raise EventError(MESSAGE_REPEAT_BEFORE_START, status=400)
+        raise EventError(MESSAGE_REPEAT_BEFORE_START, code=EventRefusal.REPEAT_BEFORE_START, status=400)
     weeks = (repeat_until - first_day).days // 7 + 1
     if weeks > SERIES_MAX_WEEKS:
-        raise EventError(MESSAGE_SERIES_TOO_LONG, status=400)
+        raise EventError(MESSAGE_SERIES_TOO_LONG, code=EventRefusal.SERIES_TOO_LONG, status=400)
     with transaction.atomic():
         pages_changed(EVENTS)
         series = EventSeries.objects.create(repeat_until=repeat_until)
@@ -150,11 +151,11 @@ def _lock_for_organiser(*, event_id: int, following: bool, now: datetime.datetim
     order. Refused for an event that is past or afgelast."""
     event = Event.objects.select_for_update().filter(pk=event_id).first()
     if event is None:
-        raise EventError(MESSAGE_FAILED, status=404)
+        raise EventError(MESSAGE_FAILED, code=EventRefusal.EVENT_UNKNOWN, status=404)
     if event.is_cancelled:
-        raise EventError(MESSAGE_CANCELLED)
+        raise EventError(MESSAGE_CANCELLED, code=EventRefusal.CANCELLED)
     if event.event_date < now:
-        raise EventError(MESSAGE_PAST)
+        raise EventError(MESSAGE_PAST, code=EventRefusal.PAST)
     if not following or event.series_id is None:
         return [event]
     later = (
@@ -197,12 +198,13 @@ def event_update(
                     MESSAGE_MAXIMUM_BELOW_PARTICIPANTS.format(
                         title=event.title, date=dutch_date(timezone.localdate(event.event_date)), count=count
                     ),
+                    code=EventRefusal.MAXIMUM_BELOW_PARTICIPANTS,
                     status=400,
                 )
             before_date, before_location = event.event_date, event.location
             starts_at = details.starts_at if event is first else _wall_clock_shift(event, shift)
             if starts_at <= now:
-                raise EventError(MESSAGE_START_IN_PAST, status=400)
+                raise EventError(MESSAGE_START_IN_PAST, code=EventRefusal.START_IN_PAST, status=400)
             details.apply(event, starts_at=starts_at)
             event.save()
             if event.event_date != before_date or event.location != before_location:
@@ -222,16 +224,16 @@ def event_cancel(
     now = now or timezone.now()
     reason = reason.strip()
     if not reason:
-        raise EventError(MESSAGE_CANCEL_REASON_REQUIRED, status=400)
+        raise EventError(MESSAGE_CANCEL_REASON_REQUIRED, code=EventRefusal.CANCEL_REASON_REQUIRED, status=400)
     if len(reason) > CANCEL_REASON_MAX_LENGTH:
-        raise EventError(MESSAGE_CANCEL_REASON_TOO_LONG, status=400)
+        raise EventError(MESSAGE_CANCEL_REASON_TOO_LONG, code=EventRefusal.CANCEL_REASON_TOO_LONG, status=400)
     with transaction.atomic():
         pages_changed(EVENTS)
         try:
             events = _lock_for_organiser(event_id=event_id, following=following, now=now)
         except EventError as error:
-            if str(error) == MESSAGE_CANCELLED:
-                raise EventError(MESSAGE_ALREADY_CANCELLED) from error
+            if error.code == EventRefusal.CANCELLED:
+                raise EventError(MESSAGE_ALREADY_CANCELLED, code=EventRefusal.ALREADY_CANCELLED) from error
             raise
         notified = 0
         for event in events:

@@ -14,6 +14,7 @@ from ..models import (
     EventWaitlistEntry,
 )
 from ..notices import waitlist_offer_notice_withdraw
+from ..refusals import EventRefusal
 from .common import (
     MESSAGE_FAILED,
     MESSAGE_OFFER_EXPIRED,
@@ -89,9 +90,9 @@ def event_leave(*, user: User, event_id: int) -> str | None:
         # Same lock as a sign-up: a cancellation and a sign-up for the last place are serialised.
         event = Event.objects.select_for_update().filter(pk=event_id).first()
         if event is None:
-            raise EventError(MESSAGE_FAILED)
+            raise EventError(MESSAGE_FAILED, code=EventRefusal.EVENT_UNKNOWN)
         if event.event_date < timezone.now():
-            raise EventError(MESSAGE_PAST)
+            raise EventError(MESSAGE_PAST, code=EventRefusal.PAST)
         deleted, _ = EventParticipant.objects.filter(event=event, user=user).delete()
         if deleted:
             _offers_refresh(event)
@@ -123,7 +124,6 @@ def waitlist_offer_accept(*, user: User, event_id: int) -> str:
     """'Ik kom': the member's open offer becomes a place. The offer held the place, so this never overfills;
     the event's lock and the count are checked again all the same. An expired offer is refused (and its place
     offered to the next in line, committed before the refusal is raised)."""
-    refusal: str | None = None
     with transaction.atomic():
         pages_changed(EVENTS)
         event = _lock_upcoming_event(event_id)
@@ -132,10 +132,13 @@ def waitlist_offer_accept(*, user: User, event_id: int) -> str:
         if entry is None or entry.offer_expires_at is None:
             if EventParticipant.objects.filter(event=event, user=user).exists():
                 return OfferAnswer.ALREADY
-            refusal = MESSAGE_OFFER_NONE if entry is None else MESSAGE_OFFER_NOT_YET
+            if entry is None:
+                refusal = OfferEnded(MESSAGE_OFFER_NONE, code=EventRefusal.OFFER_NONE)
+            else:
+                refusal = OfferEnded(MESSAGE_OFFER_NOT_YET, code=EventRefusal.OFFER_NOT_YET)
         elif entry.offer_expires_at <= now:
             _offers_refresh(event)
-            refusal = MESSAGE_OFFER_EXPIRED
+            refusal = OfferEnded(MESSAGE_OFFER_EXPIRED, code=EventRefusal.OFFER_EXPIRED)
         else:
             entry.delete()
             free = _free_places(event, now=now)
@@ -145,7 +148,7 @@ def waitlist_offer_accept(*, user: User, event_id: int) -> str:
             EventParticipant.objects.create(event=event, user=user)
             waitlist_offer_notice_withdraw(event_id=event.pk, user_ids=[user.pk])
             return OfferAnswer.TAKEN
-    raise OfferEnded(refusal)
+    raise refusal
 
 
 def waitlist_offer_decline(*, user: User, event_id: int) -> str | None:
@@ -155,7 +158,7 @@ def waitlist_offer_decline(*, user: User, event_id: int) -> str | None:
         pages_changed(EVENTS)
         event = Event.objects.select_for_update().filter(pk=event_id).first()
         if event is None:
-            raise EventError(MESSAGE_FAILED)
+            raise EventError(MESSAGE_FAILED, code=EventRefusal.EVENT_UNKNOWN)
         entry = EventWaitlistEntry.objects.filter(event=event, user=user).first()
         if entry is None:
             return None

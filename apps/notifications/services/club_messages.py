@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from apps.core.page_cache import CLUB_MESSAGES, pages_changed
 
+from ..refusals import NotificationRefusal
 from .mail_queue import (
     _CHUNK,
 )
@@ -39,7 +40,7 @@ def club_message_send(*, author, title: str, body: str):
     elif len(body) > CLUB_BODY_MAX:
         fields["body"] = f"Een bericht is hoogstens {CLUB_BODY_MAX} tekens."
     if fields:
-        raise PushError(next(iter(fields.values())), fields=fields)
+        raise PushError(next(iter(fields.values())), code=NotificationRefusal.CLUB_MESSAGE_INVALID, fields=fields)
     with transaction.atomic():
         message = ClubMessage.objects.create(author=author, title=title, body=body)
         pages_changed(CLUB_MESSAGES)

@@ -14,6 +14,7 @@ from django.utils import timezone
 from ..links import UnsubscribeScope, unsubscribe_payload
 from ..messages import build_message
 from ..models import InvitationOptOut, Mail
+from ..refusals import NotificationRefusal
 from .mail_queue import (
     MailError,
     _enqueue,
@@ -138,4 +139,4 @@ def mail_unsubscribe(*, token: str) -> str:
             else:
                 mail_preference_set(user=user, dip_nudge=False)
         return scope
-    raise MailError(MESSAGE_BAD_UNSUBSCRIBE_LINK)
+    raise MailError(MESSAGE_BAD_UNSUBSCRIBE_LINK, code=NotificationRefusal.BAD_UNSUBSCRIBE_LINK)

@@ -15,6 +15,7 @@ from apps.invitations.models import Invitation
 
 from ..links import UnsubscribeScope
 from ..models import InvitationOptOut, Mail, MailPreference
+from ..refusals import NotificationRefusal
 from ..tasks import deliver_mails, send_invitation_mails
 
 MESSAGE_RESENT = "De uitnodiging wordt opnieuw verstuurd."
@@ -279,13 +280,13 @@ def invitation_mail_resend(*, invitation_id: int) -> Mail:
     with transaction.atomic():
         invitation = Invitation.objects.select_for_update().filter(pk=invitation_id).first()
         if invitation is None:
-            raise MailError(MESSAGE_NO_INVITATION)
+            raise MailError(MESSAGE_NO_INVITATION, code=NotificationRefusal.INVITATION_GONE)
         if not invitation.email:
-            raise MailError(MESSAGE_NO_EMAIL)
+            raise MailError(MESSAGE_NO_EMAIL, code=NotificationRefusal.INVITATION_NO_EMAIL)
         if invitation.status_at(now) != Invitation.Status.ACTIVE:
-            raise MailError(MESSAGE_NOT_ACTIVE)
+            raise MailError(MESSAGE_NOT_ACTIVE, code=NotificationRefusal.INVITATION_NOT_ACTIVE)
         if _opted_out([invitation.email]):
-            raise MailError(MESSAGE_OPTED_OUT)
+            raise MailError(MESSAGE_OPTED_OUT, code=NotificationRefusal.OPTED_OUT)
         mail = Mail.objects.select_for_update().filter(invitation=invitation).first()
         if mail is None:
             mail = Mail(kind=Mail.Kind.INVITATION, invitation=invitation, created_at=now)

@@ -7,6 +7,7 @@ from apps.core.errors import DomainError
 from apps.core.page_cache import MEMBER, pages_changed
 
 from ..models import MailPreference, PushSubscription
+from ..refusals import NotificationRefusal
 
 MESSAGE_PUSH_BAD_SUBSCRIPTION = "Dit apparaat gaf geen bruikbaar abonnement door. Probeer het opnieuw."
 MESSAGE_PUSH_NOT_HTTPS = "Dit apparaat gaf een onveilig adres door (geen https). Meldingen kunnen daar niet heen."
@@ -41,20 +42,20 @@ def push_subscription_save(*, user, subscription: object, device_label: str = ""
     from ..push import endpoint_allowed, push_configured
 
     if not push_configured():
-        raise PushError(MESSAGE_PUSH_OFF, status=409)
+        raise PushError(MESSAGE_PUSH_OFF, code=NotificationRefusal.PUSH_OFF, status=409)
     if not isinstance(subscription, dict):
-        raise PushError(MESSAGE_PUSH_BAD_SUBSCRIPTION)
+        raise PushError(MESSAGE_PUSH_BAD_SUBSCRIPTION, code=NotificationRefusal.BAD_SUBSCRIPTION)
     endpoint = subscription.get("endpoint")
     keys = subscription.get("keys")
     if not isinstance(endpoint, str) or not endpoint or len(endpoint) > 1000 or not isinstance(keys, dict):
-        raise PushError(MESSAGE_PUSH_BAD_SUBSCRIPTION)
+        raise PushError(MESSAGE_PUSH_BAD_SUBSCRIPTION, code=NotificationRefusal.BAD_SUBSCRIPTION)
     if not endpoint_allowed(endpoint):
-        raise PushError(MESSAGE_PUSH_NOT_HTTPS)
+        raise PushError(MESSAGE_PUSH_NOT_HTTPS, code=NotificationRefusal.ENDPOINT_REFUSED)
     p256dh, auth = keys.get("p256dh"), keys.get("auth")
     if not isinstance(p256dh, str) or not isinstance(auth, str):
-        raise PushError(MESSAGE_PUSH_BAD_SUBSCRIPTION)
+        raise PushError(MESSAGE_PUSH_BAD_SUBSCRIPTION, code=NotificationRefusal.BAD_SUBSCRIPTION)
     if not _b64url_bytes(p256dh, 65) or not _b64url_bytes(auth, 16):
-        raise PushError(MESSAGE_PUSH_BAD_SUBSCRIPTION)
+        raise PushError(MESSAGE_PUSH_BAD_SUBSCRIPTION, code=NotificationRefusal.BAD_SUBSCRIPTION)
     now = timezone.now()
     label = " ".join(str(device_label or "").split())[:100]
     with transaction.atomic():
@@ -94,7 +95,7 @@ def push_subscription_delete(*, user, subscription_id: int) -> None:
     with transaction.atomic():
         deleted, _ = PushSubscription.objects.filter(user=user, pk=subscription_id).delete()
         if not deleted:
-            raise PushError(MESSAGE_NO_DEVICE, status=404)
+            raise PushError(MESSAGE_NO_DEVICE, code=NotificationRefusal.NO_DEVICE, status=404)
         pages_changed(MEMBER, user_ids=[user.pk])
 
 
@@ -118,9 +119,9 @@ def notice_preferences_set(*, user, choices: dict[str, str]) -> None:
 
     for kind, channel in choices.items():
         if kind not in KINDS:
-            raise PushError(MESSAGE_NOTICE_KIND)
+            raise PushError(MESSAGE_NOTICE_KIND, code=NotificationRefusal.NOTICE_KIND_UNKNOWN)
         if channel not in Channel.values:
-            raise PushError(MESSAGE_NOTICE_CHANNEL)
+            raise PushError(MESSAGE_NOTICE_CHANNEL, code=NotificationRefusal.NOTICE_CHANNEL_UNKNOWN)
     now = timezone.now()
     with transaction.atomic():
         MailPreference.objects.get_or_create(user=user)

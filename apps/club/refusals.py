@@ -1,0 +1,8 @@
+"""The codes of the club page's refusals: what code branches on (never the Dutch sentence)."""
+
+from enum import StrEnum
+
+
+class ClubRefusal(StrEnum):
+    ITEM_GONE = "item_gone"
+    NOT_ADMIN = "not_admin"

@@ -1,0 +1,33 @@
+"""The codes of the events' refusals: what code branches on (never the Dutch sentence)."""
+
+from enum import StrEnum
+
+
+class EventRefusal(StrEnum):
+    # Signing up, the waitlist and its offers.
+    EVENT_UNKNOWN = "event_unknown"
+    INACTIVE = "inactive"  # cancelled or no longer available
+    PAST = "past"
+    ALREADY_JOINED = "already_joined"
+    FULL = "full"
+    ALREADY_WAITLISTED = "already_waitlisted"
+    OFFER_NONE = "offer_none"
+    OFFER_NOT_YET = "offer_not_yet"
+    OFFER_EXPIRED = "offer_expired"
+    # Guests.
+    GUESTS_CLOSED = "guests_closed"
+    GUESTS_ADMIN_ONLY = "guests_admin_only"
+    GUESTS_NOT_YET = "guests_not_yet"
+    # Organising: the details, a series, changing and cancelling.
+    TITLE_REQUIRED = "title_required"
+    TITLE_TOO_LONG = "title_too_long"
+    LOCATION_TOO_LONG = "location_too_long"
+    MAXIMUM_TOO_LOW = "maximum_too_low"
+    MAXIMUM_BELOW_PARTICIPANTS = "maximum_below_participants"
+    START_IN_PAST = "start_in_past"
+    REPEAT_BEFORE_START = "repeat_before_start"
+    SERIES_TOO_LONG = "series_too_long"
+    CANCELLED = "cancelled"  # a cancelled event is not changed any more
+    ALREADY_CANCELLED = "already_cancelled"
+    CANCEL_REASON_REQUIRED = "cancel_reason_required"
+    CANCEL_REASON_TOO_LONG = "cancel_reason_too_long"
