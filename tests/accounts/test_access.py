@@ -57,7 +57,11 @@ def test_admin_required_lets_admins_in(admin_client):
 def test_member_json_refuses_anonymous_with_401_and_the_login_url(client):
     response = client.get("/t/member.json")
     assert response.status_code == 401
-    assert response.json() == {"error": "Je sessie is verlopen. Log opnieuw in.", "login_url": "/auth"}
+    assert response.json() == {
+        "error": "Je sessie is verlopen. Log opnieuw in.",
+        "code": "session_expired",
+        "login_url": "/auth",
+    }
 
 
 @pytest.mark.urls(__name__)
@@ -76,11 +80,15 @@ def test_member_json_treats_a_deactivated_account_as_signed_out(member_client, m
 def test_admin_json_answers_401_403_200(client, member, admin_user):
     anonymous = client.get("/t/admin.json")
     assert anonymous.status_code == 401
-    assert anonymous.json() == {"error": "Sessie verlopen, log opnieuw in", "login_url": "/auth"}
+    assert anonymous.json() == {
+        "error": "Sessie verlopen, log opnieuw in",
+        "code": "session_expired",
+        "login_url": "/auth",
+    }
     client.force_login(member)
     refused = client.post("/t/admin.json")
     assert refused.status_code == 403
-    assert refused.json() == {"error": "Je hebt geen admin rechten"}
+    assert refused.json() == {"error": "Je hebt geen admin rechten", "code": "not_admin"}
     client.force_login(admin_user)
     assert client.get("/t/admin.json").json() == {"ok": True}
 
@@ -112,4 +120,7 @@ def test_the_admin_role_without_a_second_factor_is_refused_like_a_member(bare_ad
     assert response["Location"] == "/dashboard"
     assert "Je hebt geen admin rechten" in [str(m) for m in get_messages(response.wsgi_request)]
     response = bare_admin_client.get("/t/admin.json")
-    assert response.status_code == 403 and response.json() == {"error": "Je hebt geen admin rechten"}
+    assert response.status_code == 403 and response.json() == {
+        "error": "Je hebt geen admin rechten",
+        "code": "not_admin",
+    }

@@ -29,7 +29,10 @@ def test_an_admin_without_a_second_factor_is_sent_to_set_one_up(bare_admin_clien
 
 def test_the_admin_endpoints_answer_json(bare_admin_client):
     response = bare_admin_client.get("/admin/api/gebruikers")
-    assert response.status_code == 403 and response.json() == {"error": MESSAGE_SECOND_FACTOR_REQUIRED}
+    assert response.status_code == 403 and response.json() == {
+        "error": MESSAGE_SECOND_FACTOR_REQUIRED,
+        "code": "second_factor_required",
+    }
 
 
 def test_an_authenticator_app_or_a_passkey_opens_the_admin(bare_admin_client, bare_admin):
@@ -106,7 +109,7 @@ def test_without_the_middleware_a_bare_admin_is_still_refused_like_a_member(bare
     assert response["Location"] == "/dashboard"
     assert MESSAGE_NO_ADMIN in [str(m) for m in get_messages(response.wsgi_request)]
     response = bare_admin_client.get("/admin/api/gebruikers")
-    assert response.status_code == 403 and response.json() == {"error": MESSAGE_NO_ADMIN}
+    assert response.status_code == 403 and response.json() == {"error": MESSAGE_NO_ADMIN, "code": "not_admin"}
     response = bare_admin_client.post(
         "/admin/api/uitnodigingen/nieuw", {"email": "indringer@example.nl"}, content_type="application/json"
     )

@@ -20,7 +20,7 @@ def test_the_export_link_is_a_plain_link_not_a_download_that_would_save_the_admi
 def test_the_islands_export_without_subscribers_gets_the_message_as_json(admin_client):
     response = admin_client.get("/admin/nieuwsbrief.csv", HTTP_ACCEPT="text/csv, application/json")
     assert response.status_code == 404
-    assert response.json() == {"error": "Geen nieuwsbrief abonnees gevonden"}
+    assert response.json() == {"error": "Geen nieuwsbrief abonnees gevonden", "code": "no_subscribers"}
 
 
 def test_the_islands_export_with_subscribers_gets_the_csv(admin_client):

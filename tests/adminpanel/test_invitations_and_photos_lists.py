@@ -197,7 +197,14 @@ def test_a_full_photo_page_stays_under_sixty_kilobytes_with_the_longest_names(ad
 def test_a_bad_parameter_gets_a_dutch_json_400(admin_client, url, params, message):
     response = admin_client.get(url, params)
     assert response.status_code == 400 and response["Content-Type"] == "application/json"
-    assert response.json() == {"error": message}
+    codes = {
+        MESSAGE_BAD_SEARCH: "bad_search",
+        MESSAGE_INVITATIONS_BAD_SORT: "bad_sort",
+        MESSAGE_PHOTOS_BAD_SORT: "bad_sort",
+        MESSAGE_INVITATIONS_BAD_CURSOR: "bad_cursor",
+        MESSAGE_PHOTOS_BAD_CURSOR: "bad_cursor",
+    }
+    assert response.json() == {"error": message, "code": codes[message]}
 
 
 @pytest.mark.parametrize(("url", "key"), [(INVITATIONS, "invitations"), (PHOTOS, "photos")])

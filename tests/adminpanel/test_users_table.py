@@ -92,7 +92,12 @@ def test_an_answer_stays_under_sixty_kilobytes_with_long_names_and_addresses(adm
 def test_a_bad_parameter_gets_a_dutch_json_400(admin_client, params, message):
     response = admin_client.get(URL, params)
     assert response.status_code == 400 and response["Content-Type"] == "application/json"
-    assert response.json() == {"error": message}
+    codes = {
+        MESSAGE_USERS_BAD_SORT: "bad_sort",
+        MESSAGE_BAD_SEARCH: "bad_search",
+        MESSAGE_USERS_BAD_CURSOR: "bad_cursor",
+    }
+    assert response.json() == {"error": message, "code": codes[message]}
 
 
 def test_a_cursor_beyond_every_row_answers_an_empty_page(admin_client):
@@ -108,7 +113,10 @@ def test_a_cursor_of_another_sort_or_search_is_refused(admin_client):
     assert admin_client.get(URL, {"sort": "name", "cursor": cursor}).status_code == 200
     for params in ({"sort": "dipCount"}, {"sort": "name", "dir": "asc"}, {"sort": "name", "q": "lid"}):
         response = admin_client.get(URL, {**params, "cursor": cursor})
-        assert response.status_code == 400 and response.json() == {"error": MESSAGE_USERS_BAD_CURSOR}
+        assert response.status_code == 400 and response.json() == {
+            "error": MESSAGE_USERS_BAD_CURSOR,
+            "code": "bad_cursor",
+        }
 
 
 @pytest.mark.parametrize("size", [5, 3000])

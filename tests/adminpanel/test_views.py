@@ -44,7 +44,10 @@ def test_json_endpoints_refuse_anonymous_and_members(client, member, url):
     assert response.status_code == 401 and response.json()["error"] == "Sessie verlopen, log opnieuw in"
     client.force_login(member)
     response = client.get(url)
-    assert response.status_code == 403 and response.json() == {"error": "Je hebt geen admin rechten"}
+    assert response.status_code == 403 and response.json() == {
+        "error": "Je hebt geen admin rechten",
+        "code": "not_admin",
+    }
 
 
 @pytest.mark.parametrize(
@@ -188,7 +191,8 @@ def test_single_invitation_with_and_without_email(admin_client, admin_user):
 )
 def test_single_invitation_bad_input(admin_client, raw_body, message):
     response = admin_client.post("/admin/api/uitnodigingen/nieuw", raw_body, content_type="application/json")
-    assert response.status_code == 400 and response.json() == {"error": message}
+    code = "invalid" if message == "Vul een geldig e-mailadres in" else "invitation_request_bad"  # a ValidationError
+    assert response.status_code == 400 and response.json() == {"error": message, "code": code}
     assert not Invitation.objects.exists()
 
 
@@ -341,7 +345,7 @@ def test_a_single_invitation_skips_nobody_the_bulk_path_skips(admin_client, memb
         (member.email.upper(), "Dit e-mailadres heeft al een account"),
     ]:
         response = post_json(admin_client, "/admin/api/uitnodigingen/nieuw", {"email": email})
-        assert response.status_code == 400 and response.json() == {"error": message}
+        assert response.status_code == 400 and response.json() == {"error": message, "code": "invalid"}
     assert Invitation.objects.count() == 1
 
 
@@ -349,5 +353,5 @@ def test_a_single_invitation_for_an_overlong_address_is_a_dutch_400(admin_client
     email = "a" * 300 + "@example.nl"  # 312 characters: the column holds 254 (PostgreSQL said DataError)
     response = post_json(admin_client, "/admin/api/uitnodigingen/nieuw", {"email": email})
     assert response.status_code == 400
-    assert response.json() == {"error": "Vul een geldig e-mailadres in"}
+    assert response.json() == {"error": "Vul een geldig e-mailadres in", "code": "invalid"}
     assert not Invitation.objects.exists()

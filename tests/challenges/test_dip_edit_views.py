@@ -112,7 +112,7 @@ def test_undo_of_an_older_dip_is_a_409_with_the_reason(member_client, member, ca
     first = dip_register(user=member).dip
     dip_register(user=member)
     response = member_client.post(f"/challenge/plons/{first.pk}/ongedaan")
-    assert response.status_code == 409 and response.json() == {"error": MESSAGE_UNDO_TOO_LATE}
+    assert response.status_code == 409 and response.json() == {"error": MESSAGE_UNDO_TOO_LATE, "code": "undo_too_late"}
 
 
 @pytest.mark.parametrize("path", ["/challenge/plons/1", "/challenge/plons/1/ongedaan"])
@@ -149,4 +149,7 @@ def test_the_django_admin_shows_the_conditions_read_only(admin_client, member):
 )
 def test_an_id_beyond_any_dip_is_a_json_404(member_client, path):
     response = member_client.post(path, {"spot": "Pier"})
-    assert response.status_code == 404 and response.json() == {"error": "Deze plons bestaat niet (meer)."}
+    assert response.status_code == 404 and response.json() == {
+        "error": "Deze plons bestaat niet (meer).",
+        "code": "dip_unknown",
+    }

@@ -66,7 +66,11 @@ def test_anonymous_writes_go_to_auth_and_change_nothing(client, path, waterdiere
 def test_anonymous_dip_gets_the_expired_session_message_as_json(client):
     response = client.post("/challenge/plons")
     assert response.status_code == 401
-    assert response.json() == {"error": "Je sessie is verlopen. Log opnieuw in.", "login_url": "/auth"}
+    assert response.json() == {
+        "error": "Je sessie is verlopen. Log opnieuw in.",
+        "code": "session_expired",
+        "login_url": "/auth",
+    }
 
 
 def test_writes_need_post(member_client):

@@ -41,7 +41,7 @@ def test_an_admin_json_endpoint_that_breaks_answers_dutch_json(as_in_production,
     response = as_in_production(admin_user).get("/admin/api/gebruikers", HTTP_ACCEPT="application/json")
     assert response.status_code == 500
     assert response["Content-Type"] == "application/json"
-    assert response.json() == {"error": MESSAGE_SERVER_ERROR}
+    assert response.json() == {"error": MESSAGE_SERVER_ERROR, "code": "server_error"}
 
 
 def test_the_dip_endpoint_that_breaks_answers_dutch_json(as_in_production, member, monkeypatch):
@@ -49,7 +49,7 @@ def test_the_dip_endpoint_that_breaks_answers_dutch_json(as_in_production, membe
     monkeypatch.setattr(challenge_views, "dip_register", broken)
     response = as_in_production(member).post("/challenge/plons", HTTP_ACCEPT="application/json", HTTP_X_CSRFTOKEN="x")
     assert response.status_code == 500
-    assert response.json() == {"error": MESSAGE_SERVER_ERROR}
+    assert response.json() == {"error": MESSAGE_SERVER_ERROR, "code": "server_error"}
 
 
 def test_a_page_that_breaks_still_gets_the_html_page(as_in_production, member, monkeypatch):
@@ -68,7 +68,7 @@ def test_a_lost_race_on_a_json_endpoint_is_a_409_in_dutch(as_in_production, memb
     monkeypatch.setattr(challenge_views, "dip_register", lost_race)
     response = as_in_production(member).post("/challenge/plons", HTTP_ACCEPT="application/json")
     assert response.status_code == 409
-    assert response.json() == {"error": MESSAGE_CONFLICT}
+    assert response.json() == {"error": MESSAGE_CONFLICT, "code": "conflict"}
     assert not Dip.objects.exists()
 
 

@@ -90,18 +90,22 @@ def test_resending_a_failed_invitation(admin_client, smtp_server):
 
 
 @pytest.mark.parametrize(
-    ("invitation_kwargs", "message"),
+    ("invitation_kwargs", "message", "code"),
     [
-        ({"email": None}, "Deze uitnodiging heeft geen e-mailadres."),
-        ({"email": "weg@example.nl", "used": True}, "Deze uitnodiging is al gebruikt of verlopen."),
+        ({"email": None}, "Deze uitnodiging heeft geen e-mailadres.", "invitation_no_email"),
+        (
+            {"email": "weg@example.nl", "used": True},
+            "Deze uitnodiging is al gebruikt of verlopen.",
+            "invitation_not_active",
+        ),
     ],
     ids=["no-address", "used"],
 )
-def test_resending_is_refused_with_a_reason(admin_client, invitation_kwargs, message):
+def test_resending_is_refused_with_a_reason(admin_client, invitation_kwargs, message, code):
     used = invitation_kwargs.pop("used", False)
     invitation = InvitationFactory(**invitation_kwargs, **({"used_at": timezone.now()} if used else {}))
     response = resend(admin_client, invitation.pk)
-    assert response.status_code == 409 and response.json() == {"error": message}
+    assert response.status_code == 409 and response.json() == {"error": message, "code": code}
     assert not Mail.objects.exists()
 
 
@@ -109,12 +113,15 @@ def test_resending_to_an_address_that_opted_out_is_refused(admin_client):
     invitation = InvitationFactory(email="nee@example.nl")
     InvitationOptOut.objects.create(email="nee@example.nl")
     response = resend(admin_client, invitation.pk)
-    assert response.json() == {"error": "Dit e-mailadres wil geen uitnodigingen meer ontvangen."}
+    assert response.json() == {"error": "Dit e-mailadres wil geen uitnodigingen meer ontvangen.", "code": "opted_out"}
 
 
 def test_resending_an_unknown_invitation(admin_client):
     response = resend(admin_client, 987654)
-    assert response.status_code == 409 and response.json() == {"error": "Deze uitnodiging bestaat niet meer."}
+    assert response.status_code == 409 and response.json() == {
+        "error": "Deze uitnodiging bestaat niet meer.",
+        "code": "invitation_gone",
+    }
 
 
 @pytest.mark.parametrize("size", [1, 60])

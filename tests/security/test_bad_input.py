@@ -337,7 +337,7 @@ def test_a_body_beyond_the_upload_limit_gets_a_dutch_json_answer(world: World):
         "/admin/api/uitnodigingen/bulk", body, content_type="application/json", HTTP_ACCEPT="application/json"
     )
     assert response.status_code == 400
-    assert response.json() == {"error": MESSAGE_BAD_REQUEST}
+    assert response.json() == {"error": MESSAGE_BAD_REQUEST, "code": "bad_request"}
     assert Invitation.objects.count() == before
 
 
@@ -720,7 +720,7 @@ def test_a_json_endpoint_without_the_right_csrf_header_is_refused_in_dutch(world
         assert response.status_code in (200, 201)  # the control: the same request with the token works
         return
     assert response.status_code == 403
-    assert response.json() == {"error": MESSAGE_CSRF}
+    assert response.json() == {"error": MESSAGE_CSRF, "code": "csrf_failed"}
     assert database_state() == before
 
 
@@ -855,7 +855,7 @@ def test_a_foreign_host_header_gets_the_dutch_400_page(db, host):
     assert MESSAGE_BAD_REQUEST in html_of(response)
     json_response = Client().post("/admin/api/gebruikers", HTTP_HOST=host, HTTP_ACCEPT="application/json")
     assert json_response.status_code == 400
-    assert json_response.json() == {"error": MESSAGE_BAD_REQUEST}
+    assert json_response.json() == {"error": MESSAGE_BAD_REQUEST, "code": "bad_request"}
 
 
 # --- unicode digits, huge numbers, NUL, text that grows when normalised, a broken passkey answer ---------
@@ -879,7 +879,7 @@ def test_dip_conditions_in_unicode_digits_or_with_nul_get_the_fields_dutch_messa
     for url in ("/challenge/plons", f"/challenge/plons/{world.member_plain_dip.pk}"):
         response = client.post(url, {field: value})
         assert response.status_code == 400, (url, response.content[:300])
-        assert response.json() == {"error": message, "fields": {field: message}}
+        assert response.json() == {"error": message, "code": "conditions_invalid", "fields": {field: message}}
     assert counts() == before
     world.member_plain_dip.refresh_from_db()
     assert (world.member_plain_dip.duration_seconds, world.member_plain_dip.note) == (None, "")

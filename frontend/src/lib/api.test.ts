@@ -61,10 +61,11 @@ describe("postJson", () => {
     });
   });
 
-  it("maps an error JSON body to its message", async () => {
+  it("maps an error JSON body to its message and keeps its code", async () => {
     mockFetch(
       jsonResponse(400, {
         error: "Deze challenge is voltooid. Je kunt geen nieuwe plonsen meer toevoegen.",
+        code: "card_done",
       }),
     );
     const result = await postJson("/challenge/dips", {});
@@ -73,7 +74,14 @@ describe("postJson", () => {
       status: 400,
       message: "Deze challenge is voltooid. Je kunt geen nieuwe plonsen meer toevoegen.",
       loginUrl: null,
+      body: { error: "Deze challenge is voltooid. Je kunt geen nieuwe plonsen meer toevoegen.", code: "card_done" },
     });
+  });
+
+  it("gives a body without a code the empty code: no refusal to branch on", async () => {
+    mockFetch(jsonResponse(409, { error: "Er ging iets mis." }));
+    const result = await postJson("/challenge/dips", {});
+    expect(result).toMatchObject({ ok: false, body: { error: "Er ging iets mis.", code: "" } });
   });
 
   it("exposes login_url on 401/403", async () => {

@@ -160,12 +160,15 @@ function failure(status: number, raw: unknown): ApiFailure {
   };
 }
 
-/** `raw` when it has the error body's shape (an `error` text), else null: a proxy's page is no answer. */
+/**
+ * `raw` when it has the error body's shape (an `error` text), else null: a proxy's page is no answer.
+ * A body without a code gets "" (no refusal the islands branch on).
+ */
 export function errorBodyOf(raw: unknown): ErrorBody | null {
   if (typeof raw !== "object" || raw === null) return null;
-  const { error, fields, login_url: loginUrl } = raw as Record<string, unknown>;
+  const { error, code, fields, login_url: loginUrl } = raw as Record<string, unknown>;
   if (typeof error !== "string") return null;
-  const body: ErrorBody = { error };
+  const body: ErrorBody = { error, code: typeof code === "string" ? code : "" };
   if (typeof fields === "object" && fields !== null) {
     body.fields = Object.fromEntries(
       Object.entries(fields).filter((entry): entry is [string, string] => typeof entry[1] === "string"),

@@ -7,11 +7,16 @@ import type { CelebrationKind } from "./celebrate";
 
 /**
  * The JSON body of every refused island request (any 4xx/5xx a JSON endpoint answers itself), e.g.
- * `{"error": "Je sessie is verlopen. Log opnieuw in.", "login_url": "/auth"}`.
+ * `{"error": "Je sessie is verlopen. Log opnieuw in.", "code": "session_expired", "login_url": "/auth"}`.
  */
 export interface ErrorBody {
   /** The Dutch message to show, as it is. */
   error: string;
+  /**
+   * Which refusal it is, in lowercase snake case (a value of a refusal enum on the server, e.g. "card_full").
+   * Branch on this, never on `error`: the ones the islands use are in lib/refusal-codes.ts.
+   */
+  code: string;
   /** The Dutch message per wrong form field (a refused dip's details: 400). */
   fields?: Record<string, string>;
   /** Where to sign in again: only on a 401 (the session is gone). */

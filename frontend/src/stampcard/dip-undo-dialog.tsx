@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { postForm } from "../lib/api";
+import { REFUSAL } from "../lib/refusal-codes";
 import { ConfirmDialog } from "../ui/dialog";
 import { DT } from "./details-texts";
 import { dipUrl } from "./dip-url";
@@ -10,7 +11,7 @@ export interface DipUndoDialogProps {
   dip: Dip;
   endpoint: string;
   onUndone: (card: StampCardData, message: string) => void;
-  /** The server refused (409: too late, or no longer the latest) or could not be reached. */
+  /** The server refused (`tooLate`: the undo window is over, or it is no longer the latest) or could not be reached. */
   onRefused: (message: string, tooLate: boolean) => void;
   onClose: () => void;
 }
@@ -24,7 +25,7 @@ export function DipUndoDialog({ dip, endpoint, onUndone, onRefused, onClose }: D
     setBusy(false);
     onClose();
     if (result.ok) onUndone(result.data.card, result.data.message);
-    else onRefused(result.status === 0 ? T.networkError : result.message, result.status === 409);
+    else onRefused(result.status === 0 ? T.networkError : result.message, result.body?.code === REFUSAL.undoTooLate);
   };
   return (
     <ConfirmDialog

@@ -25,14 +25,14 @@ describe("where a tap ends up", () => {
   });
 
   it("is signed out on a 401, with or without a login URL", () => {
-    const expired = refused(401, { error: "Je sessie is verlopen. Log opnieuw in.", login_url: "/auth" }, "/auth");
+    const expired = refused(401, { error: "Je sessie is verlopen. Log opnieuw in.", code: "session_expired", login_url: "/auth" }, "/auth");
     expect(tapOutcome(expired, HERE)).toEqual({ kind: "signedOut", failure: expired });
     expect(tapOutcome(refused(401, null), HERE).kind).toBe("signedOut");
   });
 
   it("is refused with the server's message and fields, or the size message for a proxy's HTML 413", () => {
     const fields = { spot: "De plek mag hoogstens 80 tekens lang zijn." };
-    expect(tapOutcome(refused(400, { error: "Controleer de details.", fields }), HERE)).toEqual({
+    expect(tapOutcome(refused(400, { error: "Controleer de details.", code: "conditions_invalid", fields }), HERE)).toEqual({
       kind: "refused",
       message: "Controleer de details.",
       fields,
