@@ -124,7 +124,7 @@ def test_every_refusal_made_names_a_code_of_its_own_apps_enum():
         for where, call, app in _makings()
         if _name(call.func) != "__init__" or id(call) in super_inits_of_refusals
     ]
-    assert len(makings) > 100  # the walk sees the raises (about 140 today)
+    assert len(makings) > 100  # the walk sees the raises (well over a hundred today)
     problems = [f"{where}: {problem}" for where, call, app in makings if (problem := _code_problem(call, app))]
     assert not problems, "\n".join(problems)
 
