@@ -112,7 +112,10 @@ def compose_stack(django_db_setup, tmp_path_factory):
     envs["web"].update(GUNICORN_TIMEOUT=str(GUNICORN_TIMEOUT), GUNICORN_WORKERS=str(GUNICORN_WORKERS))
     # The image runs collectstatic when it is built; production serves the hashed names from its manifest.
     subprocess.run(  # noqa: S603
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=parts.REPO, env=envs["web"], check=True
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+        cwd=parts.REPO,
+        env=envs["web"],
+        check=True,
     )
     web = stack.app_process("web", env=envs["web"], workdir=workdir)
     worker = stack.app_process("worker", env=envs["worker"], workdir=workdir) if _command_exists("worker") else None

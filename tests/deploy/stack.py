@@ -95,7 +95,9 @@ def app_environment(
 
 def app_process(service: str, *, env: dict[str, str], workdir: Path) -> parts.Process:
     port = int(env["GUNICORN_BIND"].rsplit(":", 1)[1]) if service == "web" else None
-    return parts.Process(service, argv(compose()["services"][service]["command"]), env, workdir / f"{service}.log", port=port)
+    return parts.Process(
+        service, argv(compose()["services"][service]["command"]), env, workdir / f"{service}.log", port=port
+    )
 
 
 def health_check(service: str, *, env: dict[str, str]) -> subprocess.CompletedProcess:

@@ -132,7 +132,7 @@ def test_while_web_is_down_the_proxy_answers_we_zijn_zo_terug(running_stack):
     answer = browser.get("/dashboard")
     assert answer.status == 502
     assert answer.headers["Content-Type"].startswith("text/html")
-    assert "<h1 id=\"title\">We zijn zo terug</h1>" in answer.text
+    assert '<h1 id="title">We zijn zo terug</h1>' in answer.text
     assert answer.headers["Retry-After"] == "30"
     running_stack.web.start()  # compose restarts it (restart: unless-stopped); the site is back
     assert browser.get("/").status == 200
