@@ -51,10 +51,11 @@ class Stack:
         return parts.Browser(port=self.https_port, tls=self.tls, host=stack.DOMAIN)
 
 
-def _command_exists(name: str) -> bool:
+def command_exists(service: str) -> bool:
+    """Whether the manage.py command compose.yaml runs for `service` exists on this branch."""
     from django.core.management import get_commands
 
-    return name in get_commands()
+    return stack.manage_command(service) in get_commands()
 
 
 def _trust(ca_root: Path, *, caddy: parts.Process, port: int) -> ssl.SSLContext:
@@ -118,9 +119,9 @@ def compose_stack(django_db_setup, tmp_path_factory):
         check=True,
     )
     web = stack.app_process("web", env=envs["web"], workdir=workdir)
-    worker = stack.app_process("worker", env=envs["worker"], workdir=workdir) if _command_exists("worker") else None
+    worker = stack.app_process("worker", env=envs["worker"], workdir=workdir) if command_exists("worker") else None
     scheduler = (
-        stack.app_process("scheduler", env=envs["scheduler"], workdir=workdir) if _command_exists("scheduler") else None
+        stack.app_process("scheduler", env=envs["scheduler"], workdir=workdir) if command_exists("scheduler") else None
     )
     caddy, http_port, ca_root = stack.caddy_process(
         env_file=env_file, upstream=f"{parts.HOST}:{web.port}", workdir=workdir, https_port=https_port

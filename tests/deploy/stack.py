@@ -93,6 +93,14 @@ def app_environment(
     return env
 
 
+def manage_command(service: str, *, part: str = "command") -> str:
+    """The manage.py command of a service's command (part="command") or health check (part="healthcheck")."""
+    declared = compose()["services"][service]
+    words = declared["command"] if part == "command" else declared["healthcheck"]["test"][1:]
+    assert words[:2] == ["python", "manage.py"], words
+    return words[2]
+
+
 def app_process(service: str, *, env: dict[str, str], workdir: Path) -> parts.Process:
     port = int(env["GUNICORN_BIND"].rsplit(":", 1)[1]) if service == "web" else None
     return parts.Process(
