@@ -40,6 +40,7 @@ RUN DJANGO_SECRET_KEY=build-only-not-a-secret-build-only-not-a-secret python man
 # writable without a chown. Gunicorn's control socket is off (config/gunicorn.conf.py).
 USER app
 EXPOSE 8000
+# The web server's check; compose.yaml gives worker and scheduler their own (manage.py alive ...).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
     CMD python -c "import urllib.request,sys; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4).status == 200 else 1)"
 CMD ["gunicorn", "config.wsgi:application", "--config", "config/gunicorn.conf.py"]
