@@ -1,8 +1,7 @@
 # syntax=docker/dockerfile:1
 # Production image: Vite builds the islands, then Python 3.11 runs gunicorn as a non-root user.
-# Migrations are a separate step (see README, "Productie"): docker run … python manage.py migrate
-# The same image runs the mail worker (one or more containers): docker run … koud python manage.py db_worker
-# and, from cron every 15 minutes, the scheduled mails: docker run --rm … koud python manage.py send_scheduled_mail
+# compose.yaml runs this one image as every app service: migrate (once per deploy), web (gunicorn),
+# worker (python manage.py worker) and scheduler (python manage.py scheduler). See README, "Productie".
 
 FROM node:20-bookworm-slim AS frontend
 WORKDIR /build/frontend
@@ -19,7 +18,13 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     DJANGO_SETTINGS_MODULE=config.settings.production
 WORKDIR /app
-RUN groupadd --system app && useradd --system --gid app --home-dir /app --shell /usr/sbin/nologin app
+# pg_dump/pg_restore for manage.py backup and restore: Debian's client is PostgreSQL 15, the major version of
+# the postgres service in compose.yaml (a dump needs a client at least as new as the server).
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends postgresql-client-15 \
+    && rm -rf /var/lib/apt/lists/*
+RUN groupadd --system --gid 1000 app \
+    && useradd --system --uid 1000 --gid app --home-dir /app --shell /usr/sbin/nologin app
 COPY requirements.txt ./
 RUN pip install --no-cache-dir -r requirements.txt
 COPY --chown=app:app manage.py ./
@@ -30,9 +35,12 @@ COPY --chown=app:app static/ static/
 COPY --from=frontend --chown=app:app /build/frontend/dist/ frontend/dist/
 # collectstatic needs settings to load; a throw-away key is enough for this build step only.
 RUN DJANGO_SECRET_KEY=build-only-not-a-secret-build-only-not-a-secret python manage.py collectstatic --noinput \
-    && mkdir -p /app/media && chown app:app /app/media
+    && mkdir -p /app/media /backups && chown app:app /app/media /backups
+# A new named volume takes the owner of the folder it is mounted on (app, uid 1000): photos and backups are
+# writable without a chown. Gunicorn's control socket is off (config/gunicorn.conf.py).
 USER app
 EXPOSE 8000
+# The web server's check; compose.yaml gives worker and scheduler their own (manage.py alive ...).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
     CMD python -c "import urllib.request,sys; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4).status == 200 else 1)"
 CMD ["gunicorn", "config.wsgi:application", "--config", "config/gunicorn.conf.py"]

@@ -12,7 +12,7 @@ DJANGO_DEBUG ?= false
 # Links in mails and printed invitations follow the port; localhost, not 127.0.0.1: browsers refuse passkeys on an IP address.
 SITE_URL ?= http://localhost:$(PORT)
 
-.PHONY: run test install frontend chromium nginx lint typecheck e2e
+.PHONY: run test install frontend chromium nginx caddy lint typecheck e2e
 
 run: install frontend
 	$(PY) manage.py migrate --noinput
@@ -25,7 +25,7 @@ run: install frontend
 	SITE_URL=$(SITE_URL) $(PY) manage.py db_worker --no-reload & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT; \
 	  DJANGO_DEBUG=$(DJANGO_DEBUG) SITE_URL=$(SITE_URL) MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN=true $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
-test: install frontend chromium nginx typecheck
+test: install frontend chromium nginx caddy typecheck
 	cd frontend && npm run typecheck && npm test
 	$(PY) -m ruff check .
 	$(PY) manage.py makemigrations --check --dry-run
@@ -54,6 +54,11 @@ chromium:
 # The buffering proxy of deploy/nginx/koud.conf: tests/cluster/ run it (as the user, on loopback) in front of gunicorn.
 nginx:
 	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nginx-light >/dev/null; }
+
+# The proxy compose.yaml ships (deploy/caddy/Caddyfile): tests/deploy/ run it as the user, on loopback, with
+# HTTPS from its local CA. Debian's package enables a system service; the tests never use it.
+caddy:
+	@command -v caddy >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends caddy >/dev/null; }
 
 lint: install typecheck
 	$(PY) -m ruff check .

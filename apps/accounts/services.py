@@ -1,6 +1,7 @@
 """Account writes: invitation-only sign-up and the admin role. Keyword-only, each owns its transaction."""
 
 from allauth.account.models import EmailAddress
+from allauth.mfa.models import Authenticator
 from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
@@ -146,6 +147,19 @@ def admin_revoke(*, user: User) -> bool:
         pages_changed(MEMBER, user_ids=[user.pk])
     user.forget_admin_standing()  # a caller holding this object sees the change
     return deleted > 0
+
+
+def second_factor_reset(*, user: User) -> dict[str, int]:
+    """For an operator (manage.py reset_second_factor), when a member, typically the last admin, lost the
+    phone: every passkey, authenticator app and recovery code of `user` goes, so the password signs in again.
+    An admin is then asked for a new factor on /admin. Returns how many of each type went."""
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()  # one reset at a time per member
+        factors = list(Authenticator.objects.filter(user=user).values_list("type", flat=True))
+        Authenticator.objects.filter(user=user).delete()  # post_delete: their /account renders anew
+        pages_changed(MEMBER, user_ids=[user.pk])
+    user.forget_admin_standing()
+    return {kind: factors.count(kind) for kind in sorted(set(factors))}
 
 
 def _email_taken(email: str, *, user: User) -> bool:

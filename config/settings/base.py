@@ -95,8 +95,8 @@ TEMPLATES: list[dict[str, Any]] = [
 
 # Without DATABASE_URL the app runs on an embedded SQLite file, so `make run` needs nothing installed.
 DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+    "default": dj_database_url.parse(
+        env_str("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60),
         conn_health_checks=True,
     )

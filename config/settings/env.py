@@ -1,4 +1,9 @@
-"""Small helpers that read settings from environment variables."""
+"""Small helpers that read settings from environment variables.
+
+Every value is read through `_read`: `docker run --env-file` (unlike a shell or docker compose) keeps
+quotes, so `DEFAULT_FROM_EMAIL="Club <noreply@club.example>"` arrived with its quotes and every mail was
+refused (501 MAIL FROM). One pair of matching quotes around a whole value is dropped, whoever wrote it.
+"""
 
 import os
 
@@ -8,12 +13,26 @@ _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 
 
+def unquote(value: str) -> str:
+    """`"x"` or `'x'` becomes `x`; anything else stays as it is."""
+    stripped = value.strip()
+    if len(stripped) >= 2 and stripped[0] == stripped[-1] and stripped[0] in {'"', "'"}:
+        return stripped[1:-1]
+    return value
+
+
+def _read(name: str) -> str | None:
+    raw = os.environ.get(name)
+    return None if raw is None else unquote(raw)
+
+
 def env_str(name: str, default: str = "") -> str:
-    return os.environ.get(name, default)
+    raw = _read(name)
+    return default if raw is None else raw
 
 
 def env_bool(name: str, default: bool = False) -> bool:
-    raw = os.environ.get(name)
+    raw = _read(name)
     if raw is None:
         return default
     value = raw.strip().lower()
@@ -25,7 +44,7 @@ def env_bool(name: str, default: bool = False) -> bool:
 
 
 def env_int(name: str, default: int) -> int:
-    raw = os.environ.get(name)
+    raw = _read(name)
     if raw is None or raw.strip() == "":
         return default
     try:
@@ -35,7 +54,7 @@ def env_int(name: str, default: int) -> int:
 
 
 def env_list(name: str, default: list[str] | None = None) -> list[str]:
-    raw = os.environ.get(name)
+    raw = _read(name)
     if raw is None:
         return list(default or [])
     return [item.strip() for item in raw.split(",") if item.strip()]
@@ -43,7 +62,7 @@ def env_list(name: str, default: list[str] | None = None) -> list[str]:
 
 def env_secret(name: str) -> str:
     """A secret that production cannot run without: refuse a missing or placeholder value."""
-    value = os.environ.get(name, "").strip()
+    value = (_read(name) or "").strip()
     if len(value) < 32 or value.startswith("django-insecure") or value.lower() in {"changeme", "secret"}:
         raise ImproperlyConfigured(
             f"{name} must be set to a long random value in production "

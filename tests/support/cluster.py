@@ -12,6 +12,7 @@ import re
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -190,9 +191,19 @@ class Browser:
     port: int
     jar: dict[str, str] = field(default_factory=dict)
     timeout: float = 60
+    # HTTPS (tests/deploy/: Caddy with a local CA this context trusts), to `host` on loopback.
+    tls: ssl.SSLContext | None = None
+    host: str = HOST
+
+    def _connection(self, timeout: float) -> http.client.HTTPConnection:
+        if self.tls is not None:
+            return http.client.HTTPSConnection(self.host, self.port, timeout=timeout, context=self.tls)
+        return http.client.HTTPConnection(HOST, self.port, timeout=timeout)
 
     def _headers(self, extra: dict | None = None) -> dict:
-        headers = {"Host": f"{HOST}:{self.port}"}
+        headers = {"Host": f"{self.host}:{self.port}"}
+        if self.tls is not None:  # over HTTPS Django's CSRF check wants the Origin a browser sends
+            headers["Origin"] = f"https://{self.host}:{self.port}"
         if self.jar:
             headers["Cookie"] = "; ".join(f"{name}={value}" for name, value in self.jar.items())
         return {**headers, **(extra or {})}
@@ -209,7 +220,7 @@ class Browser:
 
     def request(self, method: str, path: str, *, body: bytes | None = None, headers: dict | None = None) -> Answer:
         started = time.monotonic()
-        conn = http.client.HTTPConnection(HOST, self.port, timeout=self.timeout)
+        conn = self._connection(self.timeout)
         try:
             conn.request(method, path, body=body, headers=self._headers(headers))
             response = conn.getresponse()
@@ -262,7 +273,7 @@ class Browser:
         chunk = 16 * 1024
         pause = seconds / max(len(body) / chunk, 1)
         started = time.monotonic()
-        conn = http.client.HTTPConnection(HOST, self.port, timeout=self.timeout + seconds)
+        conn = self._connection(self.timeout + seconds)
         try:
             conn.putrequest("POST", path, skip_host=True, skip_accept_encoding=True)
             headers = self._headers(
