@@ -90,8 +90,12 @@ def backup_dir() -> Path:
 
 
 def app_version() -> str:
-    with open(Path(settings.BASE_DIR) / "pyproject.toml", "rb") as file:
-        return tomllib.load(file)["project"]["version"]
+    """The version in pyproject.toml; "onbekend" where the file is missing (the migrations still guard a restore)."""
+    try:
+        with open(Path(settings.BASE_DIR) / "pyproject.toml", "rb") as file:
+            return tomllib.load(file)["project"]["version"]
+    except (OSError, KeyError, tomllib.TOMLDecodeError):
+        return "onbekend"
 
 
 def backup_archives(*, folder: Path | None = None) -> list[Path]:
