@@ -56,7 +56,7 @@ def _child(step: str, argument: str) -> None:
 
 
 def _run_step(step: str, argument: str, **env: str) -> dict:
-    done = subprocess.run(
+    done = subprocess.run(  # noqa: S603 - this script, our arguments
         [sys.executable, __file__, "--child", step, argument],
         env={**os.environ, **env},
         capture_output=True,
@@ -92,7 +92,10 @@ def _media_set(target: Path, pairs: list[tuple[Path, Path]], *, count: int, sour
     for index in range(count):
         photo, thumbnail = pairs[index % len(pairs)]
         copy = index // len(pairs)
-        for relative, source in ((photo, sources[index % len(sources)][0]), (thumbnail, sources[index % len(sources)][1])):
+        for relative, source in (
+            (photo, sources[index % len(sources)][0]),
+            (thumbnail, sources[index % len(sources)][1]),
+        ):
             path = target / (f"copy-{copy}" if copy else "") / relative
             path.parent.mkdir(parents=True, exist_ok=True)
             os.link(source, path)
@@ -163,8 +166,11 @@ def main() -> None:
         backup = _run_step("backup", str(work / "backups"), MEDIA_ROOT=str(work / "media"))
         (archive,) = (work / "backups").glob("koud-backup-*.tar")
         rows["backup"] = {**backup, "archive_mb": archive.stat().st_size / 1_000_000, "photos": len(pairs)}
-        print(f"   backup:  {backup['seconds']:.1f} s, archive {rows['backup']['archive_mb']:.0f} MB, "
-              f"peak {backup['peak_mb']:.0f} MB", flush=True)
+        print(
+            f"   backup:  {backup['seconds']:.1f} s, archive {rows['backup']['archive_mb']:.0f} MB, "
+            f"peak {backup['peak_mb']:.0f} MB",
+            flush=True,
+        )
 
         target = f"{database}_restore"
         _database_recreate(target)

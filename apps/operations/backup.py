@@ -127,8 +127,7 @@ def backup_create(*, folder: Path | None = None, keep: int | None = None, now: d
             manifest, database_file = _database_copy(Path(scratch), now=now)
             # Members' personal data: readable by the app's user only (the operator copies it off as root).
             with open(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as out:
-                with tarfile.open(fileobj=out, mode="w", format=tarfile.PAX_FORMAT) as tar:
-                    tar.copybufsize = COPY_BUFFER
+                with tarfile.TarFile(fileobj=out, mode="w", format=tarfile.PAX_FORMAT, copybufsize=COPY_BUFFER) as tar:
                     _add_bytes(tar, MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False).encode())
                     _add_file(tar, manifest["database"]["file"], database_file)
                     database_file.unlink()  # room on the disk for the media
@@ -329,7 +328,7 @@ def _add_file(tar: tarfile.TarFile, name: str, path: Path) -> None:
         info = tarfile.TarInfo(name)
         info.size, info.mtime, info.mode = stat.st_size, int(stat.st_mtime), 0o600
         tar.addfile(info, file)
-    tar.members.clear()
+    tar.members.clear()  # type: ignore[attr-defined]  # the list behind getmembers(), not in the stubs
 
 
 def _fsync_folder(folder: Path) -> None:

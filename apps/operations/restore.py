@@ -245,7 +245,8 @@ def _media_restore(tar: tarfile.TarFile) -> int:
         os.utime(partial, (member.mtime, member.mtime))
         os.replace(partial, target)
         restored += 1
-        tar.members.clear()  # tarfile remembers every member it read: memory would grow per photo
+        # tarfile remembers every member it read (the list behind getmembers()): memory would grow per photo.
+        tar.members.clear()  # type: ignore[attr-defined]
     return restored
 
 

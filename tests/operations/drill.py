@@ -9,8 +9,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 import psycopg
-from psycopg import sql
 from PIL import Image
+from psycopg import sql
 
 from tests.support import cluster as parts
 

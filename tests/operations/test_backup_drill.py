@@ -36,9 +36,9 @@ from apps.logbook.models import MemberExport
 from apps.logbook.services import export_build, export_request
 from apps.notifications.management.commands.vapid_keys import vapid_key_lines
 from config.settings.caches import cache_settings
-from tests.concurrency import requires_postgresql
 from tests.cluster.members import PASSWORD
 from tests.cluster.members import _production_hash as production_hash
+from tests.concurrency import requires_postgresql
 from tests.factories import ChallengeFactory, UserFactory
 from tests.redis_states import TEST_REDIS_URL, require_redis
 from tests.support import cluster as parts

@@ -26,8 +26,12 @@ class Command(BaseCommand):
         self.stdout.write(f"{result.media_files} bestanden teruggezet.")
         if not result.manifest["media"]["included"]:
             bucket = result.manifest["media"].get("bucket", "")
-            self.stdout.write(f"De foto's staan niet in deze back-up maar in de S3-bucket {bucket}: zet die apart terug.")
+            self.stdout.write(
+                f"De foto's staan niet in deze back-up maar in de S3-bucket {bucket}: zet die apart terug."
+            )
         if result.migrated:
             self.stdout.write(f"Bijgewerkt naar deze versie: {len(result.migrated)} migratie(s) uitgevoerd.")
-        self.stdout.write(f"Cache geleegd ({', '.join(result.caches_cleared)}). Exports van leden vragen ze opnieuw aan.")
+        self.stdout.write(
+            f"Cache geleegd ({', '.join(result.caches_cleared)}). Exports van leden vragen ze opnieuw aan."
+        )
         self.stdout.write(self.style.SUCCESS("Herstel klaar. Start de site weer."))
