@@ -31,7 +31,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.files.storage import FileSystemStorage, storages
-from django.db import connections
+from django.db import OperationalError, connections
 
 from apps.accounts.models import User
 from apps.challenges.models import Dip
@@ -47,6 +47,7 @@ MANIFEST = "manifest.json"
 DATABASE_FILES = {"postgresql": "database.dump", "sqlite": "database.sqlite3"}
 MEDIA = "media/"
 COPY_BUFFER = 1024 * 1024
+MESSAGE_NO_DATABASE = "De database is niet bereikbaar ({error}). Controleer DATABASE_URL en of de database draait."
 # What MEDIA_ROOT holds that the archive leaves out, and why (the manifest and the README say it too).
 MEDIA_LEFT_OUT = {
     "exports": (
@@ -124,7 +125,10 @@ def backup_create(*, folder: Path | None = None, keep: int | None = None, now: d
     partial = folder / (PARTIAL_PREFIX + name)
     try:
         with tempfile.TemporaryDirectory(prefix=SCRATCH_PREFIX, dir=folder) as scratch:
-            manifest, database_file = _database_copy(Path(scratch), now=now)
+            try:
+                manifest, database_file = _database_copy(Path(scratch), now=now)
+            except OperationalError as error:
+                raise BackupError(MESSAGE_NO_DATABASE.format(error=str(error).strip())) from error
             # Members' personal data: readable by the app's user only (the operator copies it off as root).
             with open(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as out:
                 with tarfile.TarFile(fileobj=out, mode="w", format=tarfile.PAX_FORMAT, copybufsize=COPY_BUFFER) as tar:

@@ -26,7 +26,7 @@ from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from django.core.management import call_command
-from django.db import connection, connections, transaction
+from django.db import OperationalError, connection, connections, transaction
 from django.db.migrations.loader import MigrationLoader
 from django.utils import timezone
 
@@ -39,6 +39,7 @@ from .backup import (
     FORMAT,
     MANIFEST,
     MEDIA,
+    MESSAGE_NO_DATABASE,
     BackupError,
     _media_files,
     _pg_connection_args,
@@ -48,6 +49,8 @@ from .backup import (
     backup_dir,
 )
 
+# Tables `migrate` makes without a model: the migration records and the database cache.
+OWN_TABLES = {"django_migrations", "django_cache"}
 MESSAGE_NOT_AN_ARCHIVE = "{name} is geen back-up van Koud water challenge (geen manifest.json vooraan)."
 MESSAGE_NOT_EMPTY = (
     "De doeldatabase of mediamap is niet leeg: {found}. Herstellen zou dat overschrijven. "
@@ -84,7 +87,10 @@ def backup_restore(*, archive: Path, force: bool = False, say: Callable[[str], N
         _check_code(manifest)
         _check_database(manifest)
         if not force:
-            _check_empty()
+            try:
+                _check_empty()
+            except OperationalError as error:
+                raise BackupError(MESSAGE_NO_DATABASE.format(error=str(error).strip())) from error
         say(f"Back-up van {manifest['created_at']} (versie {manifest['version']}): {_counts(manifest)}.")
         database = tar.next()
         if database is None or database.name != manifest["database"]["file"]:
@@ -157,9 +163,13 @@ def _check_database(manifest: dict) -> None:
 
 def _check_empty() -> None:
     """Empty: no members and no dips (a database that only `migrate` ran on, with its catalogue, counts as
-    empty), and no files in MEDIA_ROOT but exports."""
+    empty), no tables this app does not know (a DATABASE_URL that names another app's database), and no
+    files in MEDIA_ROOT but exports."""
     found = []
-    tables = set(connection.introspection.table_names())
+    tables = set(connection.introspection.table_names(include_views=True))
+    ours = set(connection.introspection.django_table_names(include_views=True)) | OWN_TABLES
+    if foreign := sorted(tables - ours):
+        found.append(f"{len(foreign)} tabellen die niet van deze app zijn ({', '.join(foreign[:3])})")
     for model, what in ((User, "leden"), (Dip, "plonsen")):
         if model._meta.db_table in tables and (count := model.objects.count()):
             found.append(f"{count} {what}")

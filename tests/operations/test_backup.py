@@ -172,3 +172,13 @@ def test_sqlite_backup_and_restore(tmp_path):
     assert (tmp_path / "m2" / "badge_art" / "kikker.png").read_bytes() == b"\x89PNG kunst"
     again = manage("restore", str(archive), env=restored, check=False)
     assert again.returncode != 0 and "niet leeg: 1 leden" in again.stderr
+
+
+def test_restore_refuses_a_database_of_another_app(db, tmp_path, settings):
+    """A DATABASE_URL that names another app's database: its tables are never dropped without --force."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE TABLE boekhouding_factuur (id integer)")
+    _archive(tmp_path / "archief.tar")
+    with pytest.raises(CommandError, match="1 tabellen die niet van deze app zijn \\(boekhouding_factuur\\)"):
+        call_command("restore", str(tmp_path / "archief.tar"))
