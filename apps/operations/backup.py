@@ -123,6 +123,7 @@ def backup_create(*, folder: Path | None = None, keep: int | None = None, now: d
     if final.exists():
         raise BackupError(f"Er bestaat al een back-up met de naam {name}. Probeer het over een seconde opnieuw.")
     partial = folder / (PARTIAL_PREFIX + name)
+    written = False
     try:
         with tempfile.TemporaryDirectory(prefix=SCRATCH_PREFIX, dir=folder) as scratch:
             try:
@@ -130,7 +131,9 @@ def backup_create(*, folder: Path | None = None, keep: int | None = None, now: d
             except OperationalError as error:
                 raise BackupError(MESSAGE_NO_DATABASE.format(error=str(error).strip())) from error
             # Members' personal data: readable by the app's user only (the operator copies it off as root).
-            with open(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as out:
+            descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            written = True
+            with open(descriptor, "wb") as out:
                 with tarfile.TarFile(fileobj=out, mode="w", format=tarfile.PAX_FORMAT, copybufsize=COPY_BUFFER) as tar:
                     _add_bytes(tar, MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False).encode())
                     _add_file(tar, manifest["database"]["file"], database_file)
@@ -142,8 +145,11 @@ def backup_create(*, folder: Path | None = None, keep: int | None = None, now: d
                 os.fsync(out.fileno())
         os.rename(partial, final)
         _fsync_folder(folder)
+    except OSError as error:  # a full disk, a folder the app may not write: said, and nothing left behind
+        raise BackupError(f"De back-up kon niet worden geschreven in {folder}: {error}") from error
     finally:
-        partial.unlink(missing_ok=True)
+        if written:
+            partial.unlink(missing_ok=True)
     removed = backup_prune(folder=folder, keep=keep)
     return BackupResult(
         path=final,

@@ -14,7 +14,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from apps.operations import backup as backup_module
-from apps.operations.backup import ARCHIVE_PREFIX, backup_archives, backup_create, backup_prune
+from apps.operations.backup import ARCHIVE_PREFIX, BackupError, backup_archives, backup_create, backup_prune
 from tests.factories import UserFactory
 
 from .drill import manage, site_env
@@ -124,7 +124,7 @@ def test_a_backup_that_fails_halfway_leaves_no_archive(tmp_path, settings, monke
 
     monkeypatch.setattr(backup_module, "_database_copy", database_copy)
     monkeypatch.setattr(backup_module, "_media_files", media_files)
-    with pytest.raises(OSError, match="schijf vol"):
+    with pytest.raises(BackupError, match="kon niet worden geschreven .*schijf vol"):
         backup_create(folder=tmp_path / "backups", keep=14)
     assert os.listdir(tmp_path / "backups") == []
 
