@@ -12,6 +12,7 @@ import time
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
+from django.db.migrations.loader import MigrationLoader
 
 from apps.operations import backup as backup_module
 from apps.operations.backup import ARCHIVE_PREFIX, BackupError, backup_archives, backup_create, backup_prune
@@ -140,8 +141,17 @@ def test_on_s3_the_archive_says_the_photos_are_in_the_bucket(settings, monkeypat
     assert "secret_key" not in json.dumps(media)
 
 
-def test_sqlite_backup_and_restore(tmp_path):
-    """`make run`'s SQLite file: copied with sqlite3's backup API, restored into another file."""
+def _newest_migration(app: str) -> tuple[str, str]:
+    """The newest migration of `app` and the one before it."""
+    graph = MigrationLoader(None, ignore_no_migrations=True).graph
+    (newest,) = graph.leaf_nodes(app)
+    (previous,) = [parent for parent in graph.node_map[newest].parents if parent.key[0] == app]
+    return newest[1], previous.key[1]
+
+
+def test_sqlite_backup_and_restore_of_an_older_version(tmp_path):
+    """`make run`'s SQLite file: copied with sqlite3's backup API, restored into another file; the archive
+    of an older version is brought up by `migrate`."""
     env = site_env(
         DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
         DATABASE_URL=f"sqlite:///{tmp_path / 'site.sqlite3'}",
@@ -155,6 +165,9 @@ def test_sqlite_backup_and_restore(tmp_path):
         "from apps.accounts.models import User; User.objects.create_user(email='sqlite@example.nl', password='x')",
         env=env,
     )
+    # An archive of an older version of the code: the members' newest migration is not applied yet.
+    newest, previous = _newest_migration("accounts")
+    manage("migrate", "accounts", previous, "-v", "0", env=env)
     (tmp_path / "media" / "badge_art").mkdir(parents=True)
     (tmp_path / "media" / "badge_art" / "kikker.png").write_bytes(b"\x89PNG kunst")
     (tmp_path / "media" / "exports").mkdir()
@@ -165,9 +178,11 @@ def test_sqlite_backup_and_restore(tmp_path):
         assert tar.getnames() == ["manifest.json", "database.sqlite3", "media/badge_art/kikker.png"]
 
     restored = {**env, "DATABASE_URL": f"sqlite:///{tmp_path / 'restored.sqlite3'}", "MEDIA_ROOT": str(tmp_path / "m2")}
-    assert "Herstel klaar" in manage("restore", archive.name, env=restored).stdout  # a name in BACKUP_DIR will do
+    done = manage("restore", archive.name, env=restored)  # a name in BACKUP_DIR will do
+    assert "Herstel klaar" in done.stdout and "migratie(s) uitgevoerd" in done.stdout
     with sqlite3.connect(tmp_path / "restored.sqlite3") as db:
         assert db.execute("SELECT email FROM accounts_user").fetchall() == [("sqlite@example.nl",)]
+        assert db.execute("SELECT 1 FROM django_migrations WHERE app = 'accounts' AND name = ?", [newest]).fetchone()
     db.close()
     assert (tmp_path / "m2" / "badge_art" / "kikker.png").read_bytes() == b"\x89PNG kunst"
     again = manage("restore", str(archive), env=restored, check=False)
