@@ -315,7 +315,7 @@ def _media_files(root: Path, *, skip: list[Path]) -> Iterator[tuple[Path, str]]:
     while folders:
         folder = folders.pop()
         with os.scandir(folder) as entries:
-            for entry in sorted(entries, key=lambda e: e.name):
+            for entry in entries:  # as the folder lists them: nothing collected, not even to sort
                 path = Path(entry.path)
                 if entry.is_dir(follow_symlinks=False):
                     if path.resolve() not in left_out:

@@ -6,6 +6,7 @@ import json
 import os
 import secrets
 import sqlite3
+import subprocess
 import tarfile
 import time
 
@@ -197,3 +198,21 @@ def test_restore_refuses_a_database_of_another_app(db, tmp_path, settings):
     _archive(tmp_path / "archief.tar")
     with pytest.raises(CommandError, match="1 tabellen die niet van deze app zijn \\(boekhouding_factuur\\)"):
         call_command("restore", str(tmp_path / "archief.tar"))
+
+
+def test_the_database_password_goes_in_the_environment_never_on_the_command_line(monkeypatch, tmp_path):
+    ran = []
+
+    def run(argv, *, env, **kwargs):
+        ran.append((argv, env))
+        return subprocess.CompletedProcess(argv, 0, "", "")
+
+    monkeypatch.setattr(backup_module.subprocess, "run", run)
+    monkeypatch.setenv("PGPASSWORD", "van-de-shell")
+    database = {"NAME": "club", "USER": "koud", "PASSWORD": "geheim-wachtwoord", "HOST": "db", "PORT": "5432"}
+    backup_module._pg_dump(database, snapshot="00000003-1", target=tmp_path / "database.dump")
+    ((argv, env),) = ran
+    assert not [arg for arg in argv if "geheim-wachtwoord" in arg]
+    assert env["PGPASSWORD"] == "geheim-wachtwoord"
+    assert "--dbname=club" in argv and "--host=db" in argv and "--snapshot=00000003-1" in argv
+    assert "--format=custom" in argv
