@@ -52,6 +52,7 @@ from .backup import (
 # Tables `migrate` makes without a model: the migration records and the database cache.
 OWN_TABLES = {"django_migrations", "django_cache"}
 MESSAGE_NOT_AN_ARCHIVE = "{name} is geen back-up van Koud water challenge (geen manifest.json vooraan)."
+MESSAGE_DAMAGED = "{name} is onvolledig of beschadigd ({error}). Er is niets veranderd; neem een andere back-up."
 MESSAGE_NOT_EMPTY = (
     "De doeldatabase of mediamap is niet leeg: {found}. Herstellen zou dat overschrijven. "
     "Weet je zeker dat het weg mag? Herstel dan met --force."
@@ -86,6 +87,7 @@ def backup_restore(*, archive: Path, force: bool = False, say: Callable[[str], N
         manifest = _manifest_read(tar, archive)
         _check_code(manifest)
         _check_database(manifest)
+        _check_complete(archive)
         if not force:
             try:
                 _check_empty()
@@ -152,6 +154,17 @@ def _check_code(manifest: dict) -> None:
         )
 
 
+def _check_complete(archive: Path) -> None:
+    """Every member's header and the length of its data, read once before anything is touched: an archive cut
+    short (a copy that stopped halfway) is refused, instead of failing with the database already replaced."""
+    try:
+        with tarfile.open(archive, mode="r:") as tar:
+            while tar.next() is not None:
+                tar.members.clear()  # type: ignore[attr-defined]
+    except (tarfile.TarError, OSError, EOFError) as error:
+        raise BackupError(MESSAGE_DAMAGED.format(name=archive.name, error=error)) from error
+
+
 def _check_database(manifest: dict) -> None:
     names = {"postgresql": "PostgreSQL", "sqlite": "SQLite"}
     archived, target = manifest["database"]["vendor"], connection.vendor
@@ -191,11 +204,21 @@ def _counts(manifest: dict) -> str:
 def _database_restore(dump: Path) -> None:
     connections.close_all()
     if connection.vendor == "postgresql":
+        # The dump's table of contents is read first: a damaged dump stops here, before anything is dropped.
+        _run(["pg_restore", "--list", "--file=/dev/null", str(dump)], env=_pg_env({}), what="pg_restore --list")
         _pg_empty()
         argv = ["pg_restore", "--no-owner", "--no-privileges", "--clean", "--if-exists", "--exit-on-error"]
         argv += ["--single-transaction", "--no-password", *_pg_connection_args(connection.settings_dict), str(dump)]
         _run(argv, env=_pg_env(connection.settings_dict), what="pg_restore")
     else:
+        try:
+            # A file that is not a database fails here ("file is not a database"), before the target is touched.
+            with sqlite3.connect(dump) as check:
+                if not check.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                    raise sqlite3.DatabaseError("geen tabellen")
+            check.close()
+        except sqlite3.DatabaseError as error:
+            raise BackupError(f"De database in de back-up is beschadigd ({error}). Er is niets veranderd.") from error
         with sqlite3.connect(dump) as source, sqlite3.connect(connection.settings_dict["NAME"]) as target:
             source.backup(target)  # the whole target is replaced, page by page
         source.close()

@@ -22,7 +22,7 @@ from tests.factories import UserFactory
 from .drill import manage, site_env
 
 
-def _archive(path, *, migrations=None, vendor=None) -> None:
+def _archive(path, *, migrations=None, vendor=None, photo: bytes = b"") -> None:
     """A small archive as `backup` writes it, with the manifest a test chooses."""
     manifest = {
         "format": 1,
@@ -34,7 +34,8 @@ def _archive(path, *, migrations=None, vendor=None) -> None:
         "media": {"included": True},
     }
     with tarfile.open(path, "w") as tar:
-        for name, data in (("manifest.json", json.dumps(manifest).encode()), ("database.dump", b"niets")):
+        members = [("manifest.json", json.dumps(manifest).encode()), ("database.dump", b"niets")]
+        for name, data in members + ([("media/dip_photos/1/plons.jpg", photo)] if photo else []):
             info = tarfile.TarInfo(name)
             info.size = len(data)
             tar.addfile(info, io.BytesIO(data))
@@ -216,3 +217,25 @@ def test_the_database_password_goes_in_the_environment_never_on_the_command_line
     assert env["PGPASSWORD"] == "geheim-wachtwoord"
     assert "--dbname=club" in argv and "--host=db" in argv and "--snapshot=00000003-1" in argv
     assert "--format=custom" in argv
+
+
+def test_restore_refuses_an_archive_cut_short_before_it_touches_anything(db, tmp_path, settings):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    _archive(tmp_path / "half.tar", photo=os.urandom(20_000))
+    whole = (tmp_path / "half.tar").read_bytes()
+    (tmp_path / "half.tar").write_bytes(whole[: len(whole) // 2])
+    with pytest.raises(CommandError, match="half.tar is onvolledig of beschadigd .*Er is niets veranderd"):
+        call_command("restore", str(tmp_path / "half.tar"))
+    assert not (tmp_path / "media").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_damaged_database_dump_is_refused_before_anything_is_dropped(tmp_path, settings):
+    from apps.challenges.models import Challenge
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    catalogue = Challenge.objects.count()
+    _archive(tmp_path / "kapot.tar")  # a database "dump" of five bytes
+    with pytest.raises(CommandError, match="mislukt|beschadigd"):
+        call_command("restore", str(tmp_path / "kapot.tar"))
+    assert catalogue and Challenge.objects.count() == catalogue
