@@ -57,6 +57,10 @@ MESSAGE_NOT_EMPTY = (
     "De doeldatabase of mediamap is niet leeg: {found}. Herstellen zou dat overschrijven. "
     "Weet je zeker dat het weg mag? Herstel dan met --force."
 )
+MESSAGE_NOT_ALONE = (
+    "Er zijn nog {count} andere verbindingen met de database: stop eerst de site (docker compose stop web worker "
+    "scheduler), anders schrijft die in de herstelde gegevens. Weet je zeker dat het zo moet? Herstel dan met --force."
+)
 MESSAGE_NEWER = (
     "Deze back-up komt van een nieuwere versie van de app ({version}; deze code is {current}): deze code kent "
     "{count} van de toegepaste migraties niet ({examples}). Herstel met die versie van de app (of een nieuwere)."
@@ -91,6 +95,7 @@ def backup_restore(*, archive: Path, force: bool = False, say: Callable[[str], N
         if not force:
             try:
                 _check_empty()
+                _check_alone()
             except OperationalError as error:
                 raise BackupError(MESSAGE_NO_DATABASE.format(error=str(error).strip())) from error
         say(f"Back-up van {manifest['created_at']} (versie {manifest['version']}): {_counts(manifest)}.")
@@ -191,6 +196,20 @@ def _check_empty() -> None:
         found.append(f"{files} bestanden in {settings.MEDIA_ROOT}")
     if found:
         raise BackupError(MESSAGE_NOT_EMPTY.format(found=", ".join(found)))
+
+
+def _check_alone() -> None:
+    """Nobody else is connected to the database (PostgreSQL): a web container or worker still running would
+    write into the restored data, or cache its pages again after the cache was emptied."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        (others,) = cursor.fetchone()
+    if others:
+        raise BackupError(MESSAGE_NOT_ALONE.format(count=others))
 
 
 def _counts(manifest: dict) -> str:

@@ -10,6 +10,7 @@ import subprocess
 import tarfile
 import time
 
+import psycopg
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
@@ -17,9 +18,10 @@ from django.db.migrations.loader import MigrationLoader
 
 from apps.operations import backup as backup_module
 from apps.operations.backup import ARCHIVE_PREFIX, BackupError, backup_archives, backup_create, backup_prune
+from tests.concurrency import requires_postgresql
 from tests.factories import UserFactory
 
-from .drill import manage, site_env
+from .drill import database_url, manage, site_env
 
 
 def _archive(path, *, migrations=None, vendor=None, photo: bytes = b"") -> None:
@@ -236,6 +238,16 @@ def test_a_damaged_database_dump_is_refused_before_anything_is_dropped(tmp_path,
     settings.MEDIA_ROOT = tmp_path / "media"
     catalogue = Challenge.objects.count()
     _archive(tmp_path / "kapot.tar")  # a database "dump" of five bytes
+    # --force: past the checks of the target (another test's live server may still be connected).
     with pytest.raises(CommandError, match="mislukt|beschadigd"):
-        call_command("restore", str(tmp_path / "kapot.tar"))
+        call_command("restore", str(tmp_path / "kapot.tar"), "--force")
     assert catalogue and Challenge.objects.count() == catalogue
+
+
+def test_restore_refuses_while_the_site_is_still_connected(db, tmp_path, settings):
+    requires_postgresql()
+    settings.MEDIA_ROOT = tmp_path / "media"
+    _archive(tmp_path / "archief.tar")
+    with psycopg.connect(database_url(connection.settings_dict)):  # a web container that still runs
+        with pytest.raises(CommandError, match="nog 1 andere verbindingen met de database: stop eerst de site"):
+            call_command("restore", str(tmp_path / "archief.tar"))
