@@ -27,7 +27,7 @@ RUN groupadd --system --gid 1000 app \
     && useradd --system --uid 1000 --gid app --home-dir /app --shell /usr/sbin/nologin app
 COPY requirements.txt ./
 RUN pip install --no-cache-dir -r requirements.txt
-COPY --chown=app:app manage.py ./
+COPY --chown=app:app manage.py pyproject.toml ./
 COPY --chown=app:app config/ config/
 COPY --chown=app:app apps/ apps/
 COPY --chown=app:app templates/ templates/

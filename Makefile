@@ -12,7 +12,7 @@ DJANGO_DEBUG ?= false
 # Links in mails and printed invitations follow the port; localhost, not 127.0.0.1: browsers refuse passkeys on an IP address.
 SITE_URL ?= http://localhost:$(PORT)
 
-.PHONY: run test install frontend chromium nginx caddy lint typecheck e2e
+.PHONY: run test install frontend chromium nginx caddy pg-client lint typecheck e2e
 
 run: install frontend
 	$(PY) manage.py migrate --noinput
@@ -25,7 +25,7 @@ run: install frontend
 	SITE_URL=$(SITE_URL) $(PY) manage.py db_worker --no-reload & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT; \
 	  DJANGO_DEBUG=$(DJANGO_DEBUG) SITE_URL=$(SITE_URL) MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN=true $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
-test: install frontend chromium nginx caddy typecheck
+test: install frontend chromium nginx caddy pg-client typecheck
 	cd frontend && npm run typecheck && npm test
 	$(PY) -m ruff check .
 	$(PY) manage.py makemigrations --check --dry-run
@@ -60,6 +60,11 @@ nginx:
 caddy:
 	@command -v caddy >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends caddy >/dev/null; }
 
+# pg_dump and pg_restore for `manage.py backup` and `restore` (tests/operations/): Debian's client, whose major
+# version must be the server's or newer.
+pg-client:
+	@command -v pg_dump >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql-client >/dev/null; }
+
 lint: install typecheck
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
@@ -75,5 +80,5 @@ e2e: install frontend chromium
 # Load data on PostgreSQL (its own database), gunicorn with production settings on 127.0.0.1, wrk at
 # 16 connections. Writes bench/results/latest.md and the table in docs/performance.md. See bench/README.md.
 .PHONY: bench
-bench: install frontend chromium nginx
+bench: install frontend chromium nginx pg-client
 	bench/run.sh

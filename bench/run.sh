@@ -86,6 +86,11 @@ if [ "${BENCH_PUSH:-1}" != 0 ]; then  # BENCH_PUSH=0 skips it
   BENCH_PUSH_DATABASE_URL=${DATABASE_URL}_push $PY bench/push.py --out "$RESULTS/raw/push.json" 2>/dev/null
 fi
 
+if [ "${BENCH_BACKUP:-1}" != 0 ]; then  # BENCH_BACKUP=0 skips it
+  echo "== back-up en herstel van de belastingclub: tijd en piekgeheugen (database ${DATABASE_URL##*/}_restore)"
+  $PY bench/backup.py --out "$RESULTS/raw/backup.json"
+fi
+
 echo "== query counts (full club and a tiny club, in a rolled-back transaction)"
 $PY bench/queries.py --out "$RESULTS/raw/queries.json"
 

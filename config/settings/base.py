@@ -314,6 +314,11 @@ DIP_DAILY_LIMIT_ENABLED = env_bool("DIP_DAILY_LIMIT_ENABLED", False)
 # the safety briefing once (apps.together.safety).
 SAFETY_SEASON_START = env_str("SAFETY_SEASON_START", "10-01")
 
+# `manage.py backup` (daily, by the scheduler) writes koud-backup-YYYYMMDD-HHMMSS.tar here and keeps the newest
+# BACKUP_KEEP; `manage.py restore` reads them back. Copy this folder off the machine (README, "Back-up en herstel").
+BACKUP_DIR = Path(env_str("BACKUP_DIR", str(BASE_DIR / "backups")))
+BACKUP_KEEP = env_int("BACKUP_KEEP", 14)
+
 # The site's own address, for invitation links built outside a request (management commands).
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
 # The club's name, drawn on the image a member shares of a badge (apps/club/badge_image.py).
