@@ -37,6 +37,8 @@ from apps.accounts.models import User
 from apps.challenges.models import Dip
 from apps.core.errors import DomainError
 
+from .refusals import OperationsRefusal
+
 ARCHIVE_PREFIX = "koud-backup-"
 ARCHIVE_SUFFIX = ".tar"
 # Work in progress: a partial archive (+ its final name) and a scratch folder, never matching ARCHIVE_PREFIX + "*".
@@ -121,7 +123,10 @@ def backup_create(*, folder: Path | None = None, keep: int | None = None, now: d
     name = f"{ARCHIVE_PREFIX}{now.astimezone(datetime.UTC):%Y%m%d-%H%M%S}{ARCHIVE_SUFFIX}"
     final = folder / name
     if final.exists():
-        raise BackupError(f"Er bestaat al een back-up met de naam {name}. Probeer het over een seconde opnieuw.")
+        raise BackupError(
+            f"Er bestaat al een back-up met de naam {name}. Probeer het over een seconde opnieuw.",
+            code=OperationsRefusal.BACKUP_NAME_TAKEN,
+        )
     partial = folder / (PARTIAL_PREFIX + name)
     written = False
     try:
@@ -129,7 +134,9 @@ def backup_create(*, folder: Path | None = None, keep: int | None = None, now: d
             try:
                 manifest, database_file = _database_copy(Path(scratch), now=now)
             except OperationalError as error:
-                raise BackupError(MESSAGE_NO_DATABASE.format(error=str(error).strip())) from error
+                raise BackupError(
+                    MESSAGE_NO_DATABASE.format(error=str(error).strip()), code=OperationsRefusal.NO_DATABASE
+                ) from error
             # Members' personal data: readable by the app's user only (the operator copies it off as root).
             descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             written = True
@@ -146,7 +153,9 @@ def backup_create(*, folder: Path | None = None, keep: int | None = None, now: d
         os.rename(partial, final)
         _fsync_folder(folder)
     except OSError as error:  # a full disk, a folder the app may not write: said, and nothing left behind
-        raise BackupError(f"De back-up kon niet worden geschreven in {folder}: {error}") from error
+        raise BackupError(
+            f"De back-up kon niet worden geschreven in {folder}: {error}", code=OperationsRefusal.CANNOT_WRITE
+        ) from error
     finally:
         if written:
             partial.unlink(missing_ok=True)
@@ -185,7 +194,10 @@ def _database_copy(scratch: Path, *, now: datetime.datetime) -> tuple[dict, Path
     """Copy the database into `scratch`, and the manifest read from the same moment of it."""
     vendor = connections["default"].vendor
     if vendor not in DATABASE_FILES:
-        raise BackupError(f"Een back-up kan alleen van PostgreSQL of SQLite, niet van {vendor}.")
+        raise BackupError(
+            f"Een back-up kan alleen van PostgreSQL of SQLite, niet van {vendor}.",
+            code=OperationsRefusal.UNSUPPORTED_DATABASE,
+        )
     target = scratch / DATABASE_FILES[vendor]
     # A connection of its own: the caller (the scheduler) may hold a transaction on the default one.
     db = connections.create_connection("default")
@@ -245,11 +257,15 @@ def _run(argv: list[str], *, env: dict[str, str], what: str) -> None:
     if shutil.which(argv[0]) is None:
         raise BackupError(
             f"{argv[0]} ontbreekt op deze machine. Installeer de PostgreSQL-client (Debian: postgresql-client), "
-            "in dezelfde hoofdversie als de databaseserver of nieuwer."
+            "in dezelfde hoofdversie als de databaseserver of nieuwer.",
+            code=OperationsRefusal.TOOL_MISSING,
         )
     done = subprocess.run(argv, env=env, capture_output=True, text=True, check=False)  # noqa: S603 - our argv
     if done.returncode != 0:
-        raise BackupError(f"{what} is mislukt (code {done.returncode}): {done.stderr.strip()[-2000:]}")
+        raise BackupError(
+            f"{what} is mislukt (code {done.returncode}): {done.stderr.strip()[-2000:]}",
+            code=OperationsRefusal.TOOL_FAILED,
+        )
 
 
 def _manifest(cursor, *, vendor: str, now: datetime.datetime) -> dict:

@@ -48,6 +48,7 @@ from .backup import (
     app_version,
     backup_dir,
 )
+from .refusals import OperationsRefusal
 
 # Tables `migrate` makes without a model: the migration records and the database cache.
 OWN_TABLES = {"django_migrations", "django_cache"}
@@ -86,7 +87,9 @@ def backup_restore(*, archive: Path, force: bool = False, say: Callable[[str], N
     try:
         tar = tarfile.open(archive, mode="r:")
     except (tarfile.TarError, OSError) as error:
-        raise BackupError(MESSAGE_NOT_AN_ARCHIVE.format(name=archive.name)) from error
+        raise BackupError(
+            MESSAGE_NOT_AN_ARCHIVE.format(name=archive.name), code=OperationsRefusal.NOT_AN_ARCHIVE
+        ) from error
     with tar:
         manifest = _manifest_read(tar, archive)
         _check_code(manifest)
@@ -97,11 +100,16 @@ def backup_restore(*, archive: Path, force: bool = False, say: Callable[[str], N
                 _check_empty()
                 _check_alone()
             except OperationalError as error:
-                raise BackupError(MESSAGE_NO_DATABASE.format(error=str(error).strip())) from error
+                raise BackupError(
+                    MESSAGE_NO_DATABASE.format(error=str(error).strip()), code=OperationsRefusal.NO_DATABASE
+                ) from error
         say(f"Back-up van {manifest['created_at']} (versie {manifest['version']}): {_counts(manifest)}.")
         database = tar.next()
         if database is None or database.name != manifest["database"]["file"]:
-            raise BackupError(f"De database ontbreekt in {archive.name}: het bestand is onvolledig.")
+            raise BackupError(
+                f"De database ontbreekt in {archive.name}: het bestand is onvolledig.",
+                code=OperationsRefusal.ARCHIVE_INCOMPLETE,
+            )
         with tempfile.TemporaryDirectory(prefix="koud-restore-") as scratch:
             dump = Path(scratch) / database.name
             with tar.extractfile(database) as source, open(dump, "wb") as out:  # type: ignore[union-attr]
@@ -122,7 +130,7 @@ def _find(archive: Path) -> Path:
     if not archive.exists() and (backup_dir() / archive.name).exists():
         archive = backup_dir() / archive.name
     if not archive.is_file():
-        raise BackupError(f"Het bestand {archive} bestaat niet.")
+        raise BackupError(f"Het bestand {archive} bestaat niet.", code=OperationsRefusal.ARCHIVE_MISSING)
     return archive
 
 
@@ -135,7 +143,9 @@ def _manifest_read(tar: tarfile.TarFile, archive: Path) -> dict:
         if manifest.get("format") != FORMAT:
             raise ValueError("format")
     except (ValueError, KeyError, tarfile.TarError) as error:
-        raise BackupError(MESSAGE_NOT_AN_ARCHIVE.format(name=archive.name)) from error
+        raise BackupError(
+            MESSAGE_NOT_AN_ARCHIVE.format(name=archive.name), code=OperationsRefusal.NOT_AN_ARCHIVE
+        ) from error
     return manifest
 
 
@@ -155,7 +165,8 @@ def _check_code(manifest: dict) -> None:
                 current=app_version(),
                 count=len(unknown),
                 examples=", ".join(unknown[:5]) + (", …" if len(unknown) > 5 else ""),
-            )
+            ),
+            code=OperationsRefusal.ARCHIVE_NEWER,
         )
 
 
@@ -167,7 +178,9 @@ def _check_complete(archive: Path) -> None:
             while tar.next() is not None:
                 tar.members.clear()  # type: ignore[attr-defined]
     except (tarfile.TarError, OSError, EOFError) as error:
-        raise BackupError(MESSAGE_DAMAGED.format(name=archive.name, error=error)) from error
+        raise BackupError(
+            MESSAGE_DAMAGED.format(name=archive.name, error=error), code=OperationsRefusal.ARCHIVE_DAMAGED
+        ) from error
 
 
 def _check_database(manifest: dict) -> None:
@@ -175,7 +188,8 @@ def _check_database(manifest: dict) -> None:
     archived, target = manifest["database"]["vendor"], connection.vendor
     if archived != target:
         raise BackupError(
-            MESSAGE_OTHER_DATABASE.format(archive=names.get(archived, archived), target=names.get(target, target))
+            MESSAGE_OTHER_DATABASE.format(archive=names.get(archived, archived), target=names.get(target, target)),
+            code=OperationsRefusal.OTHER_DATABASE,
         )
 
 
@@ -195,7 +209,7 @@ def _check_empty() -> None:
     if files:
         found.append(f"{files} bestanden in {settings.MEDIA_ROOT}")
     if found:
-        raise BackupError(MESSAGE_NOT_EMPTY.format(found=", ".join(found)))
+        raise BackupError(MESSAGE_NOT_EMPTY.format(found=", ".join(found)), code=OperationsRefusal.TARGET_NOT_EMPTY)
 
 
 def _check_alone() -> None:
@@ -209,7 +223,7 @@ def _check_alone() -> None:
         )
         (others,) = cursor.fetchone()
     if others:
-        raise BackupError(MESSAGE_NOT_ALONE.format(count=others))
+        raise BackupError(MESSAGE_NOT_ALONE.format(count=others), code=OperationsRefusal.TARGET_IN_USE)
 
 
 def _counts(manifest: dict) -> str:
@@ -237,7 +251,10 @@ def _database_restore(dump: Path) -> None:
                     raise sqlite3.DatabaseError("geen tabellen")
             check.close()
         except sqlite3.DatabaseError as error:
-            raise BackupError(f"De database in de back-up is beschadigd ({error}). Er is niets veranderd.") from error
+            raise BackupError(
+                f"De database in de back-up is beschadigd ({error}). Er is niets veranderd.",
+                code=OperationsRefusal.ARCHIVE_DAMAGED,
+            ) from error
         with sqlite3.connect(dump) as source, sqlite3.connect(connection.settings_dict["NAME"]) as target:
             source.backup(target)  # the whole target is replaced, page by page
         source.close()
@@ -286,9 +303,15 @@ def _media_restore(tar: tarfile.TarFile) -> int:
     while (member := tar.next()) is not None:
         relative = PurePosixPath(member.name[len(MEDIA) :]) if member.name.startswith(MEDIA) else None
         if relative is None or relative.is_absolute() or ".." in relative.parts or not relative.parts:
-            raise BackupError(f"De back-up bevat een onverwacht bestand: {member.name!r}. Er is gestopt.")
+            raise BackupError(
+                f"De back-up bevat een onverwacht bestand: {member.name!r}. Er is gestopt.",
+                code=OperationsRefusal.UNEXPECTED_MEMBER,
+            )
         if not member.isfile():
-            raise BackupError(f"De back-up bevat iets anders dan een bestand: {member.name!r}. Er is gestopt.")
+            raise BackupError(
+                f"De back-up bevat iets anders dan een bestand: {member.name!r}. Er is gestopt.",
+                code=OperationsRefusal.UNEXPECTED_MEMBER,
+            )
         target = root.joinpath(*relative.parts)
         target.parent.mkdir(parents=True, exist_ok=True)
         partial = target.with_name(f".restoring-{target.name}")
@@ -320,7 +343,8 @@ def _caches_clear() -> list[str]:
             raise BackupError(
                 f"De database en de bestanden zijn hersteld, maar de cache '{alias}' kon niet worden geleegd "
                 f"({error}). Leeg Redis zelf (redis-cli FLUSHDB) voordat de site weer draait: anders toont hij "
-                "pagina's van na de back-up."
+                "pagina's van na de back-up.",
+                code=OperationsRefusal.CACHE_NOT_EMPTIED,
             ) from error
         cleared.append(alias)
     return cleared

@@ -1,0 +1,22 @@
+"""The codes of the installation's refusals (backup, restore): what code branches on, never the Dutch sentence."""
+
+from enum import StrEnum
+
+
+class OperationsRefusal(StrEnum):
+    BACKUP_NAME_TAKEN = "backup_name_taken"
+    NO_DATABASE = "no_database"
+    CANNOT_WRITE = "cannot_write"
+    UNSUPPORTED_DATABASE = "unsupported_database"
+    TOOL_MISSING = "tool_missing"
+    TOOL_FAILED = "tool_failed"
+    NOT_AN_ARCHIVE = "not_an_archive"
+    ARCHIVE_INCOMPLETE = "archive_incomplete"
+    ARCHIVE_MISSING = "archive_missing"
+    ARCHIVE_NEWER = "archive_newer"
+    ARCHIVE_DAMAGED = "archive_damaged"
+    OTHER_DATABASE = "other_database"
+    TARGET_NOT_EMPTY = "target_not_empty"
+    TARGET_IN_USE = "target_in_use"
+    UNEXPECTED_MEMBER = "unexpected_member"
+    CACHE_NOT_EMPTIED = "cache_not_emptied"
