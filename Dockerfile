@@ -31,6 +31,7 @@ COPY --chown=app:app manage.py pyproject.toml ./
 COPY --chown=app:app config/ config/
 COPY --chown=app:app apps/ apps/
 COPY --chown=app:app templates/ templates/
+COPY --chown=app:app locale/ locale/
 COPY --chown=app:app static/ static/
 COPY --from=frontend --chown=app:app /build/frontend/dist/ frontend/dist/
 # collectstatic needs settings to load; a throw-away key is enough for this build step only.

@@ -118,3 +118,11 @@ def test_every_app_service_reads_the_env_file(services):
     for name in APP_SERVICES:
         assert services[name]["env_file"] == ".env", name
     assert ".env" in (REPO / ".dockerignore").read_text().split()  # the secret never lands in the image
+
+
+def test_the_image_holds_every_folder_the_app_reads_at_run_time():
+    # A folder left out of the image fails quietly: without locale/ allauth's pages lose the club's Dutch,
+    # without pyproject.toml the version reads "onbekend".
+    copied = " ".join(line for line in (REPO / "Dockerfile").read_text().splitlines() if line.startswith("COPY"))
+    for needed in ("manage.py", "pyproject.toml", "config/", "apps/", "templates/", "static/", "locale/"):
+        assert re.search(rf"\s{re.escape(needed)}(\s|$)", copied), f"the Dockerfile does not copy {needed}"
