@@ -257,6 +257,15 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["d
 # cron command queues it again (apps/core/background.py). Longer than the longest honest task.
 BACKGROUND_STUCK_AFTER_SECONDS = env_int("BACKGROUND_STUCK_AFTER_SECONDS", 30 * 60)
 
+# --- Running the installation (apps/operations) -------------------------------------------------------------
+
+# `manage.py scheduler` runs the scheduled jobs (apps/operations/jobs.py); the daily backup at this hour, local time.
+BACKUP_HOUR = env_int("BACKUP_HOUR", 3)
+# Where `manage.py backup` writes koud-backup-*.tar; the Systeemstatus shows the newest and the free space there.
+BACKUP_DIR = Path(env_str("BACKUP_DIR", str(BASE_DIR / "backups")))
+# The token an uptime monitor sends to GET /status (Authorization: Bearer …); without one /status is a 404.
+STATUS_TOKEN = env_str("STATUS_TOKEN")
+
 # --- Web Push ----------------------------------------------------------------------------------------------
 
 # VAPID (RFC 8292): the key pair the push services know this site by. `manage.py vapid_keys` makes a pair

@@ -1,0 +1,24 @@
+import sys
+
+from django.core.management.base import BaseCommand
+
+from apps.operations.models import Heartbeat
+from apps.operations.selectors import process_alive
+
+
+class Command(BaseCommand):
+    help = (
+        "Gezondheidscontrole voor een container: 0 als een worker (of de planner) op deze machine een "
+        "verse hartslag heeft, anders 1 met de reden."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("kind", choices=[kind.value for kind in Heartbeat.Kind])
+        parser.add_argument("--any-host", action="store_true", help="Een verse hartslag op welke machine ook.")
+
+    def handle(self, *args, kind, any_host=False, **options):
+        alive, line = process_alive(kind=kind, any_host=any_host)
+        if not alive:
+            self.stderr.write(line)
+            sys.exit(1)
+        self.stdout.write(line)
