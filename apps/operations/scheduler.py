@@ -72,6 +72,14 @@ def job_lock(name: str) -> Iterator[bool]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def _drop_broken_connection() -> None:
+    """A job may leave Django's connection broken (the database restarted under it): the record of its
+    end gets a new one."""
+    default = connections["default"]
+    if default.connection is not None and not default.in_atomic_block and not default.is_usable():
+        default.close()
+
+
 def job_is_due(job: Job, *, now: datetime.datetime) -> bool:
     """Not yet succeeded in the slot `now` falls in, and no attempt in the last `retry_after`."""
     slot = job.slot_start(now)
@@ -107,7 +115,7 @@ def job_run_if_due(job: Job, *, now: datetime.datetime | None = None) -> JobRun 
             logger.error("scheduled job %s failed: %s", job.name, run.error, exc_info=True)
         else:
             run.ok = True
-        close_old_connections()  # the job may have left the connection broken (a database restart)
+        _drop_broken_connection()
         run.finished_at = timezone.now()
         run.save(update_fields=["ok", "error", "finished_at"])
         job_runs_prune(job=job, now=run.finished_at)
