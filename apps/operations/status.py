@@ -47,7 +47,6 @@ class Facts:
     now: datetime.datetime
     heartbeats: dict[str, list[Heartbeat]]
     mails: dict
-    failed_mails: dict
     last_failed_mail: Mail | None
     notices: dict
     last_runs: dict[str, JobRun]
@@ -149,22 +148,30 @@ def gather(*, now: datetime.datetime | None = None) -> Facts:
     heartbeats: dict[str, list[Heartbeat]] = {kind: [] for kind in Heartbeat.Kind}
     for beat in Heartbeat.objects.order_by("-seen_at"):
         heartbeats.setdefault(beat.kind, []).append(beat)
-    latest_ids = JobRun.objects.values("job").annotate(last=Max("pk")).values("last")
+    latest = JobRun.objects.values("job").annotate(last=Max("pk")).values("last")
+    latest_ok = JobRun.objects.filter(ok=True).values("job").annotate(last=Max("pk")).values("last")
+    runs = list(JobRun.objects.filter(Q(pk__in=latest) | Q(pk__in=latest_ok)).order_by("pk"))
+    week_ago = now - datetime.timedelta(days=7)
+    mails = Mail.objects.filter(status__in=[Mail.Status.QUEUED, Mail.Status.FAILED]).aggregate(
+        count=Count("pk", filter=Q(status=Mail.Status.QUEUED)),
+        oldest=Min("created_at", filter=Q(status=Mail.Status.QUEUED)),
+        failed_week=Count("pk", filter=Q(status=Mail.Status.FAILED, updated_at__gte=week_ago)),
+        last_failed=Max("updated_at", filter=Q(status=Mail.Status.FAILED)),
+    )
     return Facts(
         now=now,
         heartbeats=heartbeats,
-        mails=Mail.objects.filter(status=Mail.Status.QUEUED).aggregate(count=Count("pk"), oldest=Min("created_at")),
-        failed_mails=Mail.objects.filter(status=Mail.Status.FAILED).aggregate(
-            week=Count("pk", filter=Q(updated_at__gte=now - datetime.timedelta(days=7)))
+        mails=mails,
+        last_failed_mail=(
+            Mail.objects.filter(status=Mail.Status.FAILED, updated_at=mails["last_failed"]).first()
+            if mails["last_failed"] and now - mails["last_failed"] <= FAILED_MAIL_RECENT
+            else None
         ),
-        last_failed_mail=Mail.objects.filter(status=Mail.Status.FAILED).order_by("-updated_at").first(),
         notices=Notice.objects.filter(
             status__in=[Notice.Status.QUEUED, Notice.Status.RETRY], send_after__lte=now
         ).aggregate(count=Count("pk"), oldest=Min("send_after")),
-        last_runs={run.job: run for run in JobRun.objects.filter(pk__in=latest_ids)},
-        last_success=dict(
-            JobRun.objects.filter(ok=True).values("job").annotate(last=Max("finished_at")).values_list("job", "last")
-        ),
+        last_runs={run.job: run for run in runs},  # the newest of the two per job comes last
+        last_success={run.job: run.finished_at or run.started_at for run in runs if run.ok},
         backup=newest_backup(Path(settings.BACKUP_DIR)),
         disk_free={"media": free_bytes(Path(settings.MEDIA_ROOT)), "backup": free_bytes(Path(settings.BACKUP_DIR))},
         unapplied=unapplied_migrations(),
@@ -205,7 +212,7 @@ def _queue(name: str, label: str, facts_key: str, what: str) -> Callable[[Facts]
 
 
 def failed_mails(facts: Facts) -> Result:
-    value = f"{facts.failed_mails['week']} in de laatste 7 dagen"
+    value = f"{facts.mails['failed_week']} in de laatste 7 dagen"
     last = facts.last_failed_mail
     if last is not None and facts.now - last.updated_at <= FAILED_MAIL_RECENT:
         error = f": {last.last_error[:120]}" if last.last_error else ""
