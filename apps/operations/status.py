@@ -287,13 +287,17 @@ CHECKS: list[Check] = [
     Check("scheduler", "Planner", _process(Heartbeat.Kind.SCHEDULER, "De planner", "Planner")),
     Check("mail_queue", "Mails in de wachtrij", _queue("mail_queue", "Mails in de wachtrij", "mails", "mail")),
     Check(
-        "notice_queue", "Meldingen in de wachtrij", _queue("notice_queue", "Meldingen in de wachtrij", "notices", "melding")
+        "notice_queue",
+        "Meldingen in de wachtrij",
+        _queue("notice_queue", "Meldingen in de wachtrij", "notices", "melding"),
     ),
     Check("failed_mails", "Mislukte mails", failed_mails),
     *[Check(f"job:{job.name}", f"Taak {job.name}", _job(job)) for job in JOBS],
     Check("backup", "Laatste back-up", last_backup),
     Check("disk_media", "Vrije schijfruimte (foto's)", _disk("media", "Vrije schijfruimte (foto's)", "de foto's")),
-    Check("disk_backup", "Vrije schijfruimte (back-ups)", _disk("backup", "Vrije schijfruimte (back-ups)", "de back-ups")),
+    Check(
+        "disk_backup", "Vrije schijfruimte (back-ups)", _disk("backup", "Vrije schijfruimte (back-ups)", "de back-ups")
+    ),
     Check("version", "Versie", version),
     Check("migrations", "Migraties", migrations),
     Check("redis", "Redis", redis),

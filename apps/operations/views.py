@@ -12,7 +12,7 @@ from django.views.decorators.http import require_safe
 
 from .status import system_status
 
-MESSAGE_BAD_TOKEN = "Geen of een verkeerd token: stuur Authorization: Bearer <STATUS_TOKEN>."
+MESSAGE_BAD_TOKEN = "Geen of een verkeerd token: stuur Authorization: Bearer <STATUS_TOKEN>."  # noqa: S105 - a message, not a secret
 
 
 @never_cache
@@ -30,14 +30,20 @@ def status_endpoint(request):
     lines = ["ok" if status.ok else "rood"]
     lines += [f"ROOD: {result.red}" for result in status.red]
     lines += [f"{result.label}: {result.value}" for result in status.results]
-    return HttpResponse("\n".join(lines) + "\n", status=200 if status.ok else 503, content_type="text/plain; charset=utf-8")
+    return HttpResponse(
+        "\n".join(lines) + "\n", status=200 if status.ok else 503, content_type="text/plain; charset=utf-8"
+    )
 
 
 @lru_cache(maxsize=1)
 def status_card_slot() -> str:
     """Where the card goes in a page that is cached: the card itself is fresh on every request. Derived from
     the secret key, as the CSRF placeholder of apps/core/page_cache.py, so no member can type it."""
-    return "<!--systeemstatus-" + hmac.new(settings.SECRET_KEY.encode(), b"status-card", hashlib.sha256).hexdigest()[:24] + "-->"
+    return (
+        "<!--systeemstatus-"
+        + hmac.new(settings.SECRET_KEY.encode(), b"status-card", hashlib.sha256).hexdigest()[:24]
+        + "-->"
+    )
 
 
 def status_card_html(request) -> str:

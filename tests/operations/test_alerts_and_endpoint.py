@@ -12,6 +12,7 @@ from apps.notifications.models import Mail
 from apps.operations.heartbeat import heartbeat_beat, heartbeat_stop
 from apps.operations.jobs import JOBS
 from apps.operations.models import Heartbeat, JobRun, StatusAlert
+from apps.operations.selectors import app_version
 
 from .test_status import make_backup
 
@@ -90,7 +91,7 @@ def test_status_answers_the_monitor_200_when_green_and_503_with_the_red_lines(cl
     response = client.get("/status", **auth)
     assert response.status_code == 200
     text = response.content.decode()
-    assert text.startswith("ok\n") and "Versie: 0.1.0" in text
+    assert text.startswith("ok\n") and f"Versie: {app_version()}" in text
     assert response["Content-Type"].startswith("text/plain") and "no-cache" in response["Cache-Control"]
 
     Heartbeat.objects.filter(kind="scheduler").update(seen_at=timezone.now() - datetime.timedelta(hours=1))

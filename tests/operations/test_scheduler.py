@@ -35,8 +35,10 @@ def test_two_schedulers_run_every_job_once_and_stop_gracefully(tmp_path):
     schedulers = [start("scheduler", "--tick", "0.1", log=log, BACKUP_DIR=str(tmp_path / "backups")) for log in logs]
     try:
         wait_for(
-            lambda: set(JobRun.objects.filter(finished_at__isnull=False).values_list("job", flat=True))
-            >= {job.name for job in JOBS},
+            lambda: (
+                set(JobRun.objects.filter(finished_at__isnull=False).values_list("job", flat=True))
+                >= {job.name for job in JOBS}
+            ),
             what="every job ran",
             process=schedulers[0],
             log=logs[0],

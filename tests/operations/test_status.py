@@ -4,8 +4,11 @@ seen by stopping the worker, the scheduler and the backup."""
 import datetime
 import os
 import re
+import tomllib
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 from django.utils import timezone
 
@@ -20,6 +23,8 @@ from tests.concurrency import requires_postgresql
 from .processes import start, stop, wait_for
 
 pytestmark = pytest.mark.django_db
+
+PYPROJECT_VERSION = tomllib.loads((Path(settings.BASE_DIR) / "pyproject.toml").read_text())["project"]["version"]
 
 
 @pytest.fixture
@@ -77,7 +82,7 @@ def test_all_well_is_green_with_the_version_and_the_last_backup(admin_client, ba
     all_well(backups)
     html = card(admin_client)
     assert 'data-status="groen"' in html and "Alles draait." in html
-    assert "0.1.0" in row(html, "version")
+    assert f"<dd>{PYPROJECT_VERSION}</dd>" in row(html, "version")
     assert "3,0 MB" in row(html, "backup")
     assert "vrij" in row(html, "disk_media") and "vrij" in row(html, "disk_backup")
     assert "alle uitgevoerd" in row(html, "migrations")
@@ -101,7 +106,9 @@ def test_stopping_the_worker_and_the_scheduler_turns_the_card_red(admin_client, 
     scheduler = start("scheduler", "--tick", "0.2", log=scheduler_log, BACKUP_DIR=str(backups))
     try:
         for kind, process, log in (("worker", worker, worker_log), ("scheduler", scheduler, scheduler_log)):
-            wait_for(lambda kind=kind: Heartbeat.objects.filter(kind=kind).exists(), what=kind, process=process, log=log)
+            wait_for(
+                lambda kind=kind: Heartbeat.objects.filter(kind=kind).exists(), what=kind, process=process, log=log
+            )
         html = card(admin_client)
         assert "draait, laatst gezien" in row(html, "worker") and "draait, laatst gezien" in row(html, "scheduler")
         assert not red_lines(html)
@@ -124,7 +131,9 @@ def test_a_killed_worker_turns_red_when_its_heartbeat_is_stale(admin_client, bac
     all_well(backups)
     long_ago = timezone.now() - datetime.timedelta(minutes=5)
     Heartbeat.objects.filter(kind="worker").update(seen_at=long_ago)  # kill -9: no stop recorded
-    assert red_lines(card(admin_client)) == [f"De e-mailworker draait niet sinds {moment(long_ago, now=timezone.now())}"]
+    assert red_lines(card(admin_client)) == [
+        f"De e-mailworker draait niet sinds {moment(long_ago, now=timezone.now())}"
+    ]
 
 
 def test_a_backup_that_stopped_three_days_ago_is_red(admin_client, backups):
@@ -144,9 +153,13 @@ def test_a_failing_backup_job_is_red_with_its_error(admin_client, backups):
     all_well(backups)
     two_days_ago = timezone.now() - datetime.timedelta(days=2)
     JobRun.objects.filter(job="backup").update(started_at=two_days_ago, finished_at=two_days_ago)
-    JobRun.objects.create(job="backup", started_at=timezone.now(), finished_at=timezone.now(), ok=False, error="OSError: schijf vol")
+    JobRun.objects.create(
+        job="backup", started_at=timezone.now(), finished_at=timezone.now(), ok=False, error="OSError: schijf vol"
+    )
     lines = red_lines(card(admin_client))
-    assert lines == [f"De taak backup is sinds {moment(two_days_ago, now=timezone.now())} niet gelukt: OSError: schijf vol"]
+    assert lines == [
+        f"De taak backup is sinds {moment(two_days_ago, now=timezone.now())} niet gelukt: OSError: schijf vol"
+    ]
 
 
 def test_a_mail_waiting_too_long_and_a_failed_mail_are_red(admin_client, backups, member):
@@ -154,11 +167,17 @@ def test_a_mail_waiting_too_long_and_a_failed_mail_are_red(admin_client, backups
     two_hours_ago = timezone.now() - datetime.timedelta(hours=2)
     Mail.objects.create(kind=Mail.Kind.EVENT_REMINDER, to_email=member.email, user=member, created_at=two_hours_ago)
     Mail.objects.create(
-        kind=Mail.Kind.DIP_NUDGE, to_email=member.email, user=member, status=Mail.Status.FAILED, last_error="501 MAIL FROM"
+        kind=Mail.Kind.DIP_NUDGE,
+        to_email=member.email,
+        user=member,
+        status=Mail.Status.FAILED,
+        last_error="501 MAIL FROM",
     )
     html = card(admin_client)
     assert "Er wacht al 2 uur een mail in de wachtrij" in red_lines(html)
-    assert any(line.startswith("Het versturen van mail is mislukt om") and "501 MAIL FROM" in line for line in red_lines(html))
+    assert any(
+        line.startswith("Het versturen van mail is mislukt om") and "501 MAIL FROM" in line for line in red_lines(html)
+    )
     assert "1, de oudste wacht 2 uur" in row(html, "mail_queue")
 
 
@@ -187,7 +206,10 @@ def test_unapplied_migrations_are_red(monkeypatch, backups):
 def test_the_admin_page_keeps_a_fixed_query_budget(admin_client, backups, size, member, django_assert_max_num_queries):
     all_well(backups)
     Mail.objects.bulk_create(
-        [Mail(kind=Mail.Kind.DIP_NUDGE, to_email=member.email, user=member, status=status) for status in ["queued", "failed"] * size]
+        [
+            Mail(kind=Mail.Kind.DIP_NUDGE, to_email=member.email, user=member, status=status)
+            for status in ["queued", "failed"] * size
+        ]
     )
     JobRun.objects.bulk_create([JobRun(job="send_scheduled_mail", ok=True) for _ in range(size)])
     with django_assert_max_num_queries(21):
@@ -202,3 +224,10 @@ def test_check_status_prints_every_check(backups, capsys):
     out = capsys.readouterr().out
     assert out.count("\n") == len(CHECKS)
     assert "ok   E-mailworker: draait" in out
+
+
+def test_the_version_has_upgrade_notes_in_the_changelog():
+    changelog = (Path(settings.BASE_DIR) / "CHANGELOG.md").read_text()
+    section = changelog.split(f"\n## {PYPROJECT_VERSION}", 1)
+    assert len(section) == 2, f"CHANGELOG.md has no section for {PYPROJECT_VERSION} (pyproject.toml)"
+    assert "Upgrade" in section[1].split("\n## ", 1)[0], "each version says how to upgrade to it"
