@@ -9,7 +9,7 @@ record and the catching up, which are most of this module.
 
 The lock: on PostgreSQL `pg_try_advisory_lock` on a connection of its own (released by PostgreSQL when the
 process dies, and untouched by whatever the job does with Django's connection); on SQLite (`make run`,
-one machine) an exclusive `flock` on a file beside the database.
+one machine) an exclusive `flock` on a file in the temp folder, named after the database.
 """
 
 import contextlib
@@ -58,8 +58,7 @@ def job_lock(name: str) -> Iterator[bool]:
             lock_connection.close()  # ends the session, and with it the lock
         return
     database = str(settings.DATABASES["default"]["NAME"])
-    folder = Path(database).parent if "/" in database else Path(tempfile.gettempdir())
-    path = folder / f".koud-job-{hashlib.sha256(database.encode()).hexdigest()[:12]}-{name}.lock"
+    path = Path(tempfile.gettempdir()) / f"koud-job-{hashlib.sha256(database.encode()).hexdigest()[:12]}-{name}.lock"
     with open(path, "a+b") as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
