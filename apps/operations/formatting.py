@@ -20,13 +20,15 @@ def moment(when: datetime.datetime, *, now: datetime.datetime) -> str:
 
 
 def age(delta: datetime.timedelta) -> str:
-    """'3 dagen', '5 uur', '12 minuten', '1 minuut'."""
+    """'3 dagen', '5 uur', '12 minuten', '1 minuut', 'minder dan een minuut'."""
     seconds = max(int(delta.total_seconds()), 0)
     if seconds >= 2 * 86400:
         return f"{seconds // 86400} dagen"
     if seconds >= 2 * 3600:
         return f"{seconds // 3600} uur"
     minutes = seconds // 60
+    if minutes == 0:
+        return "minder dan een minuut"
     return "1 minuut" if minutes == 1 else f"{minutes} minuten"
 
 
