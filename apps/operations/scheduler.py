@@ -20,6 +20,7 @@ import io
 import logging
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -36,6 +37,7 @@ logger = logging.getLogger(__name__)
 
 TICK_SECONDS = 30.0
 KEEP_RUNS = datetime.timedelta(days=30)
+PRUNE_EVERY = 60 * 60.0  # seconds between two clean-ups of old heartbeats
 
 
 def _lock_key(name: str) -> int:
@@ -133,6 +135,7 @@ def job_runs_prune(*, job: Job, now: datetime.datetime) -> int:
 def scheduler_run(*, stop: threading.Event, tick: float = TICK_SECONDS, once: bool = False) -> None:
     """The scheduler's loop: every tick each due job, in the declared order, until `stop` is set. A job
     that is running finishes before the loop looks at `stop`."""
+    prune_at = 0.0
     while not stop.is_set():
         close_old_connections()
         for job in JOBS:
@@ -143,10 +146,12 @@ def scheduler_run(*, stop: threading.Event, tick: float = TICK_SECONDS, once: bo
             except Exception:  # noqa: BLE001 - the database away for a moment: try again next tick
                 logger.exception("scheduler could not run %s", job.name)
                 close_old_connections()
-        try:
-            heartbeats_prune()
-        except Exception:  # noqa: BLE001
-            logger.warning("old heartbeats not pruned", exc_info=True)
+        if time.monotonic() >= prune_at:
+            prune_at = time.monotonic() + PRUNE_EVERY
+            try:
+                heartbeats_prune()
+            except Exception:  # noqa: BLE001
+                logger.warning("old heartbeats not pruned", exc_info=True)
         if once:
             return
         stop.wait(tick)

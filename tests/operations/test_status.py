@@ -231,3 +231,14 @@ def test_the_version_has_upgrade_notes_in_the_changelog():
     section = changelog.split(f"\n## {PYPROJECT_VERSION}", 1)
     assert len(section) == 2, f"CHANGELOG.md has no section for {PYPROJECT_VERSION} (pyproject.toml)"
     assert "Upgrade" in section[1].split("\n## ", 1)[0], "each version says how to upgrade to it"
+
+
+def test_old_heartbeats_go_but_the_newest_of_each_kind_stays():
+    from apps.operations.heartbeat import heartbeats_prune
+
+    long_ago = timezone.now() - datetime.timedelta(days=30)
+    for pid in (1, 2):
+        Heartbeat.objects.create(kind="worker", host="oud", pid=pid, seen_at=long_ago - datetime.timedelta(hours=pid))
+    Heartbeat.objects.create(kind="scheduler", host="oud", pid=3, seen_at=long_ago)
+    assert heartbeats_prune() == 1
+    assert sorted(Heartbeat.objects.values_list("kind", "pid")) == [("scheduler", 3), ("worker", 1)]
