@@ -80,8 +80,7 @@ class Beating:
             self._stop.wait(self.seconds)
 
     def __enter__(self) -> "Beating":
-        heartbeat_beat(kind=self.kind)  # at once: `alive` is true as soon as the process runs
-        self._thread.start()
+        self._thread.start()  # its first beat is at once: `alive` is true as soon as the process runs
         return self
 
     def __exit__(self, *exc) -> None:

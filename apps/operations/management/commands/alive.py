@@ -1,6 +1,7 @@
 import sys
 
 from django.core.management.base import BaseCommand
+from django.db import DatabaseError
 
 from apps.operations.models import Heartbeat
 from apps.operations.selectors import process_alive
@@ -17,7 +18,10 @@ class Command(BaseCommand):
         parser.add_argument("--any-host", action="store_true", help="Een verse hartslag op welke machine ook.")
 
     def handle(self, *args, kind, any_host=False, **options):
-        alive, line = process_alive(kind=kind, any_host=any_host)
+        try:
+            alive, line = process_alive(kind=kind, any_host=any_host)
+        except DatabaseError as error:
+            alive, line = False, f"De database antwoordt niet: {error}".strip()
         if not alive:
             self.stderr.write(line)
             sys.exit(1)
