@@ -20,9 +20,12 @@ run: install frontend
 	$(PY) manage.py vapid_keys --write .vapid.env
 	$(PY) manage.py seed_catalogue
 	SITE_URL=$(SITE_URL) $(PY) manage.py seed_demo
-	@echo "Koud water challenge draait op http://localhost:$(PORT) (de e-mailworker draait ernaast)"
-	@# The background-task worker sends the mails (here to the console); it stops with the server.
-	SITE_URL=$(SITE_URL) $(PY) manage.py db_worker --no-reload & worker=$$!; trap 'kill $$worker 2>/dev/null' EXIT; \
+	@echo "Koud water challenge draait op http://localhost:$(PORT) (de e-mailworker en de planner draaien ernaast)"
+	@# The task worker sends the mails (here to the console), the scheduler runs the scheduled jobs
+	@# (apps/operations/jobs.py); both stop with the server.
+	SITE_URL=$(SITE_URL) $(PY) manage.py worker --no-reload & worker=$$!; \
+	  SITE_URL=$(SITE_URL) $(PY) manage.py scheduler & scheduler=$$!; \
+	  trap 'kill $$worker $$scheduler 2>/dev/null' EXIT; \
 	  DJANGO_DEBUG=$(DJANGO_DEBUG) SITE_URL=$(SITE_URL) MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN=true $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 test: install frontend chromium nginx caddy pg-client typecheck

@@ -23,6 +23,7 @@ urlpatterns = [
     path("", include("apps.logbook.urls")),
     path("", include("apps.club.urls")),
     path("", include("apps.together.urls")),
+    path("", include("apps.operations.urls")),
     # One sign-in for everyone, through /auth and allauth's rate limits; Django's own login form has none.
     path("django-admin/login/", RedirectView.as_view(url="/auth", query_string=True)),
     path("django-admin/", admin.site.urls),

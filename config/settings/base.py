@@ -257,6 +257,18 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["d
 # cron command queues it again (apps/core/background.py). Longer than the longest honest task.
 BACKGROUND_STUCK_AFTER_SECONDS = env_int("BACKGROUND_STUCK_AFTER_SECONDS", 30 * 60)
 
+# --- Running the installation (apps/operations) -------------------------------------------------------------
+
+# `manage.py scheduler` runs the scheduled jobs (apps/operations/jobs.py); the daily backup at this hour, local time.
+BACKUP_HOUR = env_int("BACKUP_HOUR", 3)
+# `manage.py backup` writes koud-backup-YYYYMMDD-HHMMSS.tar here and keeps the newest BACKUP_KEEP; `manage.py
+# restore` reads them back; the Systeemstatus shows the newest and the free space. Copy this folder off the
+# machine (README, "Back-up en herstel").
+BACKUP_DIR = Path(env_str("BACKUP_DIR", str(BASE_DIR / "backups")))
+BACKUP_KEEP = env_int("BACKUP_KEEP", 14)
+# The token an uptime monitor sends to GET /status (Authorization: Bearer …); without one /status is a 404.
+STATUS_TOKEN = env_str("STATUS_TOKEN")
+
 # --- Web Push ----------------------------------------------------------------------------------------------
 
 # VAPID (RFC 8292): the key pair the push services know this site by. `manage.py vapid_keys` makes a pair
@@ -314,10 +326,6 @@ DIP_DAILY_LIMIT_ENABLED = env_bool("DIP_DAILY_LIMIT_ENABLED", False)
 # the safety briefing once (apps.together.safety).
 SAFETY_SEASON_START = env_str("SAFETY_SEASON_START", "10-01")
 
-# `manage.py backup` (daily, by the scheduler) writes koud-backup-YYYYMMDD-HHMMSS.tar here and keeps the newest
-# BACKUP_KEEP; `manage.py restore` reads them back. Copy this folder off the machine (README, "Back-up en herstel").
-BACKUP_DIR = Path(env_str("BACKUP_DIR", str(BASE_DIR / "backups")))
-BACKUP_KEEP = env_int("BACKUP_KEEP", 14)
 
 # The site's own address, for invitation links built outside a request (management commands).
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")

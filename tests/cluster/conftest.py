@@ -1,4 +1,4 @@
-"""Two of everything, on loopback: two gunicorn instances (production settings) and two `db_worker`
+"""Two of everything, on loopback: two gunicorn instances (production settings) and two `manage.py worker`
 processes sharing the test database (PostgreSQL), Redis and the S3 server, with Debian's nginx and the
 shipped deploy/nginx/koud.conf balancing over both instances, and a real SMTP server (aiosmtpd).
 
@@ -151,7 +151,7 @@ def cluster(django_db_setup, tmp_path_factory):
     )
 
     instances = [parts.gunicorn(name, env=env, workdir=workdir) for name in ("web-a", "web-b")]
-    workers = [parts.db_worker(name, env=env, workdir=workdir) for name in ("worker-a", "worker-b")]
+    workers = [parts.worker(name, env=env, workdir=workdir) for name in ("worker-a", "worker-b")]
     proxy = parts.nginx(
         upstreams=[f"{parts.HOST}:{i.port}" for i in instances], workdir=workdir, media_root=media_root, port=proxy_port
     )

@@ -44,7 +44,7 @@ def test_links_follow_the_port_on_localhost():
     """Issue 28 §4: invitation links printed by seed_demo and mailed by the worker follow PORT, and name
     localhost (browsers refuse passkeys on an IP address)."""
     commands = make_run_commands(PORT="8311")
-    for command in ("manage.py seed_demo", "manage.py db_worker", "manage.py runserver"):
+    for command in ("manage.py seed_demo", "manage.py worker", "manage.py scheduler", "manage.py runserver"):
         line = next(line for line in commands.splitlines() if command in line)
         assert "SITE_URL=http://localhost:8311 " in line, line
     assert "draait op http://localhost:8311 " in commands
@@ -106,7 +106,10 @@ def test_a_wrong_address_gets_the_dutch_404_page_and_static_files_are_still_serv
     assert status == 200 and "--c-" in css
 
 
-def test_make_run_starts_the_mail_worker_beside_the_server():
+def test_make_run_starts_the_mail_worker_and_the_scheduler_beside_the_server():
+    """Issue 32 §2: the task worker with its heartbeat (`manage.py worker`) and the scheduler, no cron."""
     commands = make_run_commands()
-    assert "manage.py db_worker" in commands
-    assert commands.index("manage.py db_worker") < commands.index("manage.py runserver")
+    assert "manage.py db_worker" not in commands
+    for command in ("manage.py worker", "manage.py scheduler"):
+        assert commands.index(command) < commands.index("manage.py runserver")
+    assert "kill $worker $scheduler" in commands

@@ -79,10 +79,14 @@ DJANGO_ADMIN_PREFIX = "django-admin/"
 # reauth_member   like allauth_member, but a session alone is not enough: signed-in users first to
 #                 /auth/opnieuw/?next=… (the password or a passkey again; tests/accounts/test_reauthentication.py)
 # allauth_stage   a step of a sign-in: without one, visitors to /auth/login/ and signed-in users to /dashboard
+# token           for machines with the token of a setting (GET /status, STATUS_TOKEN): a session is no token, so
+#                 every role gets 403, or 404 while the setting is empty (tests/operations/ send the token)
 
 ACCESS: dict[str, str] = {
     "landing": "public",
     "healthz": "public",
+    # The Systeemstatus for uptime monitors: `Authorization: Bearer <STATUS_TOKEN>` only.
+    "operations_status": "token",
     "favicon": "redirect",
     # The service worker and its offline page: the same for everyone, nothing personal.
     "service_worker": "public",
@@ -1150,6 +1154,8 @@ def expected(pattern: Pattern, role: str, url: str, route: Route) -> Expect:
     admin = role == "admin"
     if decision == "public":
         return Expect(200)
+    if decision == "token":
+        return Expect(403) if settings.STATUS_TOKEN else Expect(404)
     if decision == "guest":
         return Expect(200) if anonymous else Expect(302, "/dashboard")
     if decision == "redirect":

@@ -276,6 +276,7 @@ def _guest_cancel_token() -> str:
 NO_INPUT = {
     "landing",
     "healthz",
+    "operations_status",  # reads only the Authorization header (tests/operations/test_alerts_and_endpoint.py)
     "favicon",
     "service_worker",
     "offline",

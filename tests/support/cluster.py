@@ -1,4 +1,4 @@
-"""The app as production runs it, on loopback: gunicorn instances (production settings), `db_worker`
+"""The app as production runs it, on loopback: gunicorn instances (production settings), `manage.py worker`
 processes and Debian's nginx with the shipped configuration (deploy/nginx/koud.conf) in front.
 
 Used by tests/cluster/ (the slow-upload and two-instance tests) and bench/slow_upload.py. Each process
@@ -120,8 +120,15 @@ def gunicorn(name: str, *, env: dict[str, str], workdir: Path) -> Process:
     return Process(name, argv, env, workdir / f"{name}.log", port=port)
 
 
-def db_worker(name: str, *, env: dict[str, str], workdir: Path) -> Process:
-    argv = [sys.executable, "manage.py", "db_worker", "--no-reload", "--no-startup-delay", "--interval", "0.2"]
+def worker(name: str, *, env: dict[str, str], workdir: Path) -> Process:
+    """The task worker as production runs it: `manage.py worker` (django-tasks' db_worker with a heartbeat)."""
+    argv = [sys.executable, "manage.py", "worker", "--no-reload", "--no-startup-delay", "--interval", "0.2"]
+    return Process(name, argv, env, workdir / f"{name}.log")
+
+
+def scheduler(name: str, *, env: dict[str, str], workdir: Path, tick: float = 0.2) -> Process:
+    """`manage.py scheduler`: every scheduled job on its time, one at a time across schedulers."""
+    argv = [sys.executable, "manage.py", "scheduler", "--tick", str(tick)]
     return Process(name, argv, env, workdir / f"{name}.log")
 
 

@@ -1,3 +1,6 @@
+import functools
+import hashlib
+
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect
@@ -7,7 +10,8 @@ from django.views.decorators.http import require_safe
 
 from apps.accounts.access import admin_required
 from apps.core.errors import error_response
-from apps.core.page_cache import CATALOGUE, CLUB, Page, cached_page
+from apps.core.page_cache import CATALOGUE, CLUB, PAGE_DIGEST_HEADER, Page, cached_page
+from apps.operations.views import status_card_html, status_card_slot
 from apps.shipping.selectors import physical_counts
 
 from ..csv_export import MESSAGE_NO_SUBSCRIBERS, subscribers_csv, subscribers_filename
@@ -20,8 +24,27 @@ def _today(request) -> tuple:
     return (timezone.localdate(),)
 
 
+def with_system_status(view):
+    """The Systeemstatus card is fresh on every request, in a page served from the cache: the cached page
+    holds a slot, filled here. The page's digest (which the service worker compares) covers the card."""
+
+    @functools.wraps(view)
+    def wrapper(request, *args, **kwargs):
+        response = view(request, *args, **kwargs)
+        slot = status_card_slot().encode()
+        if response.status_code != 200 or slot not in response.content:
+            return response
+        response.content = response.content.replace(slot, status_card_html(request).encode(), 1)
+        if PAGE_DIGEST_HEADER in response:
+            response[PAGE_DIGEST_HEADER] = hashlib.sha256(response.content).hexdigest()[:20]
+        return response
+
+    return wrapper
+
+
 @admin_required
 @require_safe
+@with_system_status
 @cached_page(CLUB, CATALOGUE, template="adminpanel/admin.html", vary=_today)
 def admin_page(request):
     """Cached per admin, per day (the charts end today) and per version of the club's data: any change to a
@@ -47,6 +70,7 @@ def admin_page(request):
         "islands": islands,
         "insights": insights,
         "physical_counts": physical_counts(),
+        "system_status_slot": status_card_slot(),
     }
     return Page(context)
 
