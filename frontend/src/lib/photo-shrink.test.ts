@@ -1,5 +1,14 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { SHRINK_JPEG_QUALITY, fittedSize, shrinkPhoto } from "./photo-shrink";
+import {
+  type Encoder,
+  SHRINK_BYTE_BUDGET,
+  SHRINK_JPEG_QUALITY,
+  SHRINK_MAX_ENCODES,
+  SHRINK_MIN_QUALITY,
+  encodeWithinBudget,
+  fittedSize,
+  shrinkPhoto,
+} from "./photo-shrink";
 
 /*
  * jsdom decodes no images and has no canvas: the browser's own createImageBitmap and OffscreenCanvas are
@@ -104,5 +113,78 @@ describe("shrinkPhoto", () => {
     vi.stubGlobal("createImageBitmap", undefined);
     const photo = camera();
     expect(await shrinkPhoto(photo, { maxSide: 2048 })).toBe(photo);
+  });
+});
+
+/**
+ * A JPEG encoder as Chromium's behaves, in bytes: about proportional to the pixels, and falling with the
+ * quality. Measured on the detailed 12 MP photo of bench/camera_photos.py at 2048 × 1536: 477 KB at 0.65,
+ * 402 KB at 0.55, 349 KB at 0.45 (`bytesPerPixel` scales it: 1 is that photo, 0.5 a plain one).
+ */
+function modelEncoder(bytesPerPixel: number) {
+  const calls: { width: number; height: number; quality: number; size: number }[] = [];
+  const encode: Encoder = async (width, height, quality) => {
+    const kilobytesAtFullSize = 349 + (quality - 0.45) * 640; // 349 KB at 0.45 … 477 KB at 0.65
+    const size = Math.round(((width * height) / (2048 * 1536)) * kilobytesAtFullSize * 1024 * bytesPerPixel);
+    calls.push({ width, height, quality, size });
+    return new Blob([new Uint8Array(size)], { type: "image/jpeg" });
+  };
+  return { encode, calls };
+}
+
+describe("encodeWithinBudget", () => {
+  const full = { width: 2048, height: 1536 };
+
+  it("keeps a plain photo at the full size and the usual quality, in one encode", async () => {
+    const { encode, calls } = modelEncoder(0.5);
+    const blob = await encodeWithinBudget(encode, full);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ ...full, quality: SHRINK_JPEG_QUALITY });
+    expect(blob?.size).toBeLessThanOrEqual(SHRINK_BYTE_BUDGET);
+  });
+
+  it("searches the quality for a detailed photo that fits at the full size with less of it", async () => {
+    const { encode, calls } = modelEncoder(0.7);
+    const blob = await encodeWithinBudget(encode, full);
+    expect(calls[0]?.size).toBeGreaterThan(SHRINK_BYTE_BUDGET); // too big at the usual quality
+    expect(calls.every((call) => call.width === full.width && call.height === full.height)).toBe(true);
+    expect(calls.length).toBeLessThanOrEqual(SHRINK_MAX_ENCODES);
+    expect(blob?.size).toBeLessThanOrEqual(SHRINK_BYTE_BUDGET);
+    // The best quality that fits among those tried, above the least.
+    const fitting = calls.filter((call) => call.size <= SHRINK_BYTE_BUDGET);
+    expect(blob?.size).toBe(Math.max(...fitting.map((call) => call.size)));
+    expect(Math.max(...fitting.map((call) => call.quality))).toBeGreaterThan(SHRINK_MIN_QUALITY);
+  });
+
+  it("gives a very detailed photo fewer pixels when even the least quality is too big", async () => {
+    const { encode, calls } = modelEncoder(1); // the bench's detailed photo: 477 KB at 0.65
+    const blob = await encodeWithinBudget(encode, full);
+    expect(calls.length).toBeLessThanOrEqual(SHRINK_MAX_ENCODES);
+    expect(blob?.size).toBeLessThanOrEqual(SHRINK_BYTE_BUDGET);
+    const chosen = calls.find((call) => call.size === blob?.size);
+    expect(chosen?.width).toBeLessThan(full.width);
+    expect(chosen?.width).toBeGreaterThan(full.width / 2);
+    expect((chosen?.width ?? 0) / (chosen?.height ?? 1)).toBeCloseTo(full.width / full.height, 2);
+  });
+
+  it("stops at the bound and sends the smallest it made when nothing fits", async () => {
+    const { encode, calls } = modelEncoder(40);
+    const blob = await encodeWithinBudget(encode, full);
+    expect(calls).toHaveLength(SHRINK_MAX_ENCODES);
+    expect(blob?.size).toBe(Math.min(...calls.map((call) => call.size)));
+    expect(calls.every((call) => call.width >= 1 && call.height >= 1)).toBe(true);
+  });
+
+  it("meets a smaller budget too", async () => {
+    const { encode } = modelEncoder(1);
+    const blob = await encodeWithinBudget(encode, { ...full, budget: 150_000 });
+    expect(blob?.size).toBeLessThanOrEqual(150_000);
+  });
+
+  it("gives up (null: the original goes) when the browser makes no JPEG", async () => {
+    const png: Encoder = async () => new Blob([new Uint8Array(10)], { type: "image/png" });
+    const empty: Encoder = async () => new Blob([], { type: "image/jpeg" });
+    const none: Encoder = async () => null;
+    for (const encode of [png, empty, none]) expect(await encodeWithinBudget(encode, full)).toBeNull();
   });
 });
