@@ -46,7 +46,8 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from bench.camera_photos import camera_photo, detailed_photo
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # apps.* and bench.* when run as a script
+from bench.camera_photos import camera_photo, detailed_photo  # noqa: E402
 
 HOST = "127.0.0.1"
 URLS = ("/dashboard", "/challenge")
@@ -387,7 +388,6 @@ def main() -> None:
     parser.add_argument("--taps", type=int, default=3, help="photo dips measured (each undone afterwards)")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # apps.* and bench.* for the tap member
 
     results = {
         "profile": {
