@@ -184,6 +184,7 @@ def build(results: Path, args) -> str:
     else:
         lines.append("- no page's query count grows with the data: met (same count on the full and the tiny club).")
     lines += page_cost_lines(raw / "page_cost.json")
+    lines += rendered_cost_lines(raw / "rendered_cost.json")
     lines += phone_lines(raw / "phone.json")
     failed = [r["url"] for r in rows if r["errors"] or r["non200"] or r["status_after"] != 200]
     if failed:
@@ -217,6 +218,28 @@ def page_cost_lines(path: Path) -> list[str]:
             verdict = "met" if page["times_bare"] <= goal else f"**missed** by {page['times_bare'] - goal:.2f}×"
             verdicts.append(f"- `{url}` at ≤ {goal:g}× a bare signed-in page: {page['times_bare']:.2f}×, {verdict}.")
     return [*lines, "", *verdicts]
+
+
+def rendered_cost_lines(path: Path) -> list[str]:
+    """bench/rendered_cost.py: pages rendered after the write that precedes them, and the database's part."""
+    if not path.exists():
+        return ["", "Rendered pages: not measured in this run."]
+    pages = json.loads(path.read_text())
+    lines = [
+        "",
+        "Pages as rendered after the write that precedes them (`bench/rendered_cost.py`: the scopes moved before "
+        "each request): wall and CPU time per request, the database's own execution time of the page's queries "
+        "and the 8 KB pages they read. Goal (issue 37 §5): the database's part does not grow with the club's history.",
+        "",
+        "| URL | wall ms | CPU ms | queries | database ms | database pages |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for url, page in pages.items():
+        lines.append(
+            f"| `{url}` | {page['wall_ms']:.2f} | {page['cpu_ms']:.2f} | {page['queries']} | "
+            f"{page['database_ms']:.2f} | {page['blocks']} |"
+        )
+    return lines
 
 
 def phone_lines(path: Path) -> list[str]:
