@@ -63,8 +63,9 @@ def admin_insights(*, today: datetime.date | None = None) -> Insights:
     today = today or timezone.localdate()
     weeks = [week_start(today) - datetime.timedelta(weeks=n) for n in range(WEEKS - 1, -1, -1)]
     # Dips and active members per week: the last 26 rows of the weekly tallies the database keeps.
-    per_week = {
-        row["week"]: row for row in DipWeekTally.objects.filter(week__gte=weeks[0]).values("week", "dips", "members")
+    tallies = DipWeekTally.objects.filter(week__gte=weeks[0]).values_list("week", "dips", "members")
+    per_week: dict[datetime.date, dict[str, int]] = {
+        week: {"dips": dips, "members": members} for week, dips, members in tallies
     }
     months = [month_start(today, n) for n in range(MONTHS - 1, -1, -1)]
     since = timezone.make_aware(datetime.datetime.combine(months[0], datetime.time.min))
@@ -87,7 +88,7 @@ def admin_insights(*, today: datetime.date | None = None) -> Insights:
         .order_by("milestone")
         .values_list("milestone", "n")
     )
-    week_points = [(week, per_week.get(week, {})) for week in weeks]
+    week_points = [(week, per_week.get(week, {"dips": 0, "members": 0})) for week in weeks]
     return Insights(
         dips_per_week=bar_chart(
             title="Plonsen per week",
