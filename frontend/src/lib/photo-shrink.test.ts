@@ -97,6 +97,38 @@ describe("shrinkPhoto", () => {
     expect(browser.close).toHaveBeenCalledTimes(1);
   });
 
+  it("scales the camera's pixels down once: a second quality reuses that canvas, a smaller size draws from it", async () => {
+    const bitmap = { width: 4000, height: 3000, close: vi.fn() };
+    vi.stubGlobal("createImageBitmap", async () => bitmap);
+    const drawnFrom: unknown[] = [];
+    const encoded: { width: number; quality: number }[] = [];
+    vi.stubGlobal(
+      "OffscreenCanvas",
+      class {
+        constructor(
+          public width: number,
+          public height: number,
+        ) {}
+        getContext() {
+          return { imageSmoothingQuality: "low", drawImage: (image: unknown) => drawnFrom.push(image) };
+        }
+        async convertToBlob(options: { quality: number }) {
+          encoded.push({ width: this.width, quality: options.quality });
+          // A detailed photo: 477 KB at 0.65 at the full size, falling with the quality and the pixels.
+          const kilobytes = ((this.width * this.height) / (2048 * 1536)) * (349 + (options.quality - 0.45) * 640);
+          return new Blob([new Uint8Array(Math.round(kilobytes * 1024))], { type: "image/jpeg" });
+        }
+      },
+    );
+    const shrunk = await shrinkPhoto(camera(), { maxSide: 2048 });
+    expect(shrunk.size).toBeLessThanOrEqual(SHRINK_BYTE_BUDGET);
+    expect(encoded).toHaveLength(2);
+    expect(drawnFrom).toHaveLength(2);
+    expect(drawnFrom[0]).toBe(bitmap); // the 12 MP once, into the full size
+    expect(drawnFrom[1]).not.toBe(bitmap); // the smaller size from that canvas
+    expect(bitmap.close).toHaveBeenCalledTimes(1);
+  });
+
   it("sends the original when the browser can't decode the format (HEIC outside Safari)", async () => {
     stubBrowser({ bitmap: { width: 4000, height: 3000 }, decodeFails: true });
     const heic = new File([new Uint8Array(10)], "IMG_2042.HEIC", { type: "image/heic" });
