@@ -320,3 +320,20 @@ def test_a_deploy_that_names_static_files_differently_is_a_new_release(settings)
         assert release() != before
     finally:
         release.cache_clear()
+
+
+def test_veilig_is_rendered_once_per_member_and_served_from_the_cache_after_that(
+    member_client, admin_user, django_assert_max_num_queries, page_cache_backend
+):
+    served_from_the_cache(page_cache_backend)
+    first = member_client.get("/veilig")
+    assert "together/veilig.html" in [template.name for template in first.templates]
+    with django_assert_max_num_queries(2 + cache_lookups(page_cache_backend)):
+        second = member_client.get("/veilig")
+    assert second.templates == []  # not rendered again: the page cache's copy
+    assert without_tokens(second.content.decode()) == without_tokens(first.content.decode())
+    # The text is everyone's, the header each member's own: an admin's copy has the Admin button.
+    assert 'href="/admin"' not in first.content.decode()
+    admin_client = type(member_client)()
+    admin_client.force_login(admin_user)
+    assert 'href="/admin"' in page(admin_client, "/veilig")

@@ -7,12 +7,12 @@ is a zero in the chart rather than a missing bar.
 import datetime
 from dataclasses import dataclass
 
-from django.db.models import Count
-from django.db.models.functions import TruncMonth, TruncWeek
+from django.db.models import Count, OuterRef, Subquery, Sum
+from django.db.models.functions import TruncMonth
 from django.utils import timezone
 
 from apps.accounts.models import User
-from apps.challenges.models import Dip, UserBadge
+from apps.challenges.models import Badge, BadgeTally, DipWeekTally
 from apps.charts.svg import Chart, Point, bar_chart, line_chart
 from apps.core.formatting import dutch_date, month_names
 from apps.core.page_cache import CLUB, remembered, shared_versions
@@ -62,14 +62,10 @@ def club_figures(*, today: datetime.date | None = None) -> tuple[AdminStats, Ins
 def admin_insights(*, today: datetime.date | None = None) -> Insights:
     today = today or timezone.localdate()
     weeks = [week_start(today) - datetime.timedelta(weeks=n) for n in range(WEEKS - 1, -1, -1)]
-    # Dips and active members per week in one pass over the last 26 weeks of dips.
-    per_week = {
-        _as_date(row["week"]): row
-        for row in Dip.objects.filter(dip_date__gte=weeks[0])
-        .annotate(week=TruncWeek("dip_date"))
-        .values("week")
-        .annotate(dips=Count("pk"), members=Count("user_id", distinct=True))
-        .order_by()
+    # Dips and active members per week: the last 26 rows of the weekly tallies the database keeps.
+    tallies = DipWeekTally.objects.filter(week__gte=weeks[0]).values_list("week", "dips", "members")
+    per_week: dict[datetime.date, dict[str, int]] = {
+        week: {"dips": dips, "members": members} for week, dips, members in tallies
     }
     months = [month_start(today, n) for n in range(MONTHS - 1, -1, -1)]
     since = timezone.make_aware(datetime.datetime.combine(months[0], datetime.time.min))
@@ -81,13 +77,18 @@ def admin_insights(*, today: datetime.date | None = None) -> Insights:
         .annotate(n=Count("pk"))
         .order_by()
     }
+    # The badges' tallies (per badge and physical status), summed per milestone: a few rows, not every award.
+    milestone = Subquery(Badge.objects.filter(pk=OuterRef("badge_id")).values("milestone_dips"))
     per_milestone = list(
-        UserBadge.objects.values("badge__milestone_dips")
-        .annotate(n=Count("pk"))
-        .order_by("badge__milestone_dips")
-        .values_list("badge__milestone_dips", "n")
+        BadgeTally.objects.filter(awards__gt=0)
+        .annotate(milestone=milestone)
+        .filter(milestone__isnull=False)
+        .values("milestone")
+        .annotate(n=Sum("awards"))
+        .order_by("milestone")
+        .values_list("milestone", "n")
     )
-    week_points = [(week, per_week.get(week, {})) for week in weeks]
+    week_points = [(week, per_week.get(week, {"dips": 0, "members": 0})) for week in weeks]
     return Insights(
         dips_per_week=bar_chart(
             title="Plonsen per week",

@@ -4,13 +4,13 @@ import datetime
 from dataclasses import dataclass
 
 from django.core.exceptions import ObjectDoesNotExist
-from django.db.models import Count, Exists, F, IntegerField, Max, OuterRef, Q, Subquery
+from django.db.models import Count, Exists, F, IntegerField, Max, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce, Lower
 from django.urls import reverse
 from django.utils import timezone
 
 from apps.accounts.models import User, UserRole
-from apps.challenges.models import Badge, Dip, UserBadge, UserChallenge
+from apps.challenges.models import Badge, Dip, DipWeekTally, UserBadge, UserChallenge
 from apps.core.formatting import dutch_date
 from apps.invitations.links import invitation_url
 from apps.invitations.models import EMAIL_SORT_KEY, Invitation
@@ -39,7 +39,10 @@ def admin_stats(*, today: datetime.date | None = None) -> AdminStats:
         new_this_month=Count("pk", filter=Q(created_at__gte=month_began)),
     )
     week_began = today - datetime.timedelta(days=today.weekday())
-    dips = Dip.objects.aggregate(total=Count("pk"), this_week=Count("pk", filter=Q(dip_date__gte=week_began)))
+    # From the weekly tallies the database keeps (models/tallies.py): a row per week, not a count of every dip.
+    dips = DipWeekTally.objects.aggregate(
+        total=Coalesce(Sum("dips"), 0), this_week=Coalesce(Sum("dips", filter=Q(week__gte=week_began)), 0)
+    )
     return AdminStats(
         users=users["total"],
         active_challenges=UserChallenge.objects.filter(is_active=True, completed_at__isnull=True).count(),

@@ -2,9 +2,10 @@
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Q
+from django.db.models import Q, Sum
+from django.db.models.functions import Coalesce
 
-from apps.challenges.models import PhysicalStatus, UserBadge
+from apps.challenges.models import BadgeTally, PhysicalStatus, UserBadge
 from apps.core.numbers import whole_number
 
 
@@ -35,9 +36,10 @@ class PhysicalFilter:
 
 
 def physical_counts() -> list[tuple[PhysicalStatus, int]]:
-    """How many earned badges there are per physical status, in the order of the statuses (one query)."""
-    counts = UserBadge.objects.aggregate(
-        **{status: Count("pk", filter=Q(physical_status=status)) for status in PhysicalStatus.values}
+    """How many earned badges there are per physical status, in the order of the statuses (one query, over the
+    badges' tallies the database keeps: a row per badge and status, not every award)."""
+    counts = BadgeTally.objects.aggregate(
+        **{status: Coalesce(Sum("awards", filter=Q(physical_status=status)), 0) for status in PhysicalStatus.values}
     )
     return [(PhysicalStatus(status), counts[status]) for status in PhysicalStatus.values]
 

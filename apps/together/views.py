@@ -173,9 +173,12 @@ def tagging(request):
 
 @login_required
 @require_safe
+@cached_page(template="together/veilig.html")
 def veilig(request):
-    """The same plain text for every member: nothing to cache per member."""
-    return render(request, "together/veilig.html")
+    """The same plain text for every member, in the member's header (the Admin button, the sign-out form):
+    rendered once per member and release, served from the page cache after that. No shared scope: no write
+    changes it, only a deploy (the release is in every key)."""
+    return Page({})
 
 
 @json_endpoint

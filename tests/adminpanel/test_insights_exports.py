@@ -6,6 +6,8 @@ import re
 
 import openpyxl
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from apps.accounts.models import User
@@ -316,3 +318,28 @@ def test_the_django_admin_writes_addresses_through_the_service(admin_client, mem
     response = admin_client.post("/django-admin/shipping/postaladdress/add/", data | {"country": "Nederland"})
     assert response.status_code == 302
     assert PostalAddress.objects.get(user=member).lines == ["Marit Zwemmer", "Dijk 2", "8321 AB Urk", "Nederland"]
+
+
+# The tables whose rows grow with the club's history: /admin reads their tallies, never the rows themselves.
+HISTORY_TABLES = ('"challenges_dip"', '"challenges_userbadge"', '"challenges_memberweektally"')
+
+
+@pytest.mark.parametrize("dips_per_member", [1, 60])
+def test_the_admin_page_reads_no_dip_or_award_of_the_clubs_history(
+    admin_client, dips_per_member, django_assert_max_num_queries
+):
+    """The same queries at any history: the counts come from the weekly and badge tallies (a row per week,
+    per badge and status), so no query of the page reads a dip or an earned badge."""
+    cards = UserChallengeFactory.create_batch(3)
+    today = timezone.localdate()
+    Dip.objects.bulk_create(
+        Dip(user=card.user, user_challenge=card, number=n + 1, dip_date=today - datetime.timedelta(days=3 * n))
+        for card in cards
+        for n in range(dips_per_member)
+    )
+    UserBadgeFactory(user_challenge=cards[0])
+    with CaptureQueriesContext(connection) as queries, django_assert_max_num_queries(15):
+        html = admin_client.get("/admin").content.decode()
+    assert f'data-admin-stat="dips">{3 * dips_per_member}<' in html
+    reading_history = [q["sql"] for q in queries.captured_queries if any(t in q["sql"] for t in HISTORY_TABLES)]
+    assert reading_history == []

@@ -1,5 +1,6 @@
 import datetime
 import json
+import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -457,3 +458,18 @@ def test_recent_dips_show_the_time_so_two_on_one_day_differ(member_client, membe
         )
     shown = [dip["dipDateDisplay"] for dip in props(member_client.get("/challenge"))["recentDips"]]
     assert shown == ["1 november 2026, 18:05", "1 november 2026, 07:05"]
+
+
+def test_the_first_html_has_the_cards_button_and_a_done_card_has_none(member_client, member, waterdieren):
+    """ "Plons registreren" is painted with the page, not only once the island ran (issue 37 §4): disabled
+    until the island replaces it, since only the island can send a dip."""
+    card = card_with(member, waterdieren, 3)
+    html = member_client.get("/challenge").content.decode()
+    root = html.split('<div id="stampcard-root"', 1)[1].split("</div>", 1)[0]
+    assert re.search(r"<button [^>]*disabled[^>]*>Plons registreren</button>", root)
+    assert "Voeg plons toe" in root
+    with transaction.atomic():
+        UserChallenge.objects.filter(pk=card.pk).update(completed_at=timezone.now())
+        pages_changed(MEMBER, user_ids=[member.pk])
+    done = member_client.get("/challenge").content.decode()
+    assert "Plons registreren" not in done.split('<div id="stampcard-root"', 1)[1].split("</div>", 1)[0]

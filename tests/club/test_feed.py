@@ -5,6 +5,7 @@ from decimal import Decimal
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
 from django.utils import timezone
 
 from apps.challenges.conditions import DipConditions
@@ -17,6 +18,7 @@ from apps.club.feed import Cursor, cursor_parse, feed_items
 from apps.club.models import ClubSharing
 from apps.club.services import club_sharing_set, item_hide
 from apps.together.models import Meetup
+from tests.adminpanel.lists import plans_of_every_query
 from tests.challenges.photo_samples import image_bytes
 from tests.factories import (
     ClubChallengeEntryFactory,
@@ -291,3 +293,19 @@ def test_the_dip_endpoints_take_share_photo(client, member, other_member, waterd
     client.force_login(other_member)
     response = client.post(f"/challenge/plons/{dip.pk}", {"share_photo": "1"})
     assert response.status_code == 404 and not Dip.objects.get(pk=dip.pk).share_photo
+
+
+# The sources whose rows grow with the club's history, and the index that gives each one's rows newest first.
+HISTORY_INDEXES = {"dip": "dip_recent_idx", "badge": "userbadge_recent_idx", "clubchallenge": "clubentry_completed_idx"}
+
+
+def test_each_growing_source_reads_its_page_from_an_index_in_the_feeds_order(member_client, member):
+    """A page reads at most a page (and one) of each source: PostgreSQL can take the newest rows from an
+    index on (moment, id) and stop, rather than read and sort every shared dip, badge and completion. Asked
+    as tests/adminpanel/lists.py asks it, with sequential scans and sorts priced out on a small table."""
+    if connection.vendor != "postgresql":
+        pytest.skip("the plans are PostgreSQL's")
+    _club_of(3, member)
+    plans = plans_of_every_query(member_client, "/club", {})
+    for kind, index in HISTORY_INDEXES.items():
+        assert index in plans, f"the feed's {kind} query uses no index in its order"

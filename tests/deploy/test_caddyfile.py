@@ -67,3 +67,10 @@ def test_502_503_and_504_get_the_dutch_page(adapted):
     errors = json.dumps(server["errors"])
     assert "{http.error.status_code} in [502, 503, 504]" in errors or "502, 503, 504" in errors
     assert "/we-zijn-zo-terug.html" in errors and "/etc/caddy/errors" in errors
+
+
+def test_html_and_only_html_is_compressed(adapted):
+    (server,) = adapted["apps"]["http"]["servers"].values()
+    (encode,) = [h for h in _handlers(server["routes"]) if h["handler"] == "encode"]
+    assert set(encode["encodings"]) == {"gzip", "zstd"}
+    assert encode["match"] == {"headers": {"Content-Type": ["text/html*"]}}

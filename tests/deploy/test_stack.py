@@ -3,6 +3,7 @@ HTTPS, an export sent by the proxy from the media volume, a mail through the wor
 the scheduler, the slow-upload guarantee through Caddy, and the Dutch page while web is down (last: it stops
 web). The worker and scheduler parts need apps/operations' commands and skip, saying so, without them."""
 
+import gzip
 import io
 import os
 import re
@@ -142,6 +143,18 @@ def test_the_scheduler_runs_a_scheduled_job(running_stack):
     os.utime(stray, (two_days_ago, two_days_ago))
     wait_for(lambda: not stray.exists(), what="the scheduler's delete_old_exports")
     assert_health_check_passes(running_stack, "scheduler")
+
+
+def test_pages_go_compressed_through_caddy(running_stack):
+    _user, _card, browser = signed_in(running_stack, "gzip@example.nl")
+    packed = browser.request("GET", "/dashboard", headers={"Accept-Encoding": "gzip"})
+    assert packed.status == 200
+    assert packed.headers.get("Content-Encoding") == "gzip"
+    page = gzip.decompress(packed.body).decode()
+    assert page.rstrip().endswith("</html>")
+    plain = browser.request("GET", "/dashboard")
+    assert plain.headers.get("Content-Encoding") is None
+    assert len(packed.body) * 2 < len(plain.body)
 
 
 def test_five_slow_photo_uploads_through_caddy_hold_no_worker_and_all_arrive(running_stack):

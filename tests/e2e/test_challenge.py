@@ -102,3 +102,31 @@ def test_finish_the_five_dip_challenge_with_its_celebration(page):
     page.goto(page.base_url + "/dashboard")
     expect(page.get_by_role("heading", name="Je verdiende badges (1)")).to_be_visible()
     expect(page.get_by_text("Waterslak").first).to_be_visible()
+
+
+def test_the_cards_button_is_painted_before_the_island_and_then_is_the_islands(page, browser, live_server):
+    """ "Plons registreren" is in the page's own HTML, so it paints with the first paint (issue 37 §4): without
+    JavaScript it shows, disabled (a <noscript> line asks for JavaScript); with it, the island's own button
+    takes its place, one button, and it registers the dip."""
+    member = UserFactory()
+    UserChallenge.objects.create(user=member, challenge=waterdieren(), challenge_type="waterdieren")
+    sign_in(page, member)
+    cookies = page.context.cookies()
+    without_js = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
+    without_js.add_cookies(cookies)
+    plain = without_js.new_page()
+    plain.goto(page.base_url + "/challenge")
+    button = plain.get_by_role("button", name="Plons registreren")
+    expect(button).to_be_visible()
+    expect(button).to_be_disabled()
+    plain.screenshot(path="test-artifacts/challenge-before-island.png")
+    without_js.close()
+
+    page.goto(page.base_url + "/challenge")
+    page.locator("#stampcard-root .sc-root").wait_for()
+    expect(page.get_by_role("button", name="Plons registreren")).to_have_count(1)
+    expect(page.get_by_role("button", name="Plons registreren")).to_be_enabled()
+    expect(page.get_by_role("heading", name="Voortgang")).to_have_count(1)  # the fallback left with its button
+    register(page)
+    assert Dip.objects.filter(user=member).count() == 1
+    assert page.js_errors == []

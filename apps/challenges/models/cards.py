@@ -239,6 +239,8 @@ class UserBadge(models.Model):
         indexes = [
             models.Index(fields=["user", "-earned_at"], name="userbadge_user_recent_idx"),
             models.Index(fields=["physical_status", "-earned_at"], name="userbadge_physical_idx"),
+            # The club feed pages every shared badge newest first (apps/club/feed.py), on (earned_at, id).
+            models.Index(fields=["earned_at", "id"], name="userbadge_recent_idx"),
         ]
 
     def __str__(self):

@@ -106,6 +106,12 @@ class ClubChallengeEntry(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["club_challenge", "user"], name="clubentry_once_per_member"),
         ]
+        indexes = [
+            # The club feed pages the completed entries newest first (apps/club/feed.py), on (completed_at, id).
+            models.Index(
+                fields=["completed_at", "id"], name="clubentry_completed_idx", condition=Q(completed_at__isnull=False)
+            ),
+        ]
 
     def __str__(self):
         return f"{self.user} – {self.club_challenge}"

@@ -3,7 +3,16 @@
 from django.db import connection, transaction
 
 from apps.accounts.models import User, UserRole
-from apps.challenges.models import Dip, UserBadge, UserChallenge, photo_storage
+from apps.challenges.models import (
+    BadgeTally,
+    Dip,
+    DipWeekTally,
+    MemberWeekTally,
+    UserBadge,
+    UserChallenge,
+    photo_storage,
+)
+from apps.club.models import ClubSharing
 from apps.events.models import Event, EventParticipant
 from apps.invitations.models import Invitation
 
@@ -60,6 +69,8 @@ def refresh_statistics() -> None:
     command = "ANALYZE" if connection.in_atomic_block else "VACUUM (ANALYZE)"
     tables = [model._meta.db_table for model in (User, UserRole, UserChallenge, Dip, UserBadge, Invitation)]
     tables += [Event._meta.db_table, EventParticipant._meta.db_table]
+    # The tallies' triggers updated a week's row once per dip written: VACUUM leaves its live row only.
+    tables += [model._meta.db_table for model in (DipWeekTally, MemberWeekTally, BadgeTally, ClubSharing)]
     with connection.cursor() as cursor:
         for table in tables:
             cursor.execute(f"{command} {connection.ops.quote_name(table)}")

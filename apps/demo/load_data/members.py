@@ -5,6 +5,7 @@ import random
 from typing import TYPE_CHECKING
 
 from apps.accounts.models import User, UserRole
+from apps.club.models import ClubSharing
 
 from .common import FIRST_NAMES, LAST_NAMES, LOAD_ADMIN_EMAIL, load_admin_second_factor, member_email
 
@@ -27,6 +28,12 @@ def write_users(seeder: "LoadSeeder", member_plans: list, password: str) -> tupl
         for number in range(1, seeder.members + 1)
     ]
     users = User.objects.bulk_create(users, batch_size=seeder.batch)
+    # The club feed (/club) needs members who share: about 60% chose to, 15% chose not to, the rest never chose.
+    choices = [(user, name_rng.random()) for user in users]
+    ClubSharing.objects.bulk_create(
+        [ClubSharing(user=user, share_dips=draw < 0.6) for user, draw in choices if draw < 0.75],
+        batch_size=seeder.batch,
+    )
     admin = User.objects.create(
         email=LOAD_ADMIN_EMAIL,
         full_name="Load Admin",
