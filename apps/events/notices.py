@@ -17,18 +17,22 @@ from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.core.formatting import clock_time, dutch_date
-from apps.notifications.links import absolute_url
+from apps.notifications.links import UnsubscribeScope, absolute_url
 from apps.notifications.models import Mail
-from apps.notifications.notices import (
-    EVENT_CANCELLED,
-    EVENT_CHANGED,
-    WAITLIST_PLACE,
-    notice_send,
-    notices_withdraw,
-)
+from apps.notifications.notices import notice_send, notices_send, notices_withdraw
+from apps.notifications.registry import GUEST, MessageKind, message_kinds_register
 from apps.notifications.services import guest_mail_queue
 
 from .models import Event, EventGuest, EventWaitlistEntry
+
+EVENT_REMINDER = "event_reminder"
+EVENT_CHANGED = "event_changed"
+EVENT_CANCELLED = "event_cancelled"
+WAITLIST_PLACE = "waitlist_place"
+WAITLIST_OFFER_MAIL = "waitlist_offer"
+GUEST_CONFIRMATION = "guest_confirmation"
+GUEST_EVENT_CHANGED = "guest_event_changed"
+GUEST_EVENT_CANCELLED = "guest_event_cancelled"
 
 # ---------------------------------------------------------------------------------------------------------
 # Changes
@@ -76,20 +80,18 @@ def event_changed_notify(*, event: Event, previous_date: datetime.datetime, prev
     """The time or the place of `event` changed (from the previous values): tell everyone on its lists, the
     guests by mail. Returns how many were told (a member who chose Uit gets nothing)."""
     digest = _change_digest(previous_date.isoformat(), previous_location, event.event_date.isoformat(), event.location)
-    told = _guests_told(event, kind=Mail.Kind.GUEST_EVENT_CHANGED, change="event-changed", digest=digest)
-    for user in _audience(event):
-        told += (
-            notice_send(
-                user=user,
-                kind=EVENT_CHANGED,
-                title=f"Gewijzigd: {event.title}",
-                body=f"Nieuwe tijd en plaats: {when_and_where(event)}.",
-                url=f"/events/{event.pk}",
-                event_id=event.pk,
-                dedupe_key=f"event-changed:{event.pk}:{user.pk}:{digest}",
-            )
-            is not None
+    told = _guests_told(event, kind=GUEST_EVENT_CHANGED, change="event-changed", digest=digest)
+    told += len(
+        notices_send(
+            users=_audience(event),
+            kind=EVENT_CHANGED,
+            title=f"Gewijzigd: {event.title}",
+            body=f"Nieuwe tijd en plaats: {when_and_where(event)}.",
+            url=f"/events/{event.pk}",
+            event_id=event.pk,
+            dedupe_key=lambda user_id: f"event-changed:{event.pk}:{user_id}:{digest}",
         )
+    )
     return told
 
 
@@ -101,20 +103,18 @@ def event_cancelled_notify(*, event: Event, deleted: bool = False) -> int:
     digest = _change_digest(event.cancelled_at)
     told = 0
     if not deleted:
-        told += _guests_told(event, kind=Mail.Kind.GUEST_EVENT_CANCELLED, change="event-cancelled", digest=digest)
-    for user in _audience(event):
-        told += (
-            notice_send(
-                user=user,
-                kind=EVENT_CANCELLED,
-                title=f"Afgelast: {event.title}",
-                body=f"{event.title} ({when_and_where(event)}) gaat niet door.{reason}",
-                url="/events" if deleted else f"/events/{event.pk}",
-                event_id=None if deleted else event.pk,
-                dedupe_key=f"event-cancelled:{event.pk}:{user.pk}:{digest}",
-            )
-            is not None
+        told += _guests_told(event, kind=GUEST_EVENT_CANCELLED, change="event-cancelled", digest=digest)
+    told += len(
+        notices_send(
+            users=_audience(event),
+            kind=EVENT_CANCELLED,
+            title=f"Afgelast: {event.title}",
+            body=f"{event.title} ({when_and_where(event)}) gaat niet door.{reason}",
+            url="/events" if deleted else f"/events/{event.pk}",
+            event_id=None if deleted else event.pk,
+            dedupe_key=lambda user_id: f"event-cancelled:{event.pk}:{user_id}:{digest}",
         )
+    )
     return told
 
 
@@ -125,7 +125,7 @@ def event_cancelled_notify(*, event: Event, deleted: bool = False) -> int:
 
 def waitlist_offer_notify(*, entry: EventWaitlistEntry) -> object | None:
     """ "Er is een plek vrij bij {event}: bevestig vóór {tijd}" to the member the place is offered to: by push or
-    by the offer's own mail (Mail.Kind.WAITLIST_OFFER), as they chose."""
+    by the offer's own mail (WAITLIST_OFFER_MAIL), as they chose."""
     event = entry.event
     assert entry.offer_expires_at is not None and entry.offered_at is not None  # called for a made offer
     until = timezone.localtime(entry.offer_expires_at)
@@ -147,7 +147,7 @@ def waitlist_offer_notice_withdraw(*, event_id: int, user_ids: list[int]) -> Non
     if not user_ids:
         return
     pending = Mail.objects.select_for_update().filter(
-        kind=Mail.Kind.WAITLIST_OFFER,
+        kind=WAITLIST_OFFER_MAIL,
         event_id=event_id,
         user_id__in=user_ids,
         status__in=[Mail.Status.QUEUED, Mail.Status.FAILED],
@@ -158,13 +158,14 @@ def waitlist_offer_notice_withdraw(*, event_id: int, user_ids: list[int]) -> Non
 
 
 def _offer_mail_context(mail: Mail) -> dict[str, Any]:
+    context = event_mail_context(mail)
     assert mail.event_id is not None and mail.user_id is not None  # an offer mail is a member's, about an event
     entry = (
         EventWaitlistEntry.objects.filter(event_id=mail.event_id, user_id=mail.user_id, offer_expires_at__isnull=False)
         .only("offer_expires_at")
         .first()
     )
-    return {
+    return context | {
         "offer_expires_at": entry.offer_expires_at if entry is not None else None,
         # /events asks to sign in first and then lands on the event's card with Ik kom / Ik kan niet.
         "offer_url": absolute_url(reverse("events") + f"#event-{mail.event_id}"),
@@ -196,7 +197,7 @@ def guest_from_cancel_token(token: str) -> EventGuest | None:
 
 def guest_confirmation_notify(*, guest: EventGuest) -> Mail | None:
     return guest_mail_queue(
-        kind=Mail.Kind.GUEST_CONFIRMATION, to_email=guest.email, event_id=guest.event_id, guest_id=guest.pk
+        kind=GUEST_CONFIRMATION, to_email=guest.email, event_id=guest.event_id, guest_id=guest.pk
     )
 
 
@@ -206,19 +207,93 @@ def guest_notices_delete(*, guest_ids: list[int]) -> None:
 
 
 def _guest_mail_context(mail: Mail) -> dict[str, Any]:
+    context = event_mail_context(mail)
     guest = EventGuest.objects.filter(pk=mail.guest_id).first() if mail.guest_id is not None else None
     if guest is None:
-        return {"guest_name": "", "cancel_url": absolute_url(reverse("events"))}
-    return {
+        return context | {"guest_name": "", "cancel_url": absolute_url(reverse("events"))}
+    return context | {
         "guest_name": guest.name,
         "cancel_url": absolute_url(reverse("event_guest_cancel", args=[guest_cancel_token(guest)])),
     }
 
 
-def notices_register() -> None:
-    """Called when the app starts: how the mail worker reads what these mails need."""
-    from apps.notifications.messages import mail_context_register
+# ---------------------------------------------------------------------------------------------------------
+# What this app tells (apps.notifications.registry)
+# ---------------------------------------------------------------------------------------------------------
 
-    mail_context_register(Mail.Kind.WAITLIST_OFFER, _offer_mail_context)
-    for kind in (Mail.Kind.GUEST_CONFIRMATION, Mail.Kind.GUEST_EVENT_CHANGED, Mail.Kind.GUEST_EVENT_CANCELLED):
-        mail_context_register(kind, _guest_mail_context)
+
+def event_mail_context(mail: Mail) -> dict[str, Any]:
+    """The event a mail is about, as it is when the mail goes out (a mail keeps only its id)."""
+    event = Event.objects.filter(pk=mail.event_id).first() if mail.event_id is not None else None
+    if event is None:
+        return {"event": None, "event_title": ""}
+    return {"event": event, "event_title": event.title, "events_url": absolute_url(reverse("events"))}
+
+
+# The old "mail over mijn events" choice (and its unsubscribe link) governs every event kind. Guests have no
+# account: their mails are about their own sign-up, with their cancel link, never an unsubscribe.
+_EVENTS, _EVENT_MAILS = "Events", UnsubscribeScope.EVENT_MAILS
+
+message_kinds_register(
+    MessageKind(
+        EVENT_REMINDER,
+        subject="Morgen: {event_title}",
+        templates="events/mail/event_reminder",
+        context=event_mail_context,
+        label="Herinnering de dag voor een event",
+        position=20,
+        group=_EVENTS,
+        unsubscribe=_EVENT_MAILS,
+    ),
+    # Changes and offers cannot wait for the morning: quiet hours do not hold them.
+    MessageKind(
+        EVENT_CHANGED,
+        subject="Gewijzigd: {event_title}",
+        templates="events/mail/event_changed",
+        context=event_mail_context,
+        label="Een event verandert van tijd of plaats",
+        position=21,
+        quiet_hours=False,
+        group=_EVENTS,
+        unsubscribe=_EVENT_MAILS,
+    ),
+    MessageKind(
+        EVENT_CANCELLED,
+        label="Een event gaat niet door", position=22, quiet_hours=False,
+        group=_EVENTS,
+        unsubscribe=_EVENT_MAILS,
+    ),
+    MessageKind(
+        WAITLIST_PLACE,
+        mail_name=WAITLIST_OFFER_MAIL,
+        subject="Er is een plek vrij bij {event_title}",
+        templates="events/mail/waitlist_offer",
+        context=_offer_mail_context,
+        label="Er is een plek vrij voor je (wachtlijst)",
+        position=23,
+        quiet_hours=False,
+        group=_EVENTS,
+        unsubscribe=_EVENT_MAILS,
+    ),
+    MessageKind(
+        GUEST_CONFIRMATION,
+        subject="Je bent aangemeld als gast: {event_title}",
+        templates="events/mail/guest_confirmation",
+        recipient=GUEST,
+        context=_guest_mail_context,
+    ),
+    MessageKind(
+        GUEST_EVENT_CHANGED,
+        subject="Gewijzigd: {event_title}",
+        templates="events/mail/guest_event_changed",
+        recipient=GUEST,
+        context=_guest_mail_context,
+    ),
+    MessageKind(
+        GUEST_EVENT_CANCELLED,
+        subject="Afgelast: {event_title}",
+        templates="events/mail/guest_event_cancelled",
+        recipient=GUEST,
+        context=_guest_mail_context,
+    ),
+)

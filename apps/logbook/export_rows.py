@@ -15,7 +15,7 @@ from apps.challenges.models import ClubChallengeEntry, Dip, DipBuddy, UserBadge,
 from apps.club.models import Brrr, ClubSharing
 from apps.events.models import EventParticipant, EventWaitlistEntry
 from apps.notifications.models import Mail, Notice, NoticePreference, PushSubscription
-from apps.notifications.notices import KINDS
+from apps.notifications.registry import KINDS
 from apps.shipping.models import PostalAddress
 from apps.together.models import MeetupParticipant
 

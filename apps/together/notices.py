@@ -12,12 +12,17 @@ from django.utils import timezone
 from apps.accounts.models import User
 from apps.challenges.models import DipBuddy
 from apps.core.formatting import clock_time, dutch_date
-from apps.notifications.links import absolute_url
-from apps.notifications.messages import mail_context_register
+from apps.notifications.links import UnsubscribeScope, absolute_url
 from apps.notifications.models import Mail, Notice
-from apps.notifications.notices import BUDDY_REQUEST, TOGETHER_CANCELLED, TOGETHER_JOINED, notice_send
+from apps.notifications.notices import notice_send
+from apps.notifications.registry import MessageKind, message_kinds_register
 
 from .models import Meetup
+
+TOGETHER_JOINED = "together_joined"
+TOGETHER_CANCELLED = "together_cancelled"
+MEETUP_CANCELLED_MAIL = "meetup_cancelled"
+BUDDY_REQUEST = "buddy_request"
 
 
 def _when(meetup: Meetup) -> str:
@@ -70,7 +75,7 @@ def buddy_request_withdraw(*, tag_id: int) -> None:
     it no longer stands. A mail or push already sent stays on record."""
     key = f"buddy-request:{tag_id}"
     Mail.objects.filter(
-        kind=Mail.Kind.BUDDY_REQUEST, dedupe_key=key, status__in=[Mail.Status.QUEUED, Mail.Status.FAILED]
+        kind=BUDDY_REQUEST, dedupe_key=key, status__in=[Mail.Status.QUEUED, Mail.Status.FAILED]
     ).delete()
     Notice.objects.filter(dedupe_key=key, status__in=[Notice.Status.QUEUED, Notice.Status.RETRY]).delete()
 
@@ -95,6 +100,38 @@ def _buddy_context(mail: Mail) -> dict:
     }
 
 
-def register_mail_texts() -> None:
-    mail_context_register(Mail.Kind.MEETUP_CANCELLED, _meetup_context)
-    mail_context_register(Mail.Kind.BUDDY_REQUEST, _buddy_context)
+# Samen plonsen is club life beside the events: the old "mail over mijn events" choice (and its unsubscribe link)
+# governs it too.
+_GROUP, _EVENT_MAILS = "Samen plonsen", UnsubscribeScope.EVENT_MAILS
+
+message_kinds_register(
+    MessageKind(
+        TOGETHER_JOINED,
+        label="Iemand plonst mee met je afspraak",
+        group=_GROUP,
+        position=30,
+        batch_seconds=300,
+        unsubscribe=_EVENT_MAILS,
+    ),
+    MessageKind(
+        TOGETHER_CANCELLED,
+        mail_name=MEETUP_CANCELLED_MAIL,
+        subject="Een plonsafspraak gaat niet door",
+        templates="together/mail/meetup_cancelled",
+        context=_meetup_context,
+        label="Een afspraak gaat niet door",
+        group=_GROUP,
+        position=31,
+        unsubscribe=_EVENT_MAILS,
+    ),
+    MessageKind(
+        BUDDY_REQUEST,
+        subject="Een clubgenoot plonste met jou",
+        templates="together/mail/buddy_request",
+        context=_buddy_context,
+        label="Een buddyverzoek",
+        group=_GROUP,
+        position=32,
+        unsubscribe=_EVENT_MAILS,
+    ),
+)

@@ -56,7 +56,7 @@ def test_the_dip_request_stores_its_buddies_in_the_dip_s_transaction(pair):
     dip = Dip.objects.get(pk=response.json()["dip"]["id"])
     # Only the clubmate who may be tagged: never the member, nobody who turned it off, no inactive account.
     assert list(dip.buddies.values_list("buddy_id", "status")) == [(other.pk, "pending")]
-    mail = Mail.objects.get(kind=Mail.Kind.BUDDY_REQUEST)
+    mail = Mail.objects.get(kind="buddy_request")
     assert mail.user_id == other.pk
     rendered = render_mail(mail)
     assert "Marit Zwemmer plonste met jou op" in rendered.text and "/dashboard#buddies" in rendered.text
@@ -78,7 +78,7 @@ def test_a_resent_dip_adds_no_second_request(pair):
     request_id = uuid.uuid4()
     dip_register(user=member, request_id=request_id, buddy_ids=[other.pk])
     dip_register(user=member, request_id=request_id, buddy_ids=[other.pk])
-    assert DipBuddy.objects.count() == 1 and Mail.objects.filter(kind=Mail.Kind.BUDDY_REQUEST).count() == 1
+    assert DipBuddy.objects.count() == 1 and Mail.objects.filter(kind="buddy_request").count() == 1
 
 
 def test_the_buddy_sees_the_request_and_puts_it_on_their_card_for_that_date(pair):
@@ -276,10 +276,10 @@ def test_an_undone_dip_takes_its_requests_and_their_unsent_mails_along(pair):
 
     member, other = pair
     outcome = dip_register(user=member, buddy_ids=[other.pk])
-    assert Mail.objects.filter(kind=Mail.Kind.BUDDY_REQUEST).count() == 1
+    assert Mail.objects.filter(kind="buddy_request").count() == 1
     dip_undo(user=member, dip_id=outcome.dip.pk)
     assert not DipBuddy.objects.exists()
-    assert not Mail.objects.filter(kind=Mail.Kind.BUDDY_REQUEST).exists()
+    assert not Mail.objects.filter(kind="buddy_request").exists()
 
 
 def test_the_buddies_are_on_the_dip_s_line_of_both_members_and_klopt_niet_takes_them_off(member, other_member):

@@ -27,7 +27,6 @@ from .delivery import (
 )
 from .mail_queue import (
     MAILS_PER_TASK,
-    MEMBER_SCOPES,
     MESSAGE_NO_EMAIL,
     MESSAGE_NO_INVITATION,
     MESSAGE_NOT_ACTIVE,
@@ -42,8 +41,8 @@ from .mail_queue import (
     invitation_mails_queue,
     mail_preference_for,
     mail_preference_set,
+    mails_enqueue,
     member_mail_queue,
-    prerendered_mail_queue,
 )
 from .push_subscriptions import (
     MESSAGE_NO_DEVICE,
@@ -64,7 +63,6 @@ __all__ = [
     "CLUB_TITLE_MAX",
     "MAILS_PER_TASK",
     "MAX_ATTEMPTS",
-    "MEMBER_SCOPES",
     "MESSAGE_BAD_UNSUBSCRIBE_LINK",
     "MESSAGE_CLUB_BODY",
     "MESSAGE_CLUB_TITLE",
@@ -99,7 +97,7 @@ __all__ = [
     "mails_retry_failed",
     "member_mail_queue",
     "notice_preferences_set",
-    "prerendered_mail_queue",
+    "mails_enqueue",
     "push_subscription_delete",
     "push_subscription_save",
     "push_subscriptions_expire",

@@ -13,8 +13,9 @@ from apps.core.errors import DomainError
 from apps.core.page_cache import MEMBER, pages_changed
 from apps.invitations.models import Invitation
 
-from ..links import UnsubscribeScope
-from ..models import InvitationOptOut, Mail, MailPreference
+from ..kinds import ACCOUNT, INVITATION
+from ..models import InvitationOptOut, Mail, MailPreference, NoticePreference
+from ..registry import flag_kinds, mail_kind_of
 from ..tasks import deliver_mails, send_invitation_mails
 
 MESSAGE_RESENT = "De uitnodiging wordt opnieuw verstuurd."
@@ -27,27 +28,19 @@ MAILS_PER_TASK = 500
 # SQLite caps the parameters of one query.
 _CHUNK = 500
 
-MEMBER_SCOPES: dict[str, str] = {
-    Mail.Kind.WAITLIST_OFFER: UnsubscribeScope.EVENT_MAILS,
-    Mail.Kind.EVENT_REMINDER: UnsubscribeScope.EVENT_MAILS,
-    Mail.Kind.EVENT_CHANGED: UnsubscribeScope.EVENT_MAILS,
-    Mail.Kind.DIP_NUDGE: UnsubscribeScope.DIP_NUDGE,
-    Mail.Kind.BRRR: UnsubscribeScope.CLUB_NOTICES,
-    # Club life beside the events (apps.together): the same choice as the event mails.
-    Mail.Kind.MEETUP_CANCELLED: UnsubscribeScope.EVENT_MAILS,
-    Mail.Kind.BUDDY_REQUEST: UnsubscribeScope.EVENT_MAILS,
-}
-
-
 class MailError(DomainError):
     """A refused mail action; the message is Dutch."""
 
     status = 409
 
 
-def _enqueue(mail_ids: list[int]) -> None:
+def mails_enqueue(mail_ids: list[int]) -> None:
+    """One delivery task per MAILS_PER_TASK queued mails (in the caller's transaction)."""
     for start in range(0, len(mail_ids), MAILS_PER_TASK):
         deliver_mails.enqueue(mail_ids=mail_ids[start : start + MAILS_PER_TASK])
+
+
+_enqueue = mails_enqueue
 
 
 def mail_preference_for(user) -> MailPreference:
@@ -74,28 +67,21 @@ def mail_preference_set(
             preference.club_notices = club_notices
         preference.updated_at = timezone.now()
         preference.save()
-        # The old mail choices govern their notice kinds again (apps.notifications.notices.FLAG_KINDS): off here
+        # The old mail choices govern their notice kinds again (the kinds' unsubscribe scope): off here
         # (an unsubscribe link) is Uit there, on is the kind's default.
-        from ..models import NoticePreference
-        from ..notices import FLAG_KINDS
-
         asked = (("event_mails", event_mails), ("dip_nudge", dip_nudge), ("club_notices", club_notices))
         changed = [flag for flag, value in asked if value is not None and value != before[flag]]
-        kinds = [kind for flag in changed for kind in FLAG_KINDS.get(flag, [])]
+        kinds = [kind for flag in changed for kind in flag_kinds(flag)]
         NoticePreference.objects.filter(user=user, kind__in=kinds).delete()
         pages_changed(MEMBER, user_ids=[user.pk])  # the choices shown on /events and /account
     return preference
 
 
 def _member_wants(user, kind: str) -> bool:
-    if kind not in MEMBER_SCOPES:
+    flag = mail_kind_of(kind).mail_flag
+    if not flag:
         return True  # an answer to the member's own request (their export): no choice to respect
-    preference = mail_preference_for(user)
-    if MEMBER_SCOPES[kind] == UnsubscribeScope.DIP_NUDGE:
-        return preference.dip_nudge
-    if MEMBER_SCOPES[kind] == UnsubscribeScope.CLUB_NOTICES:
-        return preference.club_notices
-    return preference.event_mails
+    return getattr(mail_preference_for(user), flag)
 
 
 def member_mail_queue(
@@ -115,30 +101,6 @@ def member_mail_queue(
                     to_email=user.email,
                     user=user,
                     event_id=event_id,
-                    dedupe_key=dedupe_key,
-                    created_at=now,
-                    updated_at=now,
-                )
-        except IntegrityError:
-            return None
-        _enqueue([mail.pk])
-    return mail
-
-
-def prerendered_mail_queue(*, user, subject: str, text: str, html: str, dedupe_key: str | None = None) -> Mail | None:
-    """Queue a notice that goes by mail (apps.notifications.notices), its text rendered now. A second call
-    with the same `dedupe_key` queues nothing."""
-    now = timezone.now()
-    with transaction.atomic():
-        try:
-            with transaction.atomic():
-                mail = Mail.objects.create(
-                    kind=Mail.Kind.NOTICE,
-                    to_email=user.email,
-                    user=user,
-                    subject=subject[:255],
-                    body_text=text,
-                    body_html=html,
                     dedupe_key=dedupe_key,
                     created_at=now,
                     updated_at=now,
@@ -201,7 +163,7 @@ def allauth_mail_queue(*, message: EmailMessage) -> Mail:
     now = timezone.now()
     with transaction.atomic():
         mail = Mail.objects.create(
-            kind=Mail.Kind.ACCOUNT,
+            kind=ACCOUNT,
             to_email=to_email,
             user=get_user_model().objects.filter(email__iexact=to_email).first(),
             subject=str(message.subject)[:255],
@@ -254,7 +216,7 @@ def invitation_mails_prepare(*, invitation_ids: list[int]) -> list[int]:
         Mail.objects.bulk_create(
             [
                 Mail(
-                    kind=Mail.Kind.INVITATION,
+                    kind=INVITATION,
                     to_email=cast(str, invitation.email),
                     invitation=invitation,
                     status=Mail.Status.SUPPRESSED if invitation.email in opted_out else Mail.Status.QUEUED,
@@ -288,7 +250,7 @@ def invitation_mail_resend(*, invitation_id: int) -> Mail:
             raise MailError(MESSAGE_OPTED_OUT)
         mail = Mail.objects.select_for_update().filter(invitation=invitation).first()
         if mail is None:
-            mail = Mail(kind=Mail.Kind.INVITATION, invitation=invitation, created_at=now)
+            mail = Mail(kind=INVITATION, invitation=invitation, created_at=now)
         elif mail.status == Mail.Status.QUEUED:
             return mail  # already on its way: a double click sends one mail
         mail.to_email = invitation.email
