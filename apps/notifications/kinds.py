@@ -49,7 +49,7 @@ message_kinds_register(
         position=10,
     ),
     MessageKind(
-        INVITATION,
+        INVITATION, display="Uitnodiging",
         subject="Je bent uitgenodigd voor de Koud water challenge",
         templates="mail/invitation",
         context=_invitation_context,
@@ -58,19 +58,19 @@ message_kinds_register(
     ),
     # The member's own account: answers to what they just did, never with an unsubscribe link.
     MessageKind(
-        EMAIL_CONFIRMATION,
+        EMAIL_CONFIRMATION, display="Nieuw e-mailadres bevestigen",
         subject="Bevestig je nieuwe e-mailadres",
         templates="mail/email_confirmation",
         context=_email_confirmation_context,
     ),
     MessageKind(
-        EMAIL_CHANGED,
+        EMAIL_CHANGED, display="E-mailadres gewijzigd",
         subject="Je e-mailadres is gewijzigd",
         templates="mail/email_changed",
         context=_email_changed_context,
     ),
     # allauth's mails (password reset): rendered in the request, sent by the worker like every other mail.
-    MessageKind(ACCOUNT, prerendered=True),
+    MessageKind(ACCOUNT, display="Accountmail", prerendered=True),
     # Notices that went by mail before each kind's mail carried its own name: their text is on the row.
-    MessageKind(NOTICE, prerendered=True),
+    MessageKind(NOTICE, display="Melding", prerendered=True),
 )

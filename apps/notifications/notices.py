@@ -194,7 +194,10 @@ def _told(users, notice_kind: MessageKind, title, body, url, event_id, dedupe_ke
         devices = PushSubscription.objects.filter(user_id__in=pushing[start : start + _CHUNK])
         with_device.update(devices.values_list("user_id", flat=True))
     held = quiet_until(now) if notice_kind.quiet_hours else None
-    send_after = max(held or now, now + datetime.timedelta(seconds=notice_kind.batch_seconds))
+    send_after = held or now
+    if notice_kind.batch_seconds and dedupe_key is None:
+        # A keyed notice is one of its own (the caller batched it already, as send_brrr_notices does): no wait.
+        send_after = max(send_after, now + datetime.timedelta(seconds=notice_kind.batch_seconds))
     title, body = title[:200], body[:1000]
     as_notice: list[Notice] = []
     as_mail: list[Mail] = []

@@ -71,11 +71,18 @@ class MessageKind:
     unsubscribe: str = ""
     # Written before it is queued (allauth's mails): the text is on the row, nothing to render.
     prerendered: bool = False
+    # What the member's export calls a mail of a kind without a label ("Uitnodiging").
+    display: str = ""
 
     @property
     def chosen(self) -> bool:
         """A member chooses how this kind reaches them (it is listed under Meldingen)."""
         return bool(self.label)
+
+    @property
+    def verbose(self) -> str:
+        """Its Dutch name: the label on /account, else its `display`."""
+        return self.label or self.display or self.name
 
     @property
     def mail_kind(self) -> str:

@@ -276,7 +276,7 @@ def test_club_life_and_physical_badge_data_are_in_the_export_but_not_the_calenda
     assert settings_row["agenda_abonnement"] is True
     assert settings_row["mail_over_mijn_events"] is False and settings_row["herinnering_na_14_dagen"] is True
     mails = json.loads(archive.read("e-mails.json"))
-    assert mails[0]["soort"] == "Plek vrij (wachtlijst)" and mails[0]["status"] == "Verstuurd"
+    assert mails[0]["soort"] == "Er is een plek vrij voor je (wachtlijst)" and mails[0]["status"] == "Verstuurd"
     everything = b"".join(archive.read(name) for name in archive.namelist() if not name.startswith("fotos/"))
     assert b"geheime-agenda-token-van-marit" not in everything
 
