@@ -21,7 +21,7 @@ from apps.notifications.links import UnsubscribeScope, absolute_url
 from apps.notifications.models import Mail
 from apps.notifications.notices import notice_send, notices_send, notices_withdraw
 from apps.notifications.registry import GUEST, MessageKind, message_kinds_register
-from apps.notifications.services import guest_mail_queue
+from apps.notifications.services import guest_mail_queue, guest_mails_queue
 
 from .models import Event, EventGuest, EventWaitlistEntry
 
@@ -63,17 +63,11 @@ def _guests_told(event: Event, *, kind: str, change: str, digest: str) -> int:
     link), once per change: the key names the event, the guest and the change. One query for the guests."""
     if event.event_date < timezone.now():
         return 0
-    told = 0
-    for guest in event.guests.order_by("created_at", "pk"):
-        mail = guest_mail_queue(
-            kind=kind,
-            to_email=guest.email,
-            event_id=event.pk,
-            guest_id=guest.pk,
-            dedupe_key=f"guest-{change}:{event.pk}:{guest.pk}:{digest}",
-        )
-        told += mail is not None
-    return told
+    guests = [
+        (guest.pk, guest.email, f"guest-{change}:{event.pk}:{guest.pk}:{digest}")
+        for guest in event.guests.order_by("created_at", "pk")
+    ]
+    return len(guest_mails_queue(kind=kind, event_id=event.pk, guests=guests))
 
 
 def event_changed_notify(*, event: Event, previous_date: datetime.datetime, previous_location: str) -> int:

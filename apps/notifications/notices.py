@@ -17,7 +17,7 @@ import zoneinfo
 from collections.abc import Callable, Sequence
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 
@@ -25,7 +25,7 @@ from .links import absolute_url
 from .messages import unsubscribe_link
 from .models import Mail, MailPreference, Notice, NoticePreference, PushSubscription
 from .registry import KINDS, MAIL, NOTICE_TEMPLATES, OFF, PUSH, MessageKind, chosen_kinds, kind_of
-from .services.mail_queue import mails_enqueue
+from .services.mail_queue import mails_enqueue, rows_create_once
 from .tasks import deliver_notices
 
 __all__ = [
@@ -126,35 +126,6 @@ def _mail_for(notice: Notice, kind: MessageKind, now: datetime.datetime) -> Mail
     return mail
 
 
-def _create_once(model, rows: list) -> list:
-    """Insert the rows, leaving out those whose `dedupe_key` is taken (told before under that key). Returns the
-    rows written, with their ids. A few queries for any number of rows."""
-    keys = [row.dedupe_key for row in rows if row.dedupe_key]
-    taken: set[str] = set()
-    for start in range(0, len(keys), _CHUNK):
-        part = keys[start : start + _CHUNK]
-        taken.update(model.objects.filter(dedupe_key__in=part).values_list("dedupe_key", flat=True))
-    fresh = [row for row in rows if not row.dedupe_key or row.dedupe_key not in taken]
-    if not fresh:
-        return []
-    try:
-        with transaction.atomic():
-            return model.objects.bulk_create(fresh, batch_size=_CHUNK)
-    except IntegrityError:
-        # The same change told twice at once (two cron runs): the other call wrote some of these keys meanwhile.
-        # Row by row then, each in its savepoint, so that only the rows written here are told.
-        written = []
-        for row in fresh:
-            try:
-                with transaction.atomic():
-                    row.save(force_insert=True)
-            except IntegrityError:
-                row.pk = None
-                continue
-            written.append(row)
-        return written
-
-
 def notices_send(
     *,
     users: Sequence,
@@ -219,13 +190,13 @@ def _told(users, notice_kind: MessageKind, title, body, url, event_id, dedupe_ke
             as_notice.append(notice)  # held notices wait as notices: push or mail is decided when they go
         elif channels[user.pk][kind] == MAIL or notice_kind.mail_fallback:
             as_mail.append(_mail_for(notice, notice_kind, now))
-    with transaction.atomic():
-        notices = _create_once(Notice, as_notice)
+    with transaction.atomic(savepoint=False):
+        notices = rows_create_once(Notice, as_notice)
         ids = [notice.pk for notice in notices]
         task = deliver_notices if send_after <= now else deliver_notices.using(run_after=send_after)
         for start in range(0, len(ids), PER_TASK):
             task.enqueue(notice_ids=ids[start : start + PER_TASK])
-        mails = _create_once(Mail, as_mail)
+        mails = rows_create_once(Mail, as_mail)
         mails_enqueue([mail.pk for mail in mails])
     told: dict[int, Notice | Mail] = {notice.user_id: notice for notice in notices}
     told |= {mail.user_id: mail for mail in mails if mail.user_id is not None}
@@ -238,8 +209,8 @@ def notice_mail_queue(*, notice: Notice) -> Mail | None:
     if not notice.user.is_active:
         return None
     now = timezone.now()
-    with transaction.atomic():
-        mails = _create_once(Mail, [_mail_for(notice, kind_of(notice.kind), now)])
+    with transaction.atomic(savepoint=False):
+        mails = rows_create_once(Mail, [_mail_for(notice, kind_of(notice.kind), now)])
         mails_enqueue([mail.pk for mail in mails])
     return mails[0] if mails else None
 

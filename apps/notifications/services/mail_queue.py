@@ -111,6 +111,59 @@ def member_mail_queue(
     return mail
 
 
+def rows_create_once(model, rows: list) -> list:
+    """Insert `Mail` or `Notice` rows, leaving out those whose `dedupe_key` is taken (told before under that key).
+    Returns the rows written, with their ids. A few queries for any number of rows."""
+    keys = [row.dedupe_key for row in rows if row.dedupe_key]
+    taken: set[str] = set()
+    for start in range(0, len(keys), _CHUNK):
+        part = keys[start : start + _CHUNK]
+        taken.update(model.objects.filter(dedupe_key__in=part).values_list("dedupe_key", flat=True))
+    fresh = [row for row in rows if not row.dedupe_key or row.dedupe_key not in taken]
+    if not fresh:
+        return []
+    try:
+        with transaction.atomic():
+            return model.objects.bulk_create(fresh, batch_size=_CHUNK)
+    except IntegrityError:
+        # The same change told twice at once (two cron runs): the other call wrote some of these keys meanwhile.
+        # Row by row then, each in its savepoint, so that only the rows written here are told.
+        written = []
+        for row in fresh:
+            try:
+                with transaction.atomic():
+                    row.save(force_insert=True)
+            except IntegrityError:
+                row.pk = None
+                continue
+            written.append(row)
+        return written
+
+
+def guest_mails_queue(*, kind: str, event_id: int, guests: list[tuple[int, str, str]]) -> list[Mail]:
+    """Queue a mail to each of an event's guests (`(guest id, address, dedupe key)`), about a change of their
+    event: a key told before queues nothing again. A few queries for any number of guests."""
+    now = timezone.now()
+    with transaction.atomic(savepoint=False):
+        mails = rows_create_once(
+            Mail,
+            [
+                Mail(
+                    kind=kind,
+                    to_email=email,
+                    event_id=event_id,
+                    guest_id=guest_id,
+                    dedupe_key=key,
+                    created_at=now,
+                    updated_at=now,
+                )
+                for guest_id, email, key in guests
+            ],
+        )
+        mails_enqueue([mail.pk for mail in mails])
+    return mails
+
+
 def guest_mail_queue(
     *, kind: str, to_email: str, event_id: int, guest_id: int, dedupe_key: str | None = None
 ) -> Mail | None:
