@@ -190,9 +190,7 @@ def guest_from_cancel_token(token: str) -> EventGuest | None:
 
 
 def guest_confirmation_notify(*, guest: EventGuest) -> Mail | None:
-    return guest_mail_queue(
-        kind=GUEST_CONFIRMATION, to_email=guest.email, event_id=guest.event_id, guest_id=guest.pk
-    )
+    return guest_mail_queue(kind=GUEST_CONFIRMATION, to_email=guest.email, event_id=guest.event_id, guest_id=guest.pk)
 
 
 def guest_notices_delete(*, guest_ids: list[int]) -> None:
@@ -253,7 +251,9 @@ message_kinds_register(
     ),
     MessageKind(
         EVENT_CANCELLED,
-        label="Een event gaat niet door", position=22, quiet_hours=False,
+        label="Een event gaat niet door",
+        position=22,
+        quiet_hours=False,
         group=_EVENTS,
         unsubscribe=_EVENT_MAILS,
     ),
@@ -270,21 +270,24 @@ message_kinds_register(
         unsubscribe=_EVENT_MAILS,
     ),
     MessageKind(
-        GUEST_CONFIRMATION, display="Aanmelding als gast",
+        GUEST_CONFIRMATION,
+        display="Aanmelding als gast",
         subject="Je bent aangemeld als gast: {event_title}",
         templates="events/mail/guest_confirmation",
         recipient=GUEST,
         context=_guest_mail_context,
     ),
     MessageKind(
-        GUEST_EVENT_CHANGED, display="Event gewijzigd (gast)",
+        GUEST_EVENT_CHANGED,
+        display="Event gewijzigd (gast)",
         subject="Gewijzigd: {event_title}",
         templates="events/mail/guest_event_changed",
         recipient=GUEST,
         context=_guest_mail_context,
     ),
     MessageKind(
-        GUEST_EVENT_CANCELLED, display="Event afgelast (gast)",
+        GUEST_EVENT_CANCELLED,
+        display="Event afgelast (gast)",
         subject="Afgelast: {event_title}",
         templates="events/mail/guest_event_cancelled",
         recipient=GUEST,

@@ -20,7 +20,8 @@ def _export_context(mail: Mail) -> dict:
 
 message_kinds_register(
     MessageKind(
-        EXPORT_READY, display="Je gegevens staan klaar",
+        EXPORT_READY,
+        display="Je gegevens staan klaar",
         subject="Je gegevens staan klaar om te downloaden",
         templates="logbook/mail/export_ready",
         context=_export_context,

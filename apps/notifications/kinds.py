@@ -47,9 +47,11 @@ message_kinds_register(
         label="Clubberichten",
         group="Club",
         position=10,
+        unsubscribe=UnsubscribeScope.of_kind(CLUB_MESSAGE),
     ),
     MessageKind(
-        INVITATION, display="Uitnodiging",
+        INVITATION,
+        display="Uitnodiging",
         subject="Je bent uitgenodigd voor de Koud water challenge",
         templates="mail/invitation",
         context=_invitation_context,
@@ -58,13 +60,15 @@ message_kinds_register(
     ),
     # The member's own account: answers to what they just did, never with an unsubscribe link.
     MessageKind(
-        EMAIL_CONFIRMATION, display="Nieuw e-mailadres bevestigen",
+        EMAIL_CONFIRMATION,
+        display="Nieuw e-mailadres bevestigen",
         subject="Bevestig je nieuwe e-mailadres",
         templates="mail/email_confirmation",
         context=_email_confirmation_context,
     ),
     MessageKind(
-        EMAIL_CHANGED, display="E-mailadres gewijzigd",
+        EMAIL_CHANGED,
+        display="E-mailadres gewijzigd",
         subject="Je e-mailadres is gewijzigd",
         templates="mail/email_changed",
         context=_email_changed_context,

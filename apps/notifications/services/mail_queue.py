@@ -15,7 +15,7 @@ from apps.invitations.models import Invitation
 
 from ..kinds import ACCOUNT, INVITATION
 from ..models import InvitationOptOut, Mail, MailPreference, NoticePreference
-from ..registry import flag_kinds, mail_kind_of
+from ..registry import OFF, flag_kinds, mail_kind_of
 from ..tasks import deliver_mails, send_invitation_mails
 
 MESSAGE_RESENT = "De uitnodiging wordt opnieuw verstuurd."
@@ -27,6 +27,7 @@ MESSAGE_OPTED_OUT = "Dit e-mailadres wil geen uitnodigingen meer ontvangen."
 MAILS_PER_TASK = 500
 # SQLite caps the parameters of one query.
 _CHUNK = 500
+
 
 class MailError(DomainError):
     """A refused mail action; the message is Dutch."""
@@ -75,6 +76,15 @@ def mail_preference_set(
         NoticePreference.objects.filter(user=user, kind__in=kinds).delete()
         pages_changed(MEMBER, user_ids=[user.pk])  # the choices shown on /events and /account
     return preference
+
+
+def notice_choice_off(*, user, kind: str) -> None:
+    """A kind's choice on /account becomes Uit (its mail's one-click unsubscribe, for a kind without an old mail
+    choice)."""
+    now = timezone.now()
+    with transaction.atomic():
+        NoticePreference.objects.update_or_create(user=user, kind=kind, defaults={"channel": OFF, "updated_at": now})
+        pages_changed(MEMBER, user_ids=[user.pk])
 
 
 def _member_wants(user, kind: str) -> bool:
