@@ -135,7 +135,7 @@ def mail_kind_of(mail_kind: str) -> MessageKind:
 def chosen_kinds() -> list[MessageKind]:
     """The kinds a member chooses for, in their order on /account: each group together."""
     kinds = sorted((kind for kind in KINDS.values() if kind.chosen), key=lambda kind: kind.position)
-    group_rank = {}
+    group_rank: dict[str, int] = {}
     for kind in kinds:
         group_rank.setdefault(kind.group, len(group_rank))
     return sorted(kinds, key=lambda kind: group_rank[kind.group])

@@ -92,9 +92,7 @@ def test_a_gone_endpoint_is_removed_and_the_notice_falls_back_to_mail(push_recei
 @pytest.fixture
 def push_only_reactions(monkeypatch):
     """Reactions as a kind without a mail fallback (every kind has one today; the rule must still hold)."""
-    monkeypatch.setitem(
-        notices.KINDS, "reaction", dataclasses.replace(notices.KINDS["reaction"], mail_fallback=False)
-    )
+    monkeypatch.setitem(notices.KINDS, "reaction", dataclasses.replace(notices.KINDS["reaction"], mail_fallback=False))
 
 
 def test_a_gone_endpoint_without_mail_fallback_is_not_mailed(push_receiver, smtp_server, push_only_reactions):
