@@ -3,14 +3,14 @@ chose under Meldingen: "Samen plonsen"). Call them inside the transaction of the
 with it.
 
 A notice keeps what it is about in its `dedupe_key` ("meetup-cancelled:<afspraak>:<member>",
-"buddy-request:<tag>"): the mail reads its text from there, and a second call for the same change tells
+"buddy-request:<clubmate>:<member>:<day>"): the mail reads its text from there, and a second call for the same change tells
 nothing. Joining is told without a key, so that a busy morning becomes one batched notice."""
 
 from django.urls import reverse
 from django.utils import timezone
 
 from apps.accounts.models import User
-from apps.challenges.models import DipBuddy
+from apps.challenges.models import Dip, DipBuddy
 from apps.core.formatting import clock_time, dutch_date
 from apps.notifications.links import UnsubscribeScope, absolute_url
 from apps.notifications.models import Mail, Notice
@@ -53,8 +53,15 @@ def meetup_cancelled(*, meetup: Meetup, user: User) -> None:
     )
 
 
+def buddy_request_key(*, tagger_id: int, buddy_id: int, day) -> str:
+    """One request notice per tagger, per member, per day (like Brrr!): tagging the same clubmate on 25 dips tells
+    them once; the dashboard lists every tag."""
+    return f"buddy-request:{tagger_id}:{buddy_id}:{day.isoformat()}"
+
+
 def buddy_request(*, tag: DipBuddy) -> None:
-    """To the member named on a clubmate's dip: "{naam} plonste met jou op {datum}"."""
+    """To the member named on a clubmate's dip: "{naam} plonste met jou op {datum}". Later tags by the same
+    clubmate that day are on the dashboard, not told again."""
     dip = tag.dip
     name = dip.user.display_name
     notice_send(
@@ -66,18 +73,29 @@ def buddy_request(*, tag: DipBuddy) -> None:
             "Zet de plons op je kaart, of zeg dat het niet klopt."
         ),
         url="/dashboard#buddies",
-        dedupe_key=f"buddy-request:{tag.pk}",
+        dedupe_key=buddy_request_key(tagger_id=dip.user_id, buddy_id=tag.buddy_id, day=timezone.localdate()),
     )
 
 
-def buddy_request_withdraw(*, tag_id: int) -> None:
-    """A request whose dip is gone (undone as a mis-tap, deleted with an account) before its notice went out:
-    it no longer stands. A mail or push already sent stays on record."""
-    key = f"buddy-request:{tag_id}"
+def buddy_request_withdraw(*, tag: DipBuddy) -> None:
+    """A request whose dip is gone (undone as a mis-tap, deleted with an account) before its notice went out: it
+    no longer stands, unless the same clubmate's other tags still wait for an answer. A mail or push already sent
+    stays on record. Called as the tag goes, while its dip is still there."""
+    tagger_id = Dip.objects.filter(pk=tag.dip_id).values_list("user_id", flat=True).first()
+    if tagger_id is None:
+        return
+    waiting = DipBuddy.objects.filter(
+        dip__user_id=tagger_id, buddy_id=tag.buddy_id, status=DipBuddy.Status.PENDING
+    ).exclude(pk=tag.pk)
+    if waiting.exists():
+        return
+    prefix = f"buddy-request:{tagger_id}:{tag.buddy_id}:"
     Mail.objects.filter(
-        kind=BUDDY_REQUEST, dedupe_key=key, status__in=[Mail.Status.QUEUED, Mail.Status.FAILED]
+        kind=BUDDY_REQUEST, dedupe_key__startswith=prefix, status__in=[Mail.Status.QUEUED, Mail.Status.FAILED]
     ).delete()
-    Notice.objects.filter(dedupe_key=key, status__in=[Notice.Status.QUEUED, Notice.Status.RETRY]).delete()
+    Notice.objects.filter(
+        dedupe_key__startswith=prefix, status__in=[Notice.Status.QUEUED, Notice.Status.RETRY]
+    ).delete()
 
 
 def _key_id(mail: Mail, position: int) -> int:
@@ -92,7 +110,9 @@ def _meetup_context(mail: Mail) -> dict:
 
 
 def _buddy_context(mail: Mail) -> dict:
-    tag = DipBuddy.objects.select_related("dip__user").filter(pk=_key_id(mail, 1)).first()
+    """The clubmate in the key ("buddy-request:<tagger>:<buddy>:<day>") and their latest tag still waiting."""
+    tags = DipBuddy.objects.select_related("dip__user").filter(buddy_id=mail.user_id, dip__user_id=_key_id(mail, 1))
+    tag = tags.order_by("-dip__dip_date", "-pk").first()
     return {
         "buddy_name": tag.dip.user.display_name if tag else "Een clubgenoot",
         "buddy_date": dutch_date(tag.dip.dip_date) if tag else "",

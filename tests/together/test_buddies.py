@@ -302,3 +302,41 @@ def test_the_buddies_are_on_the_dip_s_line_of_both_members_and_klopt_niet_takes_
     assert stamp_card_props(mine)["recentDips"][0]["buddiesDisplay"] == "Met Bram Buddy"
     assert stamp_card_props(theirs)["recentDips"][0]["buddiesDisplay"] == "Met Mies Lid"
     assert stamp_card_props(third_card)["recentDips"] == []
+
+
+def test_tags_of_one_member_by_one_member_are_one_request_a_day_like_brrrs(pair):
+    """Issue 36: tagging one clubmate on 25 dips told them 25 times within seconds. One request a day per clubmate
+    now; another clubmate's tag is told on its own, and the dashboard lists every tag."""
+    from apps.notifications.models import Notice
+    from tests.factories import DipBuddyFactory, DipFactory
+
+    member, other = pair
+    from apps.challenges.models import UserChallenge
+
+    card = UserChallenge.objects.get(user=member, is_active=True)
+    for days_ago in range(25):
+        dip = DipFactory(user_challenge=card, dip_date=timezone.localdate() - datetime.timedelta(days=days_ago))
+        DipBuddyFactory(dip=dip, buddy=other)
+    assert DipBuddy.objects.filter(buddy=other).count() == 25
+    told = Mail.objects.filter(user=other, kind="buddy_request").count() + Notice.objects.filter(user=other).count()
+    assert told == 1
+    # The mail names the clubmate and their latest tag.
+    rendered = render_mail(Mail.objects.get(user=other, kind="buddy_request"))
+    assert f"{member.display_name} plonste met jou op" in rendered.text
+
+    third = UserFactory()
+    DipBuddyFactory(dip=DipFactory(user_challenge=_card(third)), buddy=other)
+    assert Mail.objects.filter(user=other, kind="buddy_request").count() == 2
+
+
+def test_an_undone_tag_keeps_the_request_while_other_tags_of_that_clubmate_wait(pair):
+    from apps.challenges.services.dip_changes import dip_undo
+
+    member, other = pair
+    first = dip_register(user=member, tapped_at=timezone.now() - datetime.timedelta(days=1), buddy_ids=[other.pk])
+    second = dip_register(user=member, buddy_ids=[other.pk])
+    assert Mail.objects.filter(kind="buddy_request").count() == 1
+    dip_undo(user=member, dip_id=second.dip.pk)
+    assert Mail.objects.filter(kind="buddy_request").count() == 1  # the other tag still waits for an answer
+    Dip.objects.filter(pk=first.dip.pk).delete()  # gone past the services too (an account deleted)
+    assert not Mail.objects.filter(kind="buddy_request").exists()
