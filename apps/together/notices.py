@@ -3,8 +3,10 @@ chose under Meldingen: "Samen plonsen"). Call them inside the transaction of the
 with it.
 
 A notice keeps what it is about in its `dedupe_key` ("meetup-cancelled:<afspraak>:<member>",
-"buddy-request:<clubmate>:<member>:<day>"): the mail reads its text from there, and a second call for the same change tells
-nothing. Joining is told without a key, so that a busy morning becomes one batched notice."""
+"buddy-request:<clubmate>:<member>:<day>"): the mail reads its text from there, and a second call for the same
+change tells nothing. Joining is told without a key, so that a busy morning becomes one batched notice.
+
+The kinds of message this app sends are declared at the bottom (apps.notifications.registry)."""
 
 from django.urls import reverse
 from django.utils import timezone
