@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from .links import UnsubscribeScope, absolute_url, unsubscribe_url
 from .models import Mail
-from .registry import MEMBER, MessageKind, mail_kind_of
+from .registry import MEMBER, NOTICE_TEMPLATES, MessageKind, mail_kind_of
 
 # Line breaks and other control characters, which no header value may hold (a CR/LF would start a new header).
 _HEADER_BREAKS = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]+")
@@ -56,16 +56,26 @@ def mail_context(mail: Mail, kind: MessageKind) -> dict[str, Any]:
 def render_mail(mail: Mail) -> RenderedMail:
     kind = mail_kind_of(mail.kind)
     link = unsubscribe_link(kind, user_id=mail.user_id, to_email=mail.to_email)
-    if not kind.own_mail:
-        # Rendered when it was queued (a notice's text, allauth's mails): the row holds it.
+    if kind.prerendered:
+        # Rendered when it was queued (allauth's mails): the row holds it.
         return RenderedMail(subject=mail.subject, text=mail.body_text, html=mail.body_html, unsubscribe_url=link)
     context = mail_context(mail, kind)
     context["unsubscribe_url"] = link
-    subject = kind.subject.format(event_title=context.get("event_title", ""))
+    if kind.own_mail:
+        subject, templates = kind.subject.format(event_title=context.get("event_title", "")), kind.templates
+    else:
+        # A notice told by mail as its own title and text, kept on the row until it is sent.
+        subject, templates = mail.subject, NOTICE_TEMPLATES
+        context |= {
+            "title": mail.subject,
+            "body": mail.body_text,
+            "link": absolute_url(mail.link or "/dashboard"),
+            "account_url": absolute_url("/account#meldingen"),
+        }
     return RenderedMail(
         subject=subject,
-        text=render_to_string(f"{kind.templates}.txt", context),
-        html=render_to_string(f"{kind.templates}.html", context | {"subject": subject}),
+        text=render_to_string(f"{templates}.txt", context),
+        html=render_to_string(f"{templates}.html", context | {"subject": subject}),
         unsubscribe_url=link,
     )
 

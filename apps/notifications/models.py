@@ -60,11 +60,13 @@ class Mail(models.Model):
     # Scheduled mails carry a key that says what they are about ("event-reminder:<event>:<user>"); the
     # unique constraint makes a second run of the cron command, or two at once, send nothing twice.
     dedupe_key = models.CharField("sleutel", max_length=120, unique=True, null=True, blank=True)
-    # Only for mails rendered before they are queued (allauth's): the text holds a reset key, so it is
-    # kept only until the mail is sent or given up.
+    # Only for mails rendered before they are queued (allauth's: the text holds a reset key), and for a notice
+    # told by mail as its own title and text (a kind without a mail of its own: subject, body_text and `link`,
+    # rendered by the worker): kept only until the mail is sent or given up.
     subject = models.CharField("onderwerp", max_length=255, blank=True)
     body_text = models.TextField("tekst", blank=True)
     body_html = models.TextField("html", blank=True)
+    link = models.CharField("link", max_length=500, blank=True, default="", db_default="")
     status = models.CharField("status", max_length=20, choices=Status.choices, default=Status.QUEUED)
     attempts = models.PositiveSmallIntegerField("pogingen", default=0)
     last_error = models.CharField("laatste fout", max_length=500, blank=True)

@@ -18,13 +18,10 @@ from collections.abc import Callable, Sequence
 
 from django.conf import settings
 from django.db import transaction
-from django.template.loader import render_to_string
 from django.utils import timezone
 
-from .links import absolute_url
-from .messages import unsubscribe_link
 from .models import Mail, MailPreference, Notice, NoticePreference, PushSubscription
-from .registry import KINDS, MAIL, NOTICE_TEMPLATES, OFF, PUSH, MessageKind, chosen_kinds, kind_of
+from .registry import KINDS, MAIL, OFF, PUSH, MessageKind, chosen_kinds, kind_of
 from .services.mail_queue import mails_enqueue, rows_create_once
 from .tasks import deliver_notices
 
@@ -109,20 +106,9 @@ def _mail_for(notice: Notice, kind: MessageKind, now: datetime.datetime) -> Mail
         created_at=now,
         updated_at=now,
     )
-    if kind.own_mail:
-        return mail
-    context = {
-        "member_name": user.display_name,
-        "title": notice.title,
-        "body": notice.body,
-        "link": absolute_url(notice.url),
-        "account_url": absolute_url("/account#meldingen"),
-        "subject": notice.title,
-        "unsubscribe_url": unsubscribe_link(kind, user_id=user.pk, to_email=user.email),
-    }
-    mail.subject = notice.title[:255]
-    mail.body_text = render_to_string(f"{NOTICE_TEMPLATES}.txt", context)
-    mail.body_html = render_to_string(f"{NOTICE_TEMPLATES}.html", context)
+    if not kind.own_mail:
+        # Its own title and text, rendered by the worker (mail/notice): nothing rendered here, inside the change.
+        mail.subject, mail.body_text, mail.link = notice.title[:255], notice.body, notice.url
     return mail
 
 
