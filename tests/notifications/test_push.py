@@ -169,15 +169,16 @@ def test_quiet_hours_hold_all_but_event_changes(push_receiver, settings):
     user, browser = _subscribed(push_receiver)
     held = notice_send(user=user, kind="club_message", title="Morgen pas", body="b")
     urgent = notice_send(user=user, kind="event_cancelled", title="Gaat niet door", body="b")
+    moved = notice_send(user=user, kind="event_changed", title="Gewijzigd", body="b")
     assert held.send_after.astimezone(AMSTERDAM).hour == (local.hour + 2) % 24
     assert held.send_after > timezone.now() + datetime.timedelta(minutes=59)
-    assert urgent.send_after <= timezone.now()
+    assert urgent.send_after <= timezone.now() and moved.send_after <= timezone.now()
     run_worker()
-    assert [p["title"] for p in push_receiver.for_endpoint(browser.endpoint)] == ["Gaat niet door"]
+    assert sorted(p["title"] for p in push_receiver.for_endpoint(browser.endpoint)) == ["Gaat niet door", "Gewijzigd"]
     assert DBTaskResult.objects.get(status="READY").run_after == held.send_after
     _make_due()
     run_worker()
-    assert len(push_receiver.for_endpoint(browser.endpoint)) == 2
+    assert len(push_receiver.for_endpoint(browser.endpoint)) == 3
 
 
 def test_quiet_hours_window(settings):
