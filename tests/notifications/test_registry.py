@@ -18,8 +18,8 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from apps.notifications.messages import build_message
-from apps.notifications.models import Mail, Notice
-from apps.notifications.notices import notice_mail_queue
+from apps.notifications.models import InvitationOptOut, Mail, Notice
+from apps.notifications.notices import channels_for, notice_mail_queue
 from apps.notifications.registry import ADDRESS, GUEST, KINDS, MAIL_KINDS, MEMBER, MessageKind, validate_kind
 from tests.factories import EventFactory, EventGuestFactory, InvitationFactory, UserFactory
 
@@ -75,6 +75,9 @@ def test_every_kind_has_one_declaration():
         if kind.chosen:
             assert kind.group, kind.name
         assert kind.own_mail == bool(kind.subject), f"{kind.name}: a mail of its own needs a subject"
+        # They fit the columns they are stored in (Mail.kind, Notice.kind and NoticePreference.kind).
+        assert len(kind.mail_kind) <= Mail._meta.get_field("kind").max_length
+        assert len(kind.name) <= Notice._meta.get_field("kind").max_length
 
 
 @pytest.mark.parametrize("kind", EVERY_KIND, ids=lambda kind: kind.name)
@@ -112,6 +115,12 @@ def test_a_one_click_unsubscribe_where_it_should_be_and_none_on_answers(kind, cl
     assert link in message.body
     response = client.post(link.removeprefix(django_settings.SITE_URL.rstrip("/")))
     assert response.status_code == 200 and "Afmelden voor deze e-mails" in response.content.decode()
+    # And it turns off what it says: this kind for the member, invitations for the address.
+    if kind.recipient == ADDRESS:
+        assert InvitationOptOut.objects.filter(email=message.to[0]).exists()
+    else:
+        mail = Mail.objects.get(to_email=message.to[0], kind=kind.mail_kind)
+        assert channels_for(mail.user)[kind.name] == "off"
 
 
 def test_every_kind_a_member_chooses_is_under_meldingen_on_the_account_page(member_client):
