@@ -21,7 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from .models import Mail, MailPreference, Notice, NoticePreference, PushSubscription
-from .registry import KINDS, MAIL, OFF, PUSH, MessageKind, chosen_kinds, kind_of
+from .registry import KINDS, MAIL, OFF, PUSH, MessageKind, MessageKindUnknown, chosen_kinds, kind_of
 from .services.mail_queue import mails_enqueue, rows_create_once
 from .tasks import deliver_notices
 
@@ -126,8 +126,8 @@ def notices_send(
     """Tell many members the same thing, each the way they chose: the rules of `notice_send`, in a few queries
     for any number of members (their choices, their devices, the keys told before, the rows, the tasks).
     `dedupe_key(user_id)` names each member's notice: a key told before tells nothing again. Call inside the
-    transaction of the change it is about. Returns what each member told got (a Notice, or a Mail)."""
-    notice_kind = kind_of(kind)
+    transaction of the change it is about. Returns, per member told, their Notice or Mail."""
+    notice_kind = _notice_kind(kind)
     now = now or timezone.now()
     if notice_kind.batch_seconds and dedupe_key is None:
         # An unkeyed batched kind joins each member's open notice under its row lock: one at a time.
@@ -138,6 +138,13 @@ def notices_send(
                 told[user.pk] = result
         return told
     return _told(users, notice_kind, title, body, url, event_id, dedupe_key, now)
+
+
+def _notice_kind(name: str) -> MessageKind:
+    kind = kind_of(name)
+    if not kind.chosen:
+        raise MessageKindUnknown(f"{name} is a mail only (no choice under Meldingen), not a notice")
+    return kind
 
 
 def _told(users, notice_kind: MessageKind, title, body, url, event_id, dedupe_key, now) -> dict[int, Notice | Mail]:
@@ -233,7 +240,7 @@ def notice_send(
     """Tell a member something, the way they chose. Call inside the transaction of the change it is about:
     a rolled-back change tells nothing. Returns the Notice (push, or held), the Mail, or None (Uit, inactive,
     or sent before under the same `dedupe_key`). A batched kind without a key joins the member's open notice."""
-    notice_kind = kind_of(kind)
+    notice_kind = _notice_kind(kind)
     if not user.is_active:
         return None
     now = now or timezone.now()
