@@ -1,7 +1,8 @@
 """Notices about events, to members and guests: one home for what is said and to whom. Members hear through
 `notice_send` (push or mail, as each chose on /account); guests, who have no account, by mail.
 
-Sections: "Changes" (an event moved or called off), "Waitlist offers" and "Guests".
+Sections: "Changes" (an event moved or called off; each list told at once through `notices_send`), "Waitlist
+offers", "Guests", and "What this app tells": its kinds of message, declared for apps.notifications.registry.
 
 Idempotent per change: a notice carries a key made of the event, the member and the change itself, so the same
 change told twice (a double submit, a retry) tells once. Call inside the writing transaction.
@@ -217,9 +218,11 @@ def _guest_mail_context(mail: Mail) -> dict[str, Any]:
 def event_mail_context(mail: Mail) -> dict[str, Any]:
     """The event a mail is about, as it is when the mail goes out (a mail keeps only its id)."""
     event = Event.objects.filter(pk=mail.event_id).first() if mail.event_id is not None else None
-    if event is None:
-        return {"event": None, "event_title": ""}
-    return {"event": event, "event_title": event.title, "events_url": absolute_url(reverse("events"))}
+    return {
+        "event": event,
+        "event_title": event.title if event is not None else "",
+        "events_url": absolute_url(reverse("events")),
+    }
 
 
 # The old "mail over mijn events" choice (and its unsubscribe link) governs every event kind. Guests have no
