@@ -113,7 +113,11 @@ def _meetup_context(mail: Mail) -> dict:
 
 def _buddy_context(mail: Mail) -> dict:
     """The clubmate in the key ("buddy-request:<tagger>:<buddy>:<day>") and their latest tag still waiting."""
-    tags = DipBuddy.objects.select_related("dip__user").filter(buddy_id=mail.user_id, dip__user_id=_key_id(mail, 1))
+    tags = DipBuddy.objects.select_related("dip__user").filter(buddy_id=mail.user_id)
+    if len((mail.dedupe_key or "").split(":")) == 2:
+        tags = tags.filter(pk=_key_id(mail, 1))  # queued before the daily key: "buddy-request:<tag>"
+    else:
+        tags = tags.filter(dip__user_id=_key_id(mail, 1))
     tag = tags.order_by("-dip__dip_date", "-pk").first()
     return {
         "buddy_name": tag.dip.user.display_name if tag else "Een clubgenoot",
