@@ -3,8 +3,16 @@ member chose for "Reacties" under Meldingen on /account)."""
 
 import datetime
 
+from django.urls import reverse
+
 from apps.accounts.models import User
-from apps.notifications.notices import REACTION, notice_send
+from apps.notifications.links import UnsubscribeScope, absolute_url
+from apps.notifications.models import Mail
+from apps.notifications.notices import notice_send
+from apps.notifications.registry import MessageKind, message_kinds_register
+
+REACTION = "reaction"
+BRRR_MAIL = "brrr"
 
 
 def brrr_notice_key(*, owner_id: int, day: datetime.date) -> str:
@@ -30,3 +38,25 @@ def brrr_notice(*, owner: User, day: datetime.date, count: int, now: datetime.da
         now=now,
     )
     return told is not None
+
+
+def _brrr_context(mail: Mail) -> dict:
+    return {"club_url": absolute_url(reverse("club"))}
+
+
+message_kinds_register(
+    # Batched here (send_brrr_notices: one notice a day at most, with its key); the batch window is for single
+    # reactions sent without one.
+    MessageKind(
+        REACTION,
+        mail_name=BRRR_MAIL,
+        subject="Brrr! Je clubgenoten zagen je plonsen",
+        templates="club/mail/brrr",
+        context=_brrr_context,
+        label="Brrr! op je plons",
+        group="Reacties",
+        position=40,
+        batch_seconds=300,
+        unsubscribe=UnsubscribeScope.CLUB_NOTICES,
+    ),
+)

@@ -1,7 +1,8 @@
 """Notices about events, to members and guests: one home for what is said and to whom. Members hear through
 `notice_send` (push or mail, as each chose on /account); guests, who have no account, by mail.
 
-Sections: "Changes" (an event moved or called off), "Waitlist offers" and "Guests".
+Sections: "Changes" (an event moved or called off; each list told at once through `notices_send`), "Waitlist
+offers", "Guests", and "What this app tells": its kinds of message, declared for apps.notifications.registry.
 
 Idempotent per change: a notice carries a key made of the event, the member and the change itself, so the same
 change told twice (a double submit, a retry) tells once. Call inside the writing transaction.
@@ -17,18 +18,22 @@ from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.core.formatting import clock_time, dutch_date
-from apps.notifications.links import absolute_url
+from apps.notifications.links import UnsubscribeScope, absolute_url
 from apps.notifications.models import Mail
-from apps.notifications.notices import (
-    EVENT_CANCELLED,
-    EVENT_CHANGED,
-    WAITLIST_PLACE,
-    notice_send,
-    notices_withdraw,
-)
-from apps.notifications.services import guest_mail_queue
+from apps.notifications.notices import notice_send, notices_send, notices_withdraw
+from apps.notifications.registry import GUEST, MessageKind, message_kinds_register
+from apps.notifications.services import guest_mail_queue, guest_mails_queue
 
 from .models import Event, EventGuest, EventWaitlistEntry
+
+EVENT_REMINDER = "event_reminder"
+EVENT_CHANGED = "event_changed"
+EVENT_CANCELLED = "event_cancelled"
+WAITLIST_PLACE = "waitlist_place"
+WAITLIST_OFFER_MAIL = "waitlist_offer"
+GUEST_CONFIRMATION = "guest_confirmation"
+GUEST_EVENT_CHANGED = "guest_event_changed"
+GUEST_EVENT_CANCELLED = "guest_event_cancelled"
 
 # ---------------------------------------------------------------------------------------------------------
 # Changes
@@ -59,37 +64,29 @@ def _guests_told(event: Event, *, kind: str, change: str, digest: str) -> int:
     link), once per change: the key names the event, the guest and the change. One query for the guests."""
     if event.event_date < timezone.now():
         return 0
-    told = 0
-    for guest in event.guests.order_by("created_at", "pk"):
-        mail = guest_mail_queue(
-            kind=kind,
-            to_email=guest.email,
-            event_id=event.pk,
-            guest_id=guest.pk,
-            dedupe_key=f"guest-{change}:{event.pk}:{guest.pk}:{digest}",
-        )
-        told += mail is not None
-    return told
+    guests = [
+        (guest.pk, guest.email, f"guest-{change}:{event.pk}:{guest.pk}:{digest}")
+        for guest in event.guests.order_by("created_at", "pk")
+    ]
+    return len(guest_mails_queue(kind=kind, event_id=event.pk, guests=guests))
 
 
 def event_changed_notify(*, event: Event, previous_date: datetime.datetime, previous_location: str) -> int:
     """The time or the place of `event` changed (from the previous values): tell everyone on its lists, the
     guests by mail. Returns how many were told (a member who chose Uit gets nothing)."""
     digest = _change_digest(previous_date.isoformat(), previous_location, event.event_date.isoformat(), event.location)
-    told = _guests_told(event, kind=Mail.Kind.GUEST_EVENT_CHANGED, change="event-changed", digest=digest)
-    for user in _audience(event):
-        told += (
-            notice_send(
-                user=user,
-                kind=EVENT_CHANGED,
-                title=f"Gewijzigd: {event.title}",
-                body=f"Nieuwe tijd en plaats: {when_and_where(event)}.",
-                url=f"/events/{event.pk}",
-                event_id=event.pk,
-                dedupe_key=f"event-changed:{event.pk}:{user.pk}:{digest}",
-            )
-            is not None
+    told = _guests_told(event, kind=GUEST_EVENT_CHANGED, change="event-changed", digest=digest)
+    told += len(
+        notices_send(
+            users=_audience(event),
+            kind=EVENT_CHANGED,
+            title=f"Gewijzigd: {event.title}",
+            body=f"Nieuwe tijd en plaats: {when_and_where(event)}.",
+            url=f"/events/{event.pk}",
+            event_id=event.pk,
+            dedupe_key=lambda user_id: f"event-changed:{event.pk}:{user_id}:{digest}",
         )
+    )
     return told
 
 
@@ -101,20 +98,18 @@ def event_cancelled_notify(*, event: Event, deleted: bool = False) -> int:
     digest = _change_digest(event.cancelled_at)
     told = 0
     if not deleted:
-        told += _guests_told(event, kind=Mail.Kind.GUEST_EVENT_CANCELLED, change="event-cancelled", digest=digest)
-    for user in _audience(event):
-        told += (
-            notice_send(
-                user=user,
-                kind=EVENT_CANCELLED,
-                title=f"Afgelast: {event.title}",
-                body=f"{event.title} ({when_and_where(event)}) gaat niet door.{reason}",
-                url="/events" if deleted else f"/events/{event.pk}",
-                event_id=None if deleted else event.pk,
-                dedupe_key=f"event-cancelled:{event.pk}:{user.pk}:{digest}",
-            )
-            is not None
+        told += _guests_told(event, kind=GUEST_EVENT_CANCELLED, change="event-cancelled", digest=digest)
+    told += len(
+        notices_send(
+            users=_audience(event),
+            kind=EVENT_CANCELLED,
+            title=f"Afgelast: {event.title}",
+            body=f"{event.title} ({when_and_where(event)}) gaat niet door.{reason}",
+            url="/events" if deleted else f"/events/{event.pk}",
+            event_id=None if deleted else event.pk,
+            dedupe_key=lambda user_id: f"event-cancelled:{event.pk}:{user_id}:{digest}",
         )
+    )
     return told
 
 
@@ -125,7 +120,7 @@ def event_cancelled_notify(*, event: Event, deleted: bool = False) -> int:
 
 def waitlist_offer_notify(*, entry: EventWaitlistEntry) -> object | None:
     """ "Er is een plek vrij bij {event}: bevestig vóór {tijd}" to the member the place is offered to: by push or
-    by the offer's own mail (Mail.Kind.WAITLIST_OFFER), as they chose."""
+    by the offer's own mail (WAITLIST_OFFER_MAIL), as they chose."""
     event = entry.event
     assert entry.offer_expires_at is not None and entry.offered_at is not None  # called for a made offer
     until = timezone.localtime(entry.offer_expires_at)
@@ -147,7 +142,7 @@ def waitlist_offer_notice_withdraw(*, event_id: int, user_ids: list[int]) -> Non
     if not user_ids:
         return
     pending = Mail.objects.select_for_update().filter(
-        kind=Mail.Kind.WAITLIST_OFFER,
+        kind=WAITLIST_OFFER_MAIL,
         event_id=event_id,
         user_id__in=user_ids,
         status__in=[Mail.Status.QUEUED, Mail.Status.FAILED],
@@ -158,13 +153,14 @@ def waitlist_offer_notice_withdraw(*, event_id: int, user_ids: list[int]) -> Non
 
 
 def _offer_mail_context(mail: Mail) -> dict[str, Any]:
+    context = event_mail_context(mail)
     assert mail.event_id is not None and mail.user_id is not None  # an offer mail is a member's, about an event
     entry = (
         EventWaitlistEntry.objects.filter(event_id=mail.event_id, user_id=mail.user_id, offer_expires_at__isnull=False)
         .only("offer_expires_at")
         .first()
     )
-    return {
+    return context | {
         "offer_expires_at": entry.offer_expires_at if entry is not None else None,
         # /events asks to sign in first and then lands on the event's card with Ik kom / Ik kan niet.
         "offer_url": absolute_url(reverse("events") + f"#event-{mail.event_id}"),
@@ -195,9 +191,7 @@ def guest_from_cancel_token(token: str) -> EventGuest | None:
 
 
 def guest_confirmation_notify(*, guest: EventGuest) -> Mail | None:
-    return guest_mail_queue(
-        kind=Mail.Kind.GUEST_CONFIRMATION, to_email=guest.email, event_id=guest.event_id, guest_id=guest.pk
-    )
+    return guest_mail_queue(kind=GUEST_CONFIRMATION, to_email=guest.email, event_id=guest.event_id, guest_id=guest.pk)
 
 
 def guest_notices_delete(*, guest_ids: list[int]) -> None:
@@ -206,19 +200,100 @@ def guest_notices_delete(*, guest_ids: list[int]) -> None:
 
 
 def _guest_mail_context(mail: Mail) -> dict[str, Any]:
+    context = event_mail_context(mail)
     guest = EventGuest.objects.filter(pk=mail.guest_id).first() if mail.guest_id is not None else None
     if guest is None:
-        return {"guest_name": "", "cancel_url": absolute_url(reverse("events"))}
-    return {
+        return context | {"guest_name": "", "cancel_url": absolute_url(reverse("events"))}
+    return context | {
         "guest_name": guest.name,
         "cancel_url": absolute_url(reverse("event_guest_cancel", args=[guest_cancel_token(guest)])),
     }
 
 
-def notices_register() -> None:
-    """Called when the app starts: how the mail worker reads what these mails need."""
-    from apps.notifications.messages import mail_context_register
+# ---------------------------------------------------------------------------------------------------------
+# What this app tells (apps.notifications.registry)
+# ---------------------------------------------------------------------------------------------------------
 
-    mail_context_register(Mail.Kind.WAITLIST_OFFER, _offer_mail_context)
-    for kind in (Mail.Kind.GUEST_CONFIRMATION, Mail.Kind.GUEST_EVENT_CHANGED, Mail.Kind.GUEST_EVENT_CANCELLED):
-        mail_context_register(kind, _guest_mail_context)
+
+def event_mail_context(mail: Mail) -> dict[str, Any]:
+    """The event a mail is about, as it is when the mail goes out (a mail keeps only its id)."""
+    event = Event.objects.filter(pk=mail.event_id).first() if mail.event_id is not None else None
+    return {
+        "event": event,
+        "event_title": event.title if event is not None else "",
+        "events_url": absolute_url(reverse("events")),
+    }
+
+
+# The old "mail over mijn events" choice (and its unsubscribe link) governs every event kind. Guests have no
+# account: their mails are about their own sign-up, with their cancel link, never an unsubscribe.
+_EVENTS, _EVENT_MAILS = "Events", UnsubscribeScope.EVENT_MAILS
+
+message_kinds_register(
+    MessageKind(
+        EVENT_REMINDER,
+        subject="Morgen: {event_title}",
+        templates="events/mail/event_reminder",
+        context=event_mail_context,
+        label="Herinnering de dag voor een event",
+        position=20,
+        group=_EVENTS,
+        unsubscribe=_EVENT_MAILS,
+    ),
+    # Changes and offers cannot wait for the morning: quiet hours do not hold them.
+    MessageKind(
+        EVENT_CHANGED,
+        subject="Gewijzigd: {event_title}",
+        templates="events/mail/event_changed",
+        context=event_mail_context,
+        label="Een event verandert van tijd of plaats",
+        position=21,
+        quiet_hours=False,
+        group=_EVENTS,
+        unsubscribe=_EVENT_MAILS,
+    ),
+    MessageKind(
+        EVENT_CANCELLED,
+        label="Een event gaat niet door",
+        position=22,
+        quiet_hours=False,
+        group=_EVENTS,
+        unsubscribe=_EVENT_MAILS,
+    ),
+    MessageKind(
+        WAITLIST_PLACE,
+        mail_name=WAITLIST_OFFER_MAIL,
+        subject="Er is een plek vrij bij {event_title}",
+        templates="events/mail/waitlist_offer",
+        context=_offer_mail_context,
+        label="Er is een plek vrij voor je (wachtlijst)",
+        position=23,
+        quiet_hours=False,
+        group=_EVENTS,
+        unsubscribe=_EVENT_MAILS,
+    ),
+    MessageKind(
+        GUEST_CONFIRMATION,
+        display="Aanmelding als gast",
+        subject="Je bent aangemeld als gast: {event_title}",
+        templates="events/mail/guest_confirmation",
+        recipient=GUEST,
+        context=_guest_mail_context,
+    ),
+    MessageKind(
+        GUEST_EVENT_CHANGED,
+        display="Event gewijzigd (gast)",
+        subject="Gewijzigd: {event_title}",
+        templates="events/mail/guest_event_changed",
+        recipient=GUEST,
+        context=_guest_mail_context,
+    ),
+    MessageKind(
+        GUEST_EVENT_CANCELLED,
+        display="Event afgelast (gast)",
+        subject="Afgelast: {event_title}",
+        templates="events/mail/guest_event_cancelled",
+        recipient=GUEST,
+        context=_guest_mail_context,
+    ),
+)

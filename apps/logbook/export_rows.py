@@ -15,7 +15,7 @@ from apps.challenges.models import ClubChallengeEntry, Dip, DipBuddy, UserBadge,
 from apps.club.models import Brrr, ClubSharing
 from apps.events.models import EventParticipant, EventWaitlistEntry
 from apps.notifications.models import Mail, Notice, NoticePreference, PushSubscription
-from apps.notifications.notices import KINDS
+from apps.notifications.registry import KINDS, MAIL_KINDS
 from apps.shipping.models import PostalAddress
 from apps.together.models import MeetupParticipant
 
@@ -167,13 +167,18 @@ def _calendar_and_mail(user: User) -> dict:
     }
 
 
+def mail_kind_name(name: str) -> str:
+    kind = MAIL_KINDS.get(name)
+    return kind.verbose if kind else name
+
+
 class _MailEventTitle(TypedDict):
     event_title: str | None  # the annotation of the "e-mails" section's query
 
 
 def _mail(mail: "WithAnnotations[Mail, _MailEventTitle]") -> dict:
     return {
-        "soort": mail.get_kind_display(),
+        "soort": mail_kind_name(mail.kind),
         "event": mail.event_title or "",
         "status": mail.get_status_display(),
         "aangemaakt_op": _moment(mail.created_at),

@@ -13,11 +13,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.core.page_cache import MEMBER, pages_changed
-from apps.notifications.models import Mail
 from apps.notifications.services import member_mail_queue
 
 from .export import export_write
 from .models import MemberExport
+from .notices import EXPORT_READY
 from .tasks import build_member_export
 
 logger = logging.getLogger(__name__)
@@ -98,7 +98,7 @@ def export_build(*, export_id: int, job: str) -> str:
         current.ready_at = timezone.now()
         current.save(update_fields=["status", "file_name", "size", "ready_at"])
         pages_changed(MEMBER, user_ids=[current.user_id])  # the download link on /account
-        member_mail_queue(kind=Mail.Kind.EXPORT_READY, user=current.user)
+        member_mail_queue(kind=EXPORT_READY, user=current.user)
     return "ready"
 
 

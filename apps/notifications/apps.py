@@ -6,11 +6,18 @@ class NotificationsConfig(AppConfig):
     verbose_name = "E-mail"
 
     def ready(self):
+        from django.utils.module_loading import autodiscover_modules
+
         from apps.accounts.mail import account_mail_queue_register
         from apps.accounts.signals import email_change_requested, email_changed
         from apps.invitations.signals import invitations_created
 
+        from . import kinds  # noqa: F401 - the kinds of the apps below this one, and club messages
         from .services import allauth_mail_queue
+
+        # Each app declares the kinds of message it sends in its own notices.py: importing them fills the registry
+        # (apps.notifications.registry) before the first request or task.
+        autodiscover_modules("notices")
 
         # Accounts sit below this app: allauth's mails (password reset) go through this app's queue.
         account_mail_queue_register(allauth_mail_queue)
@@ -28,16 +35,14 @@ def _queue_invitation_mails(sender, *, invitations, **kwargs):
 
 
 def _queue_email_confirmation(sender, *, user, email_address, **kwargs):
-    from .models import Mail
+    from .kinds import EMAIL_CONFIRMATION
     from .services import account_mail_queue
 
-    account_mail_queue(
-        kind=Mail.Kind.EMAIL_CONFIRMATION, user=user, to_email=email_address.email, email_address=email_address
-    )
+    account_mail_queue(kind=EMAIL_CONFIRMATION, user=user, to_email=email_address.email, email_address=email_address)
 
 
 def _queue_email_changed_notice(sender, *, user, old_email, **kwargs):
-    from .models import Mail
+    from .kinds import EMAIL_CHANGED
     from .services import account_mail_queue
 
-    account_mail_queue(kind=Mail.Kind.EMAIL_CHANGED, user=user, to_email=old_email)
+    account_mail_queue(kind=EMAIL_CHANGED, user=user, to_email=old_email)

@@ -14,6 +14,12 @@ class UnsubscribeScope:
     DIP_NUDGE = "nudge"  # a member's 14-day nudge
     INVITATIONS = "invitations"  # invitation mails to an address that has no account
     CLUB_NOTICES = "club"  # a member's notices from the club feed (Brrr!)
+    # One kind a member chooses for without an old mail choice (clubberichten): "kind:<name>", its choice turns Uit.
+    KIND = "kind:"
+
+    @staticmethod
+    def of_kind(name: str) -> str:
+        return f"{UnsubscribeScope.KIND}{name}"
 
 
 def absolute_url(path: str) -> str:

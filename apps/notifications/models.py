@@ -11,35 +11,10 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from .registry import validate_kind
+
 
 class Mail(models.Model):
-    class Kind(models.TextChoices):
-        INVITATION = "invitation", "Uitnodiging"
-        # A freed place offered to the first on the waitlist, with a deadline (Ik kom / Ik kan niet).
-        WAITLIST_OFFER = "waitlist_offer", "Plek vrij (wachtlijst)"
-        # To a guest (no account) who signed up through an event's guest link: carries the cancel link.
-        GUEST_CONFIRMATION = "guest_confirmation", "Aanmelding als gast"
-        # To a guest: their event moved (another time or place) or was afgelast; with the same cancel link.
-        GUEST_EVENT_CHANGED = "guest_event_changed", "Event gewijzigd (gast)"
-        GUEST_EVENT_CANCELLED = "guest_event_cancelled", "Event afgelast (gast)"
-        EVENT_REMINDER = "event_reminder", "Herinnering voor een event"
-        # An organiser moved an event (another time or place): told to who signed up or waits.
-        EVENT_CHANGED = "event_changed", "Event gewijzigd"
-        DIP_NUDGE = "dip_nudge", "Herinnering na 14 dagen zonder plons"
-        # Batched: one per member per day at most (apps/club/notices.py).
-        BRRR = "brrr", "Brrr! van clubgenoten"
-        # Samen plonsen (apps.together.notices): the mail points at its row through `dedupe_key`.
-        MEETUP_CANCELLED = "meetup_cancelled", "Plonsafspraak geannuleerd"
-        BUDDY_REQUEST = "buddy_request", "Een clubgenoot plonste met jou"
-        # The member's own account: answers to what they just did, never with an unsubscribe link.
-        EMAIL_CONFIRMATION = "email_confirmation", "Nieuw e-mailadres bevestigen"
-        EMAIL_CHANGED = "email_changed", "E-mailadres gewijzigd"
-        EXPORT_READY = "export_ready", "Je gegevens staan klaar"
-        # allauth's mails (password reset): rendered in the request, sent by the worker like every other mail.
-        ACCOUNT = "account", "Accountmail"
-        # A notice (apps.notifications.notices) that went by mail: its subject and text are on the row.
-        NOTICE = "notice", "Melding"
-
     class Status(models.TextChoices):
         QUEUED = "queued", "In de wachtrij"
         SENT = "sent", "Verstuurd"
@@ -47,7 +22,8 @@ class Mail(models.Model):
         # The address asked for no more mail of this kind: kept, so the admin sees why nothing went out.
         SUPPRESSED = "suppressed", "Afgemeld"
 
-    kind = models.CharField("soort", max_length=30, choices=Kind.choices)
+    # A kind of message the registry knows (apps.notifications.registry): declared by the app that sends it.
+    kind = models.CharField("soort", max_length=30, validators=[validate_kind])
     to_email = models.EmailField("aan")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -66,8 +42,8 @@ class Mail(models.Model):
         verbose_name="uitnodiging",
     )
     # The event a mail is about, as a plain id: notifications sits below events, so no foreign key up into it.
-    # Events reads it (apps.notifications.messages.event_reader_register) and deletes an event's mails with
-    # the event (apps.events.signals).
+    # Events reads it (the context of its kinds, apps/events/notices.py) and deletes an event's mails with the
+    # event (apps.events.signals).
     event_id = models.BigIntegerField("event", null=True, blank=True, db_index=True)
     # The event guest a mail is to (no account), as a plain id like `event_id`: deleted with the guest
     # (apps.events.signals).
@@ -84,11 +60,13 @@ class Mail(models.Model):
     # Scheduled mails carry a key that says what they are about ("event-reminder:<event>:<user>"); the
     # unique constraint makes a second run of the cron command, or two at once, send nothing twice.
     dedupe_key = models.CharField("sleutel", max_length=120, unique=True, null=True, blank=True)
-    # Only for mails rendered before they are queued (allauth's): the text holds a reset key, so it is
-    # kept only until the mail is sent or given up.
+    # Only for mails rendered before they are queued (allauth's: the text holds a reset key), and for a notice
+    # told by mail as its own title and text (a kind without a mail of its own: subject, body_text and `link`,
+    # rendered by the worker): kept only until the mail is sent or given up.
     subject = models.CharField("onderwerp", max_length=255, blank=True)
     body_text = models.TextField("tekst", blank=True)
     body_html = models.TextField("html", blank=True)
+    link = models.CharField("link", max_length=500, blank=True, default="", db_default="")
     status = models.CharField("status", max_length=20, choices=Status.choices, default=Status.QUEUED)
     attempts = models.PositiveSmallIntegerField("pogingen", default=0)
     last_error = models.CharField("laatste fout", max_length=500, blank=True)
@@ -106,7 +84,7 @@ class Mail(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.get_kind_display()} aan {self.to_email}"
+        return f"{self.kind} aan {self.to_email}"
 
 
 class MailPreference(models.Model):
@@ -179,13 +157,13 @@ class PushSubscription(models.Model):
 
 
 class NoticePreference(models.Model):
-    """A member's choice for one kind of notice (apps.notifications.notices.KINDS); without a row the kind's
-    default holds."""
+    """A member's choice for one kind of notice (apps.notifications.registry); without a row the kind's default
+    holds."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notice_preferences", verbose_name="lid"
     )
-    kind = models.CharField("soort", max_length=40)
+    kind = models.CharField("soort", max_length=40, validators=[validate_kind])
     channel = models.CharField("hoe", max_length=10, choices=Channel.choices)
     updated_at = models.DateTimeField("bijgewerkt op", default=timezone.now)
 
@@ -219,7 +197,7 @@ class Notice(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notices", verbose_name="lid"
     )
-    kind = models.CharField("soort", max_length=40)
+    kind = models.CharField("soort", max_length=40, validators=[validate_kind])
     title = models.CharField("titel", max_length=200)
     body = models.CharField("tekst", max_length=1000)
     url = models.CharField("link", max_length=500, default="/dashboard")

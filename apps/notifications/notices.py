@@ -1,161 +1,69 @@
-"""What members are told, and how: the registry of notice kinds and the one way to send a notice.
+"""The one way to tell members something: `notice_send` (one member) and `notices_send` (many at once).
 
-Every feature that tells a member something calls `notice_send(kind=..., user=..., title=..., body=...,
-url=...)`. The member's choice for that kind (Push, Mail or Uit on /account, `NoticePreference`) decides:
+The kinds are declared by the apps that send them (apps.notifications.registry). The member's choice for a kind
+(Push, Mail or Uit on /account, `NoticePreference`) decides:
 
 - Push, with a subscribed device: a `Notice` row, delivered by the worker to each device (apps.notifications.push);
   a notice no device took falls back to mail when the kind has a mail fallback.
 - Push without a device, or Mail: a mail (the kind's own mail when it has one, else the notice's text).
-- Uit: nothing.
+- Uit: nothing. An inactive member is told nothing.
 
-Quiet hours (settings.QUIET_HOURS_START..END, local time) hold every kind except event changes until they
-end. Batched kinds wait a few minutes and become one notice ("en 4 anderen") when more come in meanwhile.
+Quiet hours (settings.QUIET_HOURS_START..END, local time) hold every kind that declares them until they end.
+Batched kinds wait a few minutes and become one notice ("en 4 anderen") when more come in meanwhile.
 """
 
 import datetime
 import zoneinfo
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
-from django.template.loader import render_to_string
+from django.db import transaction
 from django.utils import timezone
 
-from .links import absolute_url
-from .models import Channel, Mail, MailPreference, Notice, NoticePreference, PushSubscription
+from .models import Mail, MailPreference, Notice, NoticePreference, PushSubscription
+from .registry import KINDS, MAIL, OFF, PUSH, MessageKind, MessageKindUnknown, chosen_kinds, kind_of
+from .services.mail_queue import mails_enqueue, rows_create_once
+from .tasks import deliver_notices
 
+__all__ = [
+    "KINDS",
+    "channel_for",
+    "channels_for",
+    "channels_for_users",
+    "kind_of",
+    "notice_mail_queue",
+    "notice_send",
+    "notices_send",
+    "notices_withdraw",
+    "quiet_until",
+]
 
-@dataclass(frozen=True)
-class NoticeKind:
-    name: str
-    label: str  # Dutch, for /account
-    group: str  # the heading it is listed under on /account
-    default: str = Channel.PUSH  # push when a device is subscribed, else mail (when it has a mail fallback)
-    mail_fallback: bool = True
-    quiet_hours: bool = True  # held during quiet hours
-    batch_seconds: int = 0  # > 0: notices of this kind to one member within this window become one
-    # The kind's own mail (rich text of its own), else the notice goes by mail as its title and text.
-    mail_kind: str = ""
-    # The old mail choice (MailPreference field) that also governs this kind: off there means Uit here.
-    mail_flag: str = ""
-
-
-CLUB_MESSAGE = "club_message"
-EVENT_REMINDER = "event_reminder"
-EVENT_CHANGED = "event_changed"
-EVENT_CANCELLED = "event_cancelled"
-WAITLIST_PLACE = "waitlist_place"
-TOGETHER_JOINED = "together_joined"
-TOGETHER_CANCELLED = "together_cancelled"
-BUDDY_REQUEST = "buddy_request"
-REACTION = "reaction"
-DIP_NUDGE = "dip_nudge"
-
-KINDS: dict[str, NoticeKind] = {
-    kind.name: kind
-    for kind in [
-        NoticeKind(CLUB_MESSAGE, "Clubberichten", "Club"),
-        NoticeKind(
-            EVENT_REMINDER,
-            "Herinnering de dag voor een event",
-            "Events",
-            mail_kind=Mail.Kind.EVENT_REMINDER,
-            mail_flag="event_mails",
-        ),
-        NoticeKind(
-            EVENT_CHANGED,
-            "Een event verandert van tijd of plaats",
-            "Events",
-            quiet_hours=False,
-            mail_kind=Mail.Kind.EVENT_CHANGED,
-            mail_flag="event_mails",
-        ),
-        NoticeKind(EVENT_CANCELLED, "Een event gaat niet door", "Events", quiet_hours=False, mail_flag="event_mails"),
-        NoticeKind(
-            WAITLIST_PLACE,
-            "Er is een plek vrij voor je (wachtlijst)",
-            "Events",
-            quiet_hours=False,
-            mail_kind=Mail.Kind.WAITLIST_OFFER,
-            mail_flag="event_mails",
-        ),
-        # Samen plonsen is club life beside the events: the old "mail over mijn events" choice governs it too.
-        NoticeKind(
-            TOGETHER_JOINED,
-            "Iemand plonst mee met je afspraak",
-            "Samen plonsen",
-            batch_seconds=300,
-            mail_flag="event_mails",
-        ),
-        NoticeKind(
-            TOGETHER_CANCELLED,
-            "Een afspraak gaat niet door",
-            "Samen plonsen",
-            mail_kind=Mail.Kind.MEETUP_CANCELLED,
-            mail_flag="event_mails",
-        ),
-        NoticeKind(
-            BUDDY_REQUEST,
-            "Een buddyverzoek",
-            "Samen plonsen",
-            mail_kind=Mail.Kind.BUDDY_REQUEST,
-            mail_flag="event_mails",
-        ),
-        # The club app batches Brrr!s itself (send_brrr_notices: one notice a day at most, with its key); the batch
-        # window is for single reactions sent without one.
-        NoticeKind(
-            REACTION,
-            "Brrr! op je plons",
-            "Reacties",
-            batch_seconds=300,
-            mail_kind=Mail.Kind.BRRR,
-            mail_flag="club_notices",
-        ),
-        NoticeKind(
-            DIP_NUDGE,
-            "Herinnering na 14 dagen zonder plons",
-            "Herinnering",
-            mail_kind=Mail.Kind.DIP_NUDGE,
-            mail_flag="dip_nudge",
-        ),
-    ]
-}
-
-# The old mail choices (the checkboxes of 'Herinneringen per e-mail' and the unsubscribe links) and the
-# kinds they govern.
-FLAG_KINDS: dict[str, list[str]] = {}
-for _kind in KINDS.values():
-    if _kind.mail_flag:
-        FLAG_KINDS.setdefault(_kind.mail_flag, []).append(_kind.name)
-
-
-class NoticeKindUnknown(ValueError):
-    pass
-
-
-def kind_of(name: str) -> NoticeKind:
-    try:
-        return KINDS[name]
-    except KeyError as exc:
-        raise NoticeKindUnknown(name) from exc
+# Notices (and mails) per delivery task when many members are told at once: 2,000 members are 4 tasks.
+PER_TASK = 500
+# SQLite caps the parameters of one query.
+_CHUNK = 500
 
 
 def channels_for_users(user_ids: list[int]) -> dict[int, dict[str, str]]:
     """Each member's choice per kind (their rows, else the kind's default; Uit where an old mail choice is off).
     Two queries for any number of members."""
     chosen: dict[int, dict[str, str]] = {user_id: {} for user_id in user_ids}
-    for user_id, kind, channel in NoticePreference.objects.filter(user_id__in=user_ids).values_list(
-        "user_id", "kind", "channel"
-    ):
-        chosen[user_id][kind] = channel
-    flags = {row.user_id: row for row in MailPreference.objects.filter(user_id__in=user_ids)}
+    flags: dict[int, MailPreference] = {}
+    for start in range(0, len(user_ids), _CHUNK):
+        part = user_ids[start : start + _CHUNK]
+        for user_id, kind, channel in NoticePreference.objects.filter(user_id__in=part).values_list(
+            "user_id", "kind", "channel"
+        ):
+            chosen[user_id][kind] = channel
+        flags |= {row.user_id: row for row in MailPreference.objects.filter(user_id__in=part)}
+    kinds = chosen_kinds()
     result = {}
     for user_id in user_ids:
         flag = flags.get(user_id) or MailPreference()
         result[user_id] = {
             kind.name: chosen[user_id].get(kind.name)
-            or (Channel.OFF if kind.mail_flag and not getattr(flag, kind.mail_flag) else kind.default)
-            for kind in KINDS.values()
+            or (OFF if kind.mail_flag and not getattr(flag, kind.mail_flag) else kind.default)
+            for kind in kinds
         }
     return result
 
@@ -186,37 +94,121 @@ def quiet_until(now: datetime.datetime) -> datetime.datetime | None:
     return datetime.datetime.combine(day, datetime.time(end), local.tzinfo)
 
 
-def notice_mail_queue(*, notice: Notice) -> Mail | None:
-    """A notice that goes by mail: the kind's own mail when it has one, else the notice's title and text."""
-    from .services import member_mail_queue, prerendered_mail_queue
-
-    kind = kind_of(notice.kind)
-    if kind.mail_kind:
-        return member_mail_queue(
-            kind=kind.mail_kind,
-            user=notice.user,
-            event_id=notice.event_id,
-            dedupe_key=notice.dedupe_key,
-            chosen=True,
-        )
-    context = {
-        "member_name": notice.user.display_name,
-        "title": notice.title,
-        "body": notice.body,
-        "link": absolute_url(notice.url),
-        "account_url": absolute_url("/account#meldingen"),
-        "subject": notice.title,
-    }
-    return prerendered_mail_queue(
-        user=notice.user,
-        subject=notice.title,
-        text=render_to_string("mail/notice.txt", context),
-        html=render_to_string("mail/notice.html", context),
+def _mail_for(notice: Notice, kind: MessageKind, now: datetime.datetime) -> Mail:
+    """The unsaved mail a notice becomes: the kind's own (rendered when it goes out) or the notice's text."""
+    user = notice.user
+    mail = Mail(
+        kind=kind.mail_kind,
+        to_email=user.email,
+        user=user,
+        event_id=notice.event_id,
         dedupe_key=notice.dedupe_key,
+        created_at=now,
+        updated_at=now,
     )
+    if not kind.own_mail:
+        # Its own title and text, rendered by the worker (mail/notice): nothing rendered here, inside the change.
+        mail.subject, mail.body_text, mail.link = notice.title[:255], notice.body, notice.url
+    return mail
 
 
-def _batched(*, kind: NoticeKind, user, title: str, body: str, url: str, now) -> Notice | None:
+def notices_send(
+    *,
+    users: Sequence,
+    kind: str,
+    title: str,
+    body: str,
+    url: str = "/dashboard",
+    event_id: int | None = None,
+    dedupe_key: Callable[[int], str] | None = None,
+    now: datetime.datetime | None = None,
+) -> dict[int, Notice | Mail]:
+    """Tell many members the same thing, each the way they chose: the rules of `notice_send`, in a few queries
+    for any number of members (their choices, their devices, the keys told before, the rows, the tasks).
+    `dedupe_key(user_id)` names each member's notice: a key told before tells nothing again. Call inside the
+    transaction of the change it is about. Returns, per member told, their Notice or Mail."""
+    notice_kind = _notice_kind(kind)
+    now = now or timezone.now()
+    if notice_kind.batch_seconds and dedupe_key is None:
+        # An unkeyed batched kind joins each member's open notice under its row lock: one at a time.
+        told = {}
+        for user in users:
+            result = notice_send(user=user, kind=kind, title=title, body=body, url=url, event_id=event_id, now=now)
+            if result is not None:
+                told[user.pk] = result
+        return told
+    return _told(users, notice_kind, title, body, url, event_id, dedupe_key, now)
+
+
+def _notice_kind(name: str) -> MessageKind:
+    kind = kind_of(name)
+    if not kind.chosen:
+        raise MessageKindUnknown(f"{name} is a mail only (no choice under Meldingen), not a notice")
+    return kind
+
+
+def _told(users, notice_kind: MessageKind, title, body, url, event_id, dedupe_key, now) -> dict[int, Notice | Mail]:
+    kind = notice_kind.name
+    users = [user for user in users if user.is_active]
+    channels = channels_for_users([user.pk for user in users])
+    wanted = [user for user in users if channels[user.pk][kind] != OFF]
+    with_device: set[int] = set()
+    pushing = [user.pk for user in wanted if channels[user.pk][kind] == PUSH]
+    for start in range(0, len(pushing), _CHUNK):
+        devices = PushSubscription.objects.filter(user_id__in=pushing[start : start + _CHUNK])
+        with_device.update(devices.values_list("user_id", flat=True))
+    held = quiet_until(now) if notice_kind.quiet_hours else None
+    send_after = held or now
+    if notice_kind.batch_seconds and dedupe_key is None:
+        # A keyed notice is one of its own (the caller batched it already, as send_brrr_notices does): no wait.
+        send_after = max(send_after, now + datetime.timedelta(seconds=notice_kind.batch_seconds))
+    title, body = title[:200], body[:1000]
+    as_notice: list[Notice] = []
+    as_mail: list[Mail] = []
+    for user in wanted:
+        notice = Notice(
+            user=user,
+            kind=kind,
+            title=title,
+            body=body,
+            url=url,
+            event_id=event_id,
+            dedupe_key=dedupe_key(user.pk) if dedupe_key else None,
+            send_after=send_after,
+            created_at=now,
+        )
+        if channels[user.pk][kind] == PUSH and user.pk not in with_device and not notice_kind.mail_fallback:
+            continue  # push only, and nowhere to push to
+        if user.pk in with_device or send_after > now:
+            as_notice.append(notice)  # held notices wait as notices: push or mail is decided when they go
+        elif channels[user.pk][kind] == MAIL or notice_kind.mail_fallback:
+            as_mail.append(_mail_for(notice, notice_kind, now))
+    with transaction.atomic(savepoint=False):
+        notices = rows_create_once(Notice, as_notice)
+        ids = [notice.pk for notice in notices]
+        task = deliver_notices if send_after <= now else deliver_notices.using(run_after=send_after)
+        for start in range(0, len(ids), PER_TASK):
+            task.enqueue(notice_ids=ids[start : start + PER_TASK])
+        mails = rows_create_once(Mail, as_mail)
+        mails_enqueue([mail.pk for mail in mails])
+    told: dict[int, Notice | Mail] = {notice.user_id: notice for notice in notices}
+    told |= {mail.user_id: mail for mail in mails if mail.user_id is not None}
+    return told
+
+
+def notice_mail_queue(*, notice: Notice) -> Mail | None:
+    """A notice that goes by mail (in the worker: no device took it, or the member chose Mail since): the kind's
+    own mail when it has one, else the notice's title and text. An inactive member gets nothing."""
+    if not notice.user.is_active:
+        return None
+    now = timezone.now()
+    with transaction.atomic(savepoint=False):
+        mails = rows_create_once(Mail, [_mail_for(notice, kind_of(notice.kind), now)])
+        mails_enqueue([mail.pk for mail in mails])
+    return mails[0] if mails else None
+
+
+def _batched(*, kind: MessageKind, user, title: str, body: str, url: str, now) -> Notice | None:
     """The open notice of this kind that a new one joins (under its row lock), or None."""
     notice = (
         Notice.objects.select_for_update()
@@ -246,58 +238,20 @@ def notice_send(
     now: datetime.datetime | None = None,
 ) -> Notice | Mail | None:
     """Tell a member something, the way they chose. Call inside the transaction of the change it is about:
-    a rolled-back change tells nothing. Returns the Notice (push, or held), the Mail, or None (Uit, or sent
-    before under the same `dedupe_key`)."""
-    from .tasks import deliver_notices
-
-    notice_kind = kind_of(kind)
+    a rolled-back change tells nothing. Returns the Notice (push, or held), the Mail, or None (Uit, inactive,
+    or sent before under the same `dedupe_key`). A batched kind without a key joins the member's open notice."""
+    notice_kind = _notice_kind(kind)
     if not user.is_active:
         return None
-    channel = channel_for(user, kind)
-    if channel == Channel.OFF:
-        return None
     now = now or timezone.now()
-    send_after = now
-    held = quiet_until(now) if notice_kind.quiet_hours else None
-    if held is not None:
-        send_after = held
-    if notice_kind.batch_seconds and dedupe_key is None:
-        # A keyed notice is one of its own (the caller batched it already, as send_brrr_notices does): no wait.
-        send_after = max(send_after, now + datetime.timedelta(seconds=notice_kind.batch_seconds))
-    has_device = channel == Channel.PUSH and PushSubscription.objects.filter(user=user).exists()
-    if not has_device and channel == Channel.PUSH and not notice_kind.mail_fallback:
-        return None  # push only, and nowhere to push to
-    title, body = title[:200], body[:1000]
-    with transaction.atomic():
-        if has_device or send_after > now:
-            if notice_kind.batch_seconds and dedupe_key is None:
-                joined = _batched(kind=notice_kind, user=user, title=title, body=body, url=url, now=now)
-                if joined is not None:
-                    return joined
-            try:
-                with transaction.atomic():
-                    notice = Notice.objects.create(
-                        user=user,
-                        kind=kind,
-                        title=title,
-                        body=body,
-                        url=url,
-                        event_id=event_id,
-                        dedupe_key=dedupe_key,
-                        send_after=send_after,
-                        created_at=now,
-                    )
-            except IntegrityError:
-                return None  # sent before under this key (a second cron run)
-            task = deliver_notices if send_after <= now else deliver_notices.using(run_after=send_after)
-            task.enqueue(notice_ids=[notice.pk])
-            return notice
-        if channel == Channel.MAIL or notice_kind.mail_fallback:
-            unsaved = Notice(
-                user=user, kind=kind, title=title, body=body, url=url, event_id=event_id, dedupe_key=dedupe_key
-            )
-            return notice_mail_queue(notice=unsaved)
-    return None
+    if notice_kind.batch_seconds and dedupe_key is None and channel_for(user, kind) != OFF:
+        with transaction.atomic():
+            joined = _batched(kind=notice_kind, user=user, title=title, body=body, url=url, now=now)
+            if joined is not None:
+                return joined
+            return _told([user], notice_kind, title, body, url, event_id, None, now).get(user.pk)
+    key = (lambda _user_id: dedupe_key) if dedupe_key else None
+    return _told([user], notice_kind, title, body, url, event_id, key, now).get(user.pk)
 
 
 def notices_withdraw(*, user, kind: str, event_id: int) -> int:

@@ -13,8 +13,8 @@ from apps.accounts.access import member_required_json
 from apps.core.errors import DomainError, json_endpoint
 from apps.core.numbers import whole_number
 
-from .notices import KINDS
 from .refusals import NotificationRefusal
+from .registry import chosen_kinds
 from .services import (
     MESSAGE_NO_DEVICE,
     PushError,
@@ -67,7 +67,8 @@ def device_delete(request, subscription_id):
 @require_POST
 def preferences(request):
     """One radio group per kind (`kind_<name>`): Push, Mail or Uit. A kind not sent keeps its choice."""
-    choices = {name: request.POST[f"kind_{name}"] for name in KINDS if f"kind_{name}" in request.POST}
+    names = [kind.name for kind in chosen_kinds()]
+    choices = {name: request.POST[f"kind_{name}"] for name in names if f"kind_{name}" in request.POST}
     try:
         notice_preferences_set(user=request.user, choices=choices)
     except DomainError as error:

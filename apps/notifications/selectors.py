@@ -7,9 +7,11 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef
 
+from .kinds import CLUB_MESSAGE
 from .models import Channel, ClubMessage, NoticePreference, PushSubscription
-from .notices import CLUB_MESSAGE, KINDS, channels_for
+from .notices import channels_for
 from .push import push_configured
+from .registry import chosen_kinds
 
 CLUB_MESSAGES_SHOWN = 3
 
@@ -79,7 +81,7 @@ def notice_settings_for(user) -> NoticeSettings:
         devices=list(PushSubscription.objects.filter(user=user).order_by("-last_seen_at", "-pk")),
         kinds=[
             KindChoice(kind.name, kind.label, kind.group, chosen[kind.name], kind.mail_fallback)
-            for kind in KINDS.values()
+            for kind in chosen_kinds()
         ],
         channels=list(Channel.choices),
         vapid_public_key=settings.VAPID_PUBLIC_KEY,

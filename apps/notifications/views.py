@@ -7,6 +7,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from .links import UnsubscribeScope
+from .registry import kind_of
 from .services import MailError, mail_preference_set, mail_unsubscribe
 
 MESSAGE_PREFERENCES_SAVED = "Je e-mailvoorkeuren zijn opgeslagen."
@@ -30,7 +31,14 @@ def unsubscribe(request, token: str):
         scope = mail_unsubscribe(token=token)
     except MailError as error:
         return render(request, "notifications/unsubscribe.html", {"error": str(error)}, status=400)
-    return render(request, "notifications/unsubscribe.html", {"done": True, "text": UNSUBSCRIBED_TEXTS[scope]})
+    return render(request, "notifications/unsubscribe.html", {"done": True, "text": unsubscribed_text(scope)})
+
+
+def unsubscribed_text(scope: str) -> str:
+    if scope in UNSUBSCRIBED_TEXTS:
+        return UNSUBSCRIBED_TEXTS[scope]
+    # A kind's own choice (UnsubscribeScope.of_kind): named as on /account.
+    return f"Je krijgt dit niet meer: {kind_of(scope.removeprefix(UnsubscribeScope.KIND)).label}."
 
 
 @login_required

@@ -10,19 +10,15 @@ are then delivered right here as well as by the queued task: the worker may be t
 
 import datetime
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.template.loader import render_to_string
 
 from apps.accounts.models import UserRole
-from apps.notifications.links import absolute_url
-from apps.notifications.services import mails_deliver, prerendered_mail_queue
+from apps.notifications.services import mails_deliver, member_mail_queue
 
 from .models import StatusAlert
+from .notices import SYSTEM_STATUS
 from .status import Status
-
-SUBJECT = "Systeemstatus: er is iets gestopt"
 
 
 def status_alerts_update(*, status: Status) -> int:
@@ -46,21 +42,11 @@ def _admins():
 
 
 def _mail_admins(*, status: Status, alert_ids: list[int]) -> list[int]:
-    context = {
-        "lines": [result.red for result in status.red],
-        "link": absolute_url("/admin#systeemstatus"),
-        "moment": status.now,
-        "site": settings.SITE_URL,
-    }
-    text = render_to_string("mail/system_status.txt", context)
-    html = render_to_string("mail/system_status.html", context)
     # The key names the alerts that turned red: two looks at once (two schedulers) queue one mail each admin.
     key = "systeemstatus:" + "-".join(str(pk) for pk in sorted(alert_ids))
     mail_ids = []
     for admin in _admins():
-        mail = prerendered_mail_queue(
-            user=admin, subject=SUBJECT, text=text, html=html, dedupe_key=f"{key}:{admin.pk}"[:120]
-        )
+        mail = member_mail_queue(kind=SYSTEM_STATUS, user=admin, dedupe_key=f"{key}:{admin.pk}"[:120], chosen=True)
         if mail is not None:
             mail_ids.append(mail.pk)
     return mail_ids

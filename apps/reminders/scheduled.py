@@ -14,10 +14,12 @@ from apps.challenges.models import UserChallenge
 from apps.core.background import stuck_tasks_requeue
 from apps.core.formatting import clock_time, dutch_date
 from apps.events.models import EventParticipant
+from apps.events.notices import EVENT_REMINDER
 from apps.events.services import waitlist_offers_expire
-from apps.notifications import notices
 from apps.notifications.notices import notice_send
 from apps.notifications.services import mails_recover_stuck, mails_retry_failed
+
+from .notices import DIP_NUDGE
 
 NUDGE_AFTER_DAYS = 14
 # Reminders for tomorrow's events go out from this hour on (local time), not at a cron run just after midnight.
@@ -54,9 +56,9 @@ def event_reminders_queue(*, now: datetime.datetime) -> int:
     for participation in participations:
         event = participation.event
         where = f" · {event.location}" if event.location else ""
-        # By push or mail, as the member chose (apps.notifications.notices); the mail is the rich one it was.
+        # By push or mail, as the member chose; the mail is the kind's own (apps/events/notices.py).
         sent = notice_send(
-            kind=notices.EVENT_REMINDER,
+            kind=EVENT_REMINDER,
             user=participation.user,
             title=f"Morgen: {event.title}",
             body=f"{dutch_date(event.event_date)}, {clock_time(event.event_date)}{where}",
@@ -89,7 +91,7 @@ def dip_nudges_queue(*, now: datetime.datetime) -> int:
         if (today - last_activity).days < NUDGE_AFTER_DAYS:
             continue
         sent = notice_send(
-            kind=notices.DIP_NUDGE,
+            kind=DIP_NUDGE,
             user=card.user,
             title="Al 14 dagen geen plons",
             body="Het water is koud en wacht op je! Zet je volgende plons op je stempelkaart.",

@@ -6,6 +6,4 @@ class TogetherConfig(AppConfig):
     verbose_name = "Samen plonsen"
 
     def ready(self):
-        from . import notices, signals  # noqa: F401 - connects the receivers, registers the mail texts
-
-        notices.register_mail_texts()
+        from . import signals  # noqa: F401 - connects the receivers

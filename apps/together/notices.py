@@ -3,21 +3,28 @@ chose under Meldingen: "Samen plonsen"). Call them inside the transaction of the
 with it.
 
 A notice keeps what it is about in its `dedupe_key` ("meetup-cancelled:<afspraak>:<member>",
-"buddy-request:<tag>"): the mail reads its text from there, and a second call for the same change tells
-nothing. Joining is told without a key, so that a busy morning becomes one batched notice."""
+"buddy-request:<clubmate>:<member>:<day>"): the mail reads its text from there, and a second call for the same
+change tells nothing. Joining is told without a key, so that a busy morning becomes one batched notice.
+
+The kinds of message this app sends are declared at the bottom (apps.notifications.registry)."""
 
 from django.urls import reverse
 from django.utils import timezone
 
 from apps.accounts.models import User
-from apps.challenges.models import DipBuddy
+from apps.challenges.models import Dip, DipBuddy
 from apps.core.formatting import clock_time, dutch_date
-from apps.notifications.links import absolute_url
-from apps.notifications.messages import mail_context_register
+from apps.notifications.links import UnsubscribeScope, absolute_url
 from apps.notifications.models import Mail, Notice
-from apps.notifications.notices import BUDDY_REQUEST, TOGETHER_CANCELLED, TOGETHER_JOINED, notice_send
+from apps.notifications.notices import notice_send
+from apps.notifications.registry import MessageKind, message_kinds_register
 
 from .models import Meetup
+
+TOGETHER_JOINED = "together_joined"
+TOGETHER_CANCELLED = "together_cancelled"
+MEETUP_CANCELLED_MAIL = "meetup_cancelled"
+BUDDY_REQUEST = "buddy_request"
 
 
 def _when(meetup: Meetup) -> str:
@@ -48,8 +55,15 @@ def meetup_cancelled(*, meetup: Meetup, user: User) -> None:
     )
 
 
+def buddy_request_key(*, tagger_id: int, buddy_id: int, day) -> str:
+    """One request notice per tagger, per member, per day (like Brrr!): tagging the same clubmate on 25 dips tells
+    them once; the dashboard lists every tag."""
+    return f"buddy-request:{tagger_id}:{buddy_id}:{day.isoformat()}"
+
+
 def buddy_request(*, tag: DipBuddy) -> None:
-    """To the member named on a clubmate's dip: "{naam} plonste met jou op {datum}"."""
+    """To the member named on a clubmate's dip: "{naam} plonste met jou op {datum}". Later tags by the same
+    clubmate that day are on the dashboard, not told again."""
     dip = tag.dip
     name = dip.user.display_name
     notice_send(
@@ -61,18 +75,29 @@ def buddy_request(*, tag: DipBuddy) -> None:
             "Zet de plons op je kaart, of zeg dat het niet klopt."
         ),
         url="/dashboard#buddies",
-        dedupe_key=f"buddy-request:{tag.pk}",
+        dedupe_key=buddy_request_key(tagger_id=dip.user_id, buddy_id=tag.buddy_id, day=timezone.localdate()),
     )
 
 
-def buddy_request_withdraw(*, tag_id: int) -> None:
-    """A request whose dip is gone (undone as a mis-tap, deleted with an account) before its notice went out:
-    it no longer stands. A mail or push already sent stays on record."""
-    key = f"buddy-request:{tag_id}"
+def buddy_request_withdraw(*, tag: DipBuddy) -> None:
+    """A request whose dip is gone (undone as a mis-tap, deleted with an account) before its notice went out: it
+    no longer stands, unless the same clubmate's other tags still wait for an answer. A mail or push already sent
+    stays on record. Called as the tag goes, while its dip is still there."""
+    tagger_id = Dip.objects.filter(pk=tag.dip_id).values_list("user_id", flat=True).first()
+    if tagger_id is None:
+        return
+    waiting = DipBuddy.objects.filter(
+        dip__user_id=tagger_id, buddy_id=tag.buddy_id, status=DipBuddy.Status.PENDING
+    ).exclude(pk=tag.pk)
+    if waiting.exists():
+        return
+    prefix = f"buddy-request:{tagger_id}:{tag.buddy_id}:"
     Mail.objects.filter(
-        kind=Mail.Kind.BUDDY_REQUEST, dedupe_key=key, status__in=[Mail.Status.QUEUED, Mail.Status.FAILED]
+        kind=BUDDY_REQUEST, dedupe_key__startswith=prefix, status__in=[Mail.Status.QUEUED, Mail.Status.FAILED]
     ).delete()
-    Notice.objects.filter(dedupe_key=key, status__in=[Notice.Status.QUEUED, Notice.Status.RETRY]).delete()
+    Notice.objects.filter(
+        dedupe_key__startswith=prefix, status__in=[Notice.Status.QUEUED, Notice.Status.RETRY]
+    ).delete()
 
 
 def _key_id(mail: Mail, position: int) -> int:
@@ -87,7 +112,13 @@ def _meetup_context(mail: Mail) -> dict:
 
 
 def _buddy_context(mail: Mail) -> dict:
-    tag = DipBuddy.objects.select_related("dip__user").filter(pk=_key_id(mail, 1)).first()
+    """The clubmate in the key ("buddy-request:<tagger>:<buddy>:<day>") and their latest tag still waiting."""
+    tags = DipBuddy.objects.select_related("dip__user").filter(buddy_id=mail.user_id)
+    if len((mail.dedupe_key or "").split(":")) == 2:
+        tags = tags.filter(pk=_key_id(mail, 1))  # queued before the daily key: "buddy-request:<tag>"
+    else:
+        tags = tags.filter(dip__user_id=_key_id(mail, 1))
+    tag = tags.order_by("-dip__dip_date", "-pk").first()
     return {
         "buddy_name": tag.dip.user.display_name if tag else "Een clubgenoot",
         "buddy_date": dutch_date(tag.dip.dip_date) if tag else "",
@@ -95,6 +126,38 @@ def _buddy_context(mail: Mail) -> dict:
     }
 
 
-def register_mail_texts() -> None:
-    mail_context_register(Mail.Kind.MEETUP_CANCELLED, _meetup_context)
-    mail_context_register(Mail.Kind.BUDDY_REQUEST, _buddy_context)
+# Samen plonsen is club life beside the events: the old "mail over mijn events" choice (and its unsubscribe link)
+# governs it too.
+_GROUP, _EVENT_MAILS = "Samen plonsen", UnsubscribeScope.EVENT_MAILS
+
+message_kinds_register(
+    MessageKind(
+        TOGETHER_JOINED,
+        label="Iemand plonst mee met je afspraak",
+        group=_GROUP,
+        position=30,
+        batch_seconds=300,
+        unsubscribe=_EVENT_MAILS,
+    ),
+    MessageKind(
+        TOGETHER_CANCELLED,
+        mail_name=MEETUP_CANCELLED_MAIL,
+        subject="Een plonsafspraak gaat niet door",
+        templates="together/mail/meetup_cancelled",
+        context=_meetup_context,
+        label="Een afspraak gaat niet door",
+        group=_GROUP,
+        position=31,
+        unsubscribe=_EVENT_MAILS,
+    ),
+    MessageKind(
+        BUDDY_REQUEST,
+        subject="Een clubgenoot plonste met jou",
+        templates="together/mail/buddy_request",
+        context=_buddy_context,
+        label="Een buddyverzoek",
+        group=_GROUP,
+        position=32,
+        unsubscribe=_EVENT_MAILS,
+    ),
+)

@@ -30,7 +30,7 @@ def meetup_participant_gone(sender, instance: MeetupParticipant, **kwargs) -> No
 def buddy_tag_gone(sender, instance: DipBuddy, **kwargs) -> None:
     """A request gone with its dip or the tagger's account: off the buddy's dashboard, its mail unsent."""
     pages_changed(MEMBER, user_ids=[instance.buddy_id])
-    notices.buddy_request_withdraw(tag_id=instance.pk)
+    notices.buddy_request_withdraw(tag=instance)
 
 
 @receiver(pre_delete, sender=Meetup, dispatch_uid="together-meetup-deleted")

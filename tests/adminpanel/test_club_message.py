@@ -3,7 +3,6 @@
 import pytest
 from django.utils import timezone
 
-from apps.notifications import notices
 from apps.notifications.models import Channel, ClubMessage, Mail, Notice
 from apps.notifications.services import club_message_fan_out_run, notice_preferences_set, push_subscription_save
 from tests.factories import ClubMessageFactory, UserFactory
@@ -28,7 +27,7 @@ def _club(push_receiver):
         browsers.append(browser)
     by_mail = UserFactory()
     off = UserFactory()
-    notice_preferences_set(user=off, choices={notices.CLUB_MESSAGE: Channel.OFF})
+    notice_preferences_set(user=off, choices={"club_message": Channel.OFF})
     return pushed, browsers, by_mail, off
 
 
@@ -66,7 +65,7 @@ def test_the_fan_out_twice_tells_nobody_twice(push_receiver, smtp_server):
     club_message_fan_out_run(message_id=message.pk)
     club_message_fan_out_run(message_id=message.pk)
     assert Notice.objects.count() == 2
-    assert Mail.objects.filter(kind=Mail.Kind.NOTICE).count() == 1
+    assert Mail.objects.filter(kind="club_message").count() == 1
     run_worker()
     assert len(push_receiver.received) == 2
 

@@ -155,7 +155,7 @@ def test_editing_this_and_following_of_a_series_tells_who_signed_up(admin_client
     ]
     hours = [timezone.localtime(event.event_date, AMSTERDAM).hour for event in Event.objects.order_by("event_date")]
     assert hours == [11, 10, 10]
-    assert Mail.objects.get(kind=Mail.Kind.EVENT_CHANGED).user == member
+    assert Mail.objects.get(kind="event_changed").user == member
 
 
 def test_afgelasten_with_a_reason(admin_client):

@@ -25,7 +25,7 @@ def shared_dip(owner=None):
 
 
 def brrr_mails() -> list[Mail]:
-    return list(Mail.objects.filter(kind=Mail.Kind.BRRR))
+    return list(Mail.objects.filter(kind="brrr"))
 
 
 @pytest.mark.django_db

@@ -13,7 +13,6 @@ import json
 
 import pytest
 
-from apps.notifications import notices
 from apps.notifications.models import Notice, PushSubscription
 from apps.notifications.notices import notice_send
 from tests.e2e.conftest import sign_in
@@ -75,7 +74,7 @@ def test_subscribe_push_show_click_and_remove(page, push_receiver):
 
     # The worker sends: the receiver checks the VAPID JWT and decrypts what the browser would.
     notice_send(
-        user=member, kind=notices.EVENT_CHANGED, title="Nieuwe tijd: Nieuwjaarsduik", body="Nu om 11:00", url="/events"
+        user=member, kind="event_changed", title="Nieuwe tijd: Nieuwjaarsduik", body="Nu om 11:00", url="/events"
     )
     run_worker()
     assert push_receiver.rejected == []
@@ -132,7 +131,7 @@ def test_an_expired_subscription_is_removed_and_the_notice_mailed(page, push_rec
     assert PushSubscription.objects.filter(user=member).exists()
 
     push_receiver.answer(browser_subscription.endpoint, 410)
-    notice = notice_send(user=member, kind=notices.CLUB_MESSAGE, title="Zondag zwemmen", body="Om 10:00")
+    notice = notice_send(user=member, kind="club_message", title="Zondag zwemmen", body="Om 10:00")
     run_worker()
     notice.refresh_from_db()
     assert notice.status == Notice.Status.MAILED

@@ -339,7 +339,7 @@ def test_raising_the_maximum_in_the_admin_offers_the_places_to_the_waitlist_in_o
     assert list(event.waitlist.filter(offer_expires_at__isnull=True).values_list("user_id", flat=True)) == [
         waiting[2].pk
     ]
-    assert Mail.objects.filter(kind=Mail.Kind.WAITLIST_OFFER).count() == 2
+    assert Mail.objects.filter(kind="waitlist_offer").count() == 2
 
 
 def test_the_change_page_shows_the_waitlist_in_order(admin_client):

@@ -112,7 +112,7 @@ def test_a_guest_signs_up_with_a_normalised_address_and_gets_a_mail(client, even
     guest = EventGuest.objects.get()
     assert (guest.event, guest.name, guest.email) == (event, "Gijs Gast", "gijs@example.nl")
     assert guest.safety_agreed_at is not None
-    mail = Mail.objects.get(kind=Mail.Kind.GUEST_CONFIRMATION)
+    mail = Mail.objects.get(kind="guest_confirmation")
     assert (mail.to_email, mail.event_id, mail.guest_id, mail.user) == ("gijs@example.nl", event.pk, guest.pk, None)
 
 
@@ -324,7 +324,7 @@ def test_guests_go_30_days_after_the_event_unless_they_became_members():
     old = EventFactory(event_date=timezone.now() - datetime.timedelta(days=31), open_for_guests=True)
     recent = EventFactory(event_date=timezone.now() - datetime.timedelta(days=29), open_for_guests=True)
     gone = EventGuestFactory(event=old)
-    Mail.objects.create(kind=Mail.Kind.GUEST_CONFIRMATION, to_email=gone.email, event_id=old.pk, guest_id=gone.pk)
+    Mail.objects.create(kind="guest_confirmation", to_email=gone.email, event_id=old.pk, guest_id=gone.pk)
     member_now = EventGuestFactory(event=old, email="lid.geworden@example.nl")
     UserFactory(email="Lid.Geworden@example.nl")
     kept = EventGuestFactory(event=recent)
@@ -377,7 +377,7 @@ def test_an_event_called_off_takes_no_guests(client, event):
 
 def _guest_of(event) -> EventGuest:
     guest = guest_sign_up(token=event.guest_token, name="Gijs Gast", email="gijs@example.nl", safety_agreed=True)
-    Mail.objects.filter(kind=Mail.Kind.GUEST_CONFIRMATION).delete()  # the confirmation is tested above
+    Mail.objects.filter(kind="guest_confirmation").delete()  # the confirmation is tested above
     return guest
 
 
@@ -401,7 +401,7 @@ def test_a_guest_hears_once_that_the_event_moved_with_the_cancel_link(client, sm
     event_update(event_id=event.pk, details=moved)  # the same change again (a double submit): told once
     event_update(event_id=event.pk, details=replace(moved, title="Andere titel"))  # no new time or place
     assert change.notified == 2  # the member and the guest
-    assert Mail.objects.filter(kind=Mail.Kind.GUEST_EVENT_CHANGED).count() == 1
+    assert Mail.objects.filter(kind="guest_event_changed").count() == 1
     run_worker()
     (message,) = [m for m in smtp_server.messages if m["To"] == "gijs@example.nl"]
     assert {m["To"] for m in smtp_server.messages} == {"gijs@example.nl", member.email}
@@ -417,7 +417,7 @@ def test_a_second_move_is_a_new_change_and_told_again(event):
     _guest_of(event)
     event_update(event_id=event.pk, details=_details_of(event, location="De pier"))
     event_update(event_id=event.pk, details=_details_of(event, location="Het strand"))
-    assert Mail.objects.filter(kind=Mail.Kind.GUEST_EVENT_CHANGED).count() == 2
+    assert Mail.objects.filter(kind="guest_event_changed").count() == 2
 
 
 def test_a_guest_hears_once_that_the_event_is_afgelast_with_the_reason(client, smtp_server, event):
@@ -427,7 +427,7 @@ def test_a_guest_hears_once_that_the_event_is_afgelast_with_the_reason(client, s
         event_cancel(event_id=event.pk, reason="Nog eens")
     event_cancelled_notify(event=Event.objects.get(pk=event.pk))  # told again (a retry): nothing new
     assert change.notified == 1
-    assert Mail.objects.filter(kind=Mail.Kind.GUEST_EVENT_CANCELLED).count() == 1
+    assert Mail.objects.filter(kind="guest_event_cancelled").count() == 1
     run_worker()
     message = smtp_server.only()
     assert message["To"] == "gijs@example.nl" and message["Subject"] == "Afgelast: Nieuwjaarsduik"

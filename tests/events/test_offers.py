@@ -43,7 +43,7 @@ def waiting(event) -> list[int]:
 
 
 def offer_mails(user) -> list[str]:
-    return list(Mail.objects.filter(kind=Mail.Kind.WAITLIST_OFFER, user=user).values_list("status", flat=True))
+    return list(Mail.objects.filter(kind="waitlist_offer", user=user).values_list("status", flat=True))
 
 
 @pytest.fixture

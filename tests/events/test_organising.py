@@ -140,7 +140,7 @@ def test_a_new_time_or_place_tells_participants_and_the_waitlist_once(mailoutbox
     moved = _details(max_participants=1, location="De pier")
     event_update(event_id=event.pk, details=moved)
     event_update(event_id=event.pk, details=moved)  # the same change again (a double submit)
-    mails = Mail.objects.filter(kind=Mail.Kind.EVENT_CHANGED)
+    mails = Mail.objects.filter(kind="event_changed")
     assert sorted(mails.values_list("user_id", flat=True)) == sorted([participant.pk, waiting.pk])
     run_worker()
     assert sorted(message.to[0] for message in mailoutbox) == sorted([participant.email, waiting.email])
@@ -155,10 +155,10 @@ def test_a_new_title_alone_sends_nothing_and_a_member_who_turned_event_mail_off_
     EventParticipantFactory(event=event, user=off)
     mail_preference_set(user=off, event_mails=False)
     event_update(event_id=event.pk, details=_details(title="Andere titel"))
-    assert not Mail.objects.filter(kind=Mail.Kind.EVENT_CHANGED).exists()
+    assert not Mail.objects.filter(kind="event_changed").exists()
     change = event_update(event_id=event.pk, details=_details(starts_at=event.event_date + datetime.timedelta(hours=1)))
     assert change.notified == 1
-    assert list(Mail.objects.filter(kind=Mail.Kind.EVENT_CHANGED).values_list("user_id", flat=True)) == [loud.pk]
+    assert list(Mail.objects.filter(kind="event_changed").values_list("user_id", flat=True)) == [loud.pk]
 
 
 def test_raising_the_maximum_offers_the_place_to_the_waitlist():
@@ -226,7 +226,7 @@ def test_the_django_admin_save_tells_a_new_place_and_reactivating_ends_afgelast(
     EventParticipantFactory(event=event)
     event.location = "Het meer"
     event_save(event=event)
-    assert Mail.objects.filter(kind=Mail.Kind.EVENT_CHANGED).count() == 1
+    assert Mail.objects.filter(kind="event_changed").count() == 1
     event_cancel(event_id=event.pk, reason="Ijs")
     event.refresh_from_db()
     event.is_active = True

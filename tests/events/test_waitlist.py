@@ -93,7 +93,7 @@ def test_a_cancellation_offers_the_place_to_the_first_on_the_waitlist_and_queues
     assert full_event.participants.count() == 1
     assert offered(full_event) == [first.pk]
     assert waiting(full_event) == [second.pk]
-    mail = Mail.objects.get(kind=Mail.Kind.WAITLIST_OFFER)
+    mail = Mail.objects.get(kind="waitlist_offer")
     assert (mail.user, mail.event_id, mail.status) == (first, full_event.pk, Mail.Status.QUEUED)
 
 
@@ -155,7 +155,7 @@ def test_raising_the_maximum_offers_the_next_ones_in_order(full_event):
     assert full_event.participants.count() == 2
     assert offered(full_event) == [members[0].pk, members[1].pk]
     assert waiting(full_event) == [members[2].pk, members[3].pk]
-    assert Mail.objects.filter(kind=Mail.Kind.WAITLIST_OFFER).count() == 2
+    assert Mail.objects.filter(kind="waitlist_offer").count() == 2
 
 
 def test_removing_the_maximum_offers_everyone_a_place(full_event):

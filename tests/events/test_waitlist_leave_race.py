@@ -24,7 +24,7 @@ def _full_event_with_one_waiting():
 
 
 def _promotion_mails(user) -> list[str]:
-    return list(Mail.objects.filter(kind=Mail.Kind.WAITLIST_OFFER, user=user).values_list("status", flat=True))
+    return list(Mail.objects.filter(kind="waitlist_offer", user=user).values_list("status", flat=True))
 
 
 @pytest.mark.django_db

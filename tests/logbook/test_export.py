@@ -122,7 +122,7 @@ def a_row_in_every_section(user, marker: str) -> str:
     EventWaitlistEntry.objects.create(event=full, user=user)
     CalendarFeed.objects.create(user=user, token=f"token-{marker}")
     MailPreference.objects.create(user=user, event_mails=False, dip_nudge=True)
-    Mail.objects.create(kind=Mail.Kind.WAITLIST_OFFER, to_email=user.email, user=user, event_id=full.pk)
+    Mail.objects.create(kind="waitlist_offer", to_email=user.email, user=user, event_id=full.pk)
     Authenticator.objects.create(user=user, type=Authenticator.Type.WEBAUTHN, data={"name": f"Sleutel {marker}"})
     EmailAddress.objects.create(user=user, email=user.email, primary=True, verified=True)
     PushSubscriptionFactory(user=user, device_label=f"Telefoon {marker}")
@@ -258,7 +258,7 @@ def test_club_life_and_physical_badge_data_are_in_the_export_but_not_the_calenda
     CalendarFeed.objects.create(user=member, token="geheime-agenda-token-van-marit")
     MailPreference.objects.create(user=member, event_mails=False, dip_nudge=True)
     Mail.objects.create(
-        kind=Mail.Kind.WAITLIST_OFFER,
+        kind="waitlist_offer",
         to_email=member.email,
         user=member,
         event_id=waiting_for.pk,
@@ -276,7 +276,7 @@ def test_club_life_and_physical_badge_data_are_in_the_export_but_not_the_calenda
     assert settings_row["agenda_abonnement"] is True
     assert settings_row["mail_over_mijn_events"] is False and settings_row["herinnering_na_14_dagen"] is True
     mails = json.loads(archive.read("e-mails.json"))
-    assert mails[0]["soort"] == "Plek vrij (wachtlijst)" and mails[0]["status"] == "Verstuurd"
+    assert mails[0]["soort"] == "Er is een plek vrij voor je (wachtlijst)" and mails[0]["status"] == "Verstuurd"
     everything = b"".join(archive.read(name) for name in archive.namelist() if not name.startswith("fotos/"))
     assert b"geheime-agenda-token-van-marit" not in everything
 

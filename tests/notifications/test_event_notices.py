@@ -66,7 +66,7 @@ def test_taken_off_or_deleted_is_a_cancellation(push_receiver, full_event):
     events_deactivate(event_ids=[event.pk])
     run_worker()
     assert [p["title"] for p in push_receiver.for_endpoint(browser.endpoint)] == ["Afgelast: Nieuwjaarsduik"]
-    assert Mail.objects.filter(user=participant, kind=Mail.Kind.NOTICE).count() == 1
+    assert Mail.objects.filter(user=participant, kind="event_cancelled").count() == 1
 
     other = EventFactory(title="Avondduik", event_date=timezone.now() + datetime.timedelta(days=2))
     event_sign_up(user=waiting, event_id=other.pk)

@@ -52,7 +52,7 @@ def _make_due():
 def test_a_notice_reaches_the_device_signed_and_encrypted(push_receiver, smtp_server):
     user, browser = _subscribed(push_receiver, device_label="iPhone")
 
-    notice = notice_send(user=user, kind=notices.CLUB_MESSAGE, title="Zondag zwemmen", body="Om 10:00", url="/events")
+    notice = notice_send(user=user, kind="club_message", title="Zondag zwemmen", body="Om 10:00", url="/events")
     assert isinstance(notice, Notice)
     assert push_receiver.received == []  # nothing in the request: the worker sends
     run_worker()
@@ -68,7 +68,7 @@ def test_a_notice_reaches_the_device_signed_and_encrypted(push_receiver, smtp_se
 def test_every_device_of_the_member_gets_it(push_receiver):
     user, phone = _subscribed(push_receiver)
     _, laptop = _subscribed(push_receiver, user=user)
-    notice_send(user=user, kind=notices.EVENT_CHANGED, title="Nieuwe tijd", body="11:00")
+    notice_send(user=user, kind="event_changed", title="Nieuwe tijd", body="11:00")
     run_worker()
     assert len(push_receiver.for_endpoint(phone.endpoint)) == 1
     assert len(push_receiver.for_endpoint(laptop.endpoint)) == 1
@@ -78,7 +78,7 @@ def test_every_device_of_the_member_gets_it(push_receiver):
 def test_a_gone_endpoint_is_removed_and_the_notice_falls_back_to_mail(push_receiver, smtp_server, status):
     user, browser = _subscribed(push_receiver)
     push_receiver.answer(browser.endpoint, status)
-    notice = notice_send(user=user, kind=notices.CLUB_MESSAGE, title="Bericht", body="Tekst")
+    notice = notice_send(user=user, kind="club_message", title="Bericht", body="Tekst")
     run_worker()
 
     assert not PushSubscription.objects.filter(user=user).exists()
@@ -92,15 +92,13 @@ def test_a_gone_endpoint_is_removed_and_the_notice_falls_back_to_mail(push_recei
 @pytest.fixture
 def push_only_reactions(monkeypatch):
     """Reactions as a kind without a mail fallback (every kind has one today; the rule must still hold)."""
-    monkeypatch.setitem(
-        notices.KINDS, notices.REACTION, dataclasses.replace(notices.KINDS[notices.REACTION], mail_fallback=False)
-    )
+    monkeypatch.setitem(notices.KINDS, "reaction", dataclasses.replace(notices.KINDS["reaction"], mail_fallback=False))
 
 
 def test_a_gone_endpoint_without_mail_fallback_is_not_mailed(push_receiver, smtp_server, push_only_reactions):
     user, browser = _subscribed(push_receiver)
     push_receiver.answer(browser.endpoint, 410)
-    notice = notice_send(user=user, kind=notices.REACTION, title="Brrr!", body="Anna")
+    notice = notice_send(user=user, kind="reaction", title="Brrr!", body="Anna")
     _make_due()
     run_worker()
     notice.refresh_from_db()
@@ -113,7 +111,7 @@ def test_a_busy_push_service_is_tried_again_later(push_receiver, smtp_server, st
     user, browser = _subscribed(push_receiver)
     push_receiver.answer(browser.endpoint, status)
     push_receiver.retry_after = "120"
-    notice = notice_send(user=user, kind=notices.CLUB_MESSAGE, title="Later", body="Tekst")
+    notice = notice_send(user=user, kind="club_message", title="Later", body="Tekst")
     before = timezone.now()
     run_worker()
 
@@ -136,7 +134,7 @@ def test_a_busy_push_service_is_tried_again_later(push_receiver, smtp_server, st
 def test_a_push_service_that_stays_down_ends_in_the_mail(push_receiver, smtp_server):
     user, browser = _subscribed(push_receiver)
     push_receiver.answer(browser.endpoint, 500)
-    notice = notice_send(user=user, kind=notices.CLUB_MESSAGE, title="Nooit", body="Tekst")
+    notice = notice_send(user=user, kind="club_message", title="Nooit", body="Tekst")
     for _ in range(5):
         _make_due()
         run_worker()
@@ -148,18 +146,18 @@ def test_a_push_service_that_stays_down_ends_in_the_mail(push_receiver, smtp_ser
 
 def test_without_a_device_push_is_mail_for_kinds_with_a_fallback(push_receiver, smtp_server, push_only_reactions):
     user = UserFactory()
-    mail = notice_send(user=user, kind=notices.CLUB_MESSAGE, title="Per mail", body="Tekst")
+    mail = notice_send(user=user, kind="club_message", title="Per mail", body="Tekst")
     assert isinstance(mail, Mail)
-    assert notice_send(user=user, kind=notices.REACTION, title="Brrr!", body="x") is None
+    assert notice_send(user=user, kind="reaction", title="Brrr!", body="x") is None
     run_worker()
     assert smtp_server.only()["Subject"] == "Per mail"
 
 
 def test_the_members_choice_push_mail_off(push_receiver, smtp_server):
     user, browser = _subscribed(push_receiver)
-    notice_preferences_set(user=user, choices={notices.CLUB_MESSAGE: Channel.MAIL, notices.EVENT_CHANGED: Channel.OFF})
-    assert isinstance(notice_send(user=user, kind=notices.CLUB_MESSAGE, title="M", body="b"), Mail)
-    assert notice_send(user=user, kind=notices.EVENT_CHANGED, title="O", body="b") is None
+    notice_preferences_set(user=user, choices={"club_message": Channel.MAIL, "event_changed": Channel.OFF})
+    assert isinstance(notice_send(user=user, kind="club_message", title="M", body="b"), Mail)
+    assert notice_send(user=user, kind="event_changed", title="O", body="b") is None
     run_worker()
     assert push_receiver.received == []
     assert smtp_server.only()["Subject"] == "M"
@@ -169,17 +167,18 @@ def test_quiet_hours_hold_all_but_event_changes(push_receiver, settings):
     local = timezone.now().astimezone(AMSTERDAM)
     settings.QUIET_HOURS_START, settings.QUIET_HOURS_END = local.hour, (local.hour + 2) % 24
     user, browser = _subscribed(push_receiver)
-    held = notice_send(user=user, kind=notices.CLUB_MESSAGE, title="Morgen pas", body="b")
-    urgent = notice_send(user=user, kind=notices.EVENT_CANCELLED, title="Gaat niet door", body="b")
+    held = notice_send(user=user, kind="club_message", title="Morgen pas", body="b")
+    urgent = notice_send(user=user, kind="event_cancelled", title="Gaat niet door", body="b")
+    moved = notice_send(user=user, kind="event_changed", title="Gewijzigd", body="b")
     assert held.send_after.astimezone(AMSTERDAM).hour == (local.hour + 2) % 24
     assert held.send_after > timezone.now() + datetime.timedelta(minutes=59)
-    assert urgent.send_after <= timezone.now()
+    assert urgent.send_after <= timezone.now() and moved.send_after <= timezone.now()
     run_worker()
-    assert [p["title"] for p in push_receiver.for_endpoint(browser.endpoint)] == ["Gaat niet door"]
+    assert sorted(p["title"] for p in push_receiver.for_endpoint(browser.endpoint)) == ["Gaat niet door", "Gewijzigd"]
     assert DBTaskResult.objects.get(status="READY").run_after == held.send_after
     _make_due()
     run_worker()
-    assert len(push_receiver.for_endpoint(browser.endpoint)) == 2
+    assert len(push_receiver.for_endpoint(browser.endpoint)) == 3
 
 
 def test_quiet_hours_window(settings):
@@ -200,9 +199,9 @@ def test_quiet_hours_window(settings):
 
 def test_a_busy_morning_of_reactions_is_one_notice(push_receiver):
     user, browser = _subscribed(push_receiver)
-    first = notice_send(user=user, kind=notices.REACTION, title="Brrr! van Anna", body="op je plons")
+    first = notice_send(user=user, kind="reaction", title="Brrr! van Anna", body="op je plons")
     for name in ["Bram", "Cas", "Dirk"]:
-        joined = notice_send(user=user, kind=notices.REACTION, title=f"Brrr! van {name}", body="op je plons")
+        joined = notice_send(user=user, kind="reaction", title=f"Brrr! van {name}", body="op je plons")
         assert joined.pk == first.pk
     first.refresh_from_db()
     assert first.count == 4 and first.body == "op je plons (en 3 meer)"
@@ -214,7 +213,7 @@ def test_a_busy_morning_of_reactions_is_one_notice(push_receiver):
 
 def test_dedupe_key_sends_once(push_receiver):
     user, browser = _subscribed(push_receiver)
-    kwargs = dict(user=user, kind=notices.EVENT_REMINDER, title="Morgen", body="b", dedupe_key="k:1")
+    kwargs = dict(user=user, kind="event_reminder", title="Morgen", body="b", dedupe_key="k:1")
     assert notice_send(**kwargs) is not None
     assert notice_send(**kwargs) is None
     run_worker()
@@ -281,11 +280,11 @@ def test_without_vapid_keys_no_one_subscribes(push_receiver, settings):
 
 def test_an_unsubscribe_link_turns_the_kinds_off_again(push_receiver):
     user, _ = _subscribed(push_receiver)
-    notice_preferences_set(user=user, choices={notices.EVENT_REMINDER: Channel.PUSH})
+    notice_preferences_set(user=user, choices={"event_reminder": Channel.PUSH})
     mail_preference_set(user=user, event_mails=False)
-    assert not NoticePreference.objects.filter(user=user, kind=notices.EVENT_REMINDER).exists()
-    assert notices.channel_for(user, notices.EVENT_REMINDER) == Channel.OFF
-    assert notices.channel_for(user, notices.WAITLIST_PLACE) == Channel.OFF
+    assert not NoticePreference.objects.filter(user=user, kind="event_reminder").exists()
+    assert notices.channel_for(user, "event_reminder") == Channel.OFF
+    assert notices.channel_for(user, "waitlist_place") == Channel.OFF
 
 
 def test_receiver_refuses_a_wrong_key_and_bad_ciphertext(push_receiver):
@@ -301,7 +300,7 @@ def test_the_receiver_rejects_a_push_signed_with_another_key(push_receiver, sett
 
     user, browser = _subscribed(push_receiver)
     settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = vapid_key_pair()
-    notice_send(user=user, kind=notices.EVENT_CHANGED, title="x", body="y")
+    notice_send(user=user, kind="event_changed", title="x", body="y")
     run_worker()
     assert push_receiver.received == []
     assert push_receiver.rejected and push_receiver.rejected[0][1] == "not the site's VAPID key"

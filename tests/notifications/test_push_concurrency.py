@@ -3,7 +3,6 @@ once; the same browser subscribing twice at once is one row."""
 
 import pytest
 
-from apps.notifications import notices
 from apps.notifications.models import Notice, PushSubscription
 from apps.notifications.notices import notice_send
 from apps.notifications.push import notices_deliver
@@ -24,7 +23,7 @@ def test_a_delivery_task_run_twice_at_once_pushes_each_notice_once(push_receiver
     ids = []
     for user in UserFactory.create_batch(6):
         push_subscription_save(user=user, subscription=push_receiver.subscribe().as_json())
-        ids.append(notice_send(user=user, kind=notices.EVENT_CHANGED, title="Nieuwe tijd", body="11:00").pk)
+        ids.append(notice_send(user=user, kind="event_changed", title="Nieuwe tijd", body="11:00").pk)
 
     results = run_concurrently(lambda _: notices_deliver(notice_ids=ids), times=3)
 

@@ -98,7 +98,7 @@ def test_choosing_per_kind(member_client, member):
     }
     html = member_client.get("/account").content.decode()
     assert 'name="kind_club_message" value="mail" checked' in html
-    assert notices.channel_for(member, notices.REACTION) == Channel.OFF
+    assert notices.channel_for(member, "reaction") == Channel.OFF
 
 
 def test_a_wrong_choice_changes_nothing(member_client, member):

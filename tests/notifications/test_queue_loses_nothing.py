@@ -30,7 +30,7 @@ from tests.mailbox import _free_port, run_worker, smtp_server  # noqa: F401 - sm
 @pytest.mark.django_db
 def test_a_line_break_in_an_event_title_is_cleaned_from_the_subject(smtp_server, member):  # noqa: F811
     event = EventFactory(title="Nieuwjaarsduik\r\nBcc: indringer@example.nl\u2028extra")
-    mail = member_mail_queue(kind=Mail.Kind.EVENT_REMINDER, user=member, event_id=event.pk)
+    mail = member_mail_queue(kind="event_reminder", user=member, event_id=event.pk)
     run_worker()
     message = smtp_server.only()
     assert message["Subject"] == "Morgen: Nieuwjaarsduik Bcc: indringer@example.nl extra"
@@ -55,7 +55,7 @@ def test_a_reset_request_opens_no_smtp_connection_and_survives_smtp_down(client,
     # Known or unknown, the request only writes (at most) a row: an SMTP connection would fail here.
     response = client.post("/auth/wachtwoord-vergeten", {"email": address})
     assert response.status_code == 302 and response["Location"] == "/auth/wachtwoord-vergeten/verstuurd"
-    queued = list(Mail.objects.filter(kind=Mail.Kind.ACCOUNT).values_list("to_email", "status"))
+    queued = list(Mail.objects.filter(kind="account").values_list("to_email", "status"))
     assert queued == ([("marit@example.nl", "queued")] if address == member.email else [])
 
 
@@ -66,7 +66,7 @@ def test_a_reset_mail_waits_out_a_mail_server_that_is_down(client, member, smtp_
     client.post("/auth/wachtwoord-vergeten", {"email": member.email})
     assert smtp_server.messages == []
     run_worker()  # the server is down: the mail is marked failed, kept for a retry
-    mail = Mail.objects.get(kind=Mail.Kind.ACCOUNT)
+    mail = Mail.objects.get(kind="account")
     assert mail.status == Mail.Status.FAILED and mail.user == member and "wachtwoord-herstellen" in mail.body_text
 
     settings.EMAIL_PORT = port
@@ -133,7 +133,7 @@ def test_a_worker_killed_mid_send_loses_no_mail_and_recovery_sends_it_once(membe
     controller = Controller(inbox, hostname="127.0.0.1", port=_free_port())
     controller.start()
     try:
-        mail = member_mail_queue(kind=Mail.Kind.EVENT_REMINDER, user=member, event_id=EventFactory(title="Ijsduik").pk)
+        mail = member_mail_queue(kind="event_reminder", user=member, event_id=EventFactory(title="Ijsduik").pk)
         worker = _worker(controller.port)
         try:
             assert inbox.sending.wait(60), worker.stderr.read1().decode() if worker.poll() is not None else ""

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 def failed_mail(*, minutes_ago: int, attempts: int = 1) -> Mail:
     invitation = InvitationFactory(email=f"mis{attempts}-{minutes_ago}@example.nl")
     return Mail.objects.create(
-        kind=Mail.Kind.INVITATION,
+        kind="invitation",
         invitation=invitation,
         to_email=invitation.email,
         status=Mail.Status.FAILED,
@@ -48,7 +48,7 @@ def test_a_members_new_data_is_removed_with_the_account(admin_user):
     event_sign_up(user=member, event_id=full.pk)
     calendar_feed_renew(user=member)
     mail_preference_set(user=member, dip_nudge=True)
-    Mail.objects.create(kind=Mail.Kind.DIP_NUDGE, user=member, to_email=member.email)
+    Mail.objects.create(kind="dip_nudge", user=member, to_email=member.email)
 
     user_delete(actor=admin_user, user_id=member.pk)
 
@@ -69,4 +69,4 @@ def test_a_deleted_participant_account_offers_its_place_to_the_waitlist(admin_us
 
     assert not full.participants.exists()
     assert full.waitlist.get(user=waiting).offer_expires_at is not None
-    assert Mail.objects.filter(kind=Mail.Kind.WAITLIST_OFFER, user=waiting).exists()
+    assert Mail.objects.filter(kind="waitlist_offer", user=waiting).exists()

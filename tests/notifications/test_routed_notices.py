@@ -9,7 +9,6 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from apps.events.services import event_leave, event_sign_up
-from apps.notifications import notices
 from apps.notifications.models import Channel, Mail, Notice
 from apps.notifications.services import mail_preference_set, notice_preferences_set, push_subscription_save
 from apps.reminders.scheduled import scheduled_mails_send
@@ -69,7 +68,7 @@ def test_a_reminder_that_reaches_no_device_falls_back_to_the_rich_mail(push_rece
     push_receiver.answer(browser.endpoint, 410)
     scheduled_mails_send(now=NOW)
     _run_now()
-    assert Mail.objects.get(user=member).kind == Mail.Kind.EVENT_REMINDER
+    assert Mail.objects.get(user=member).kind == "event_reminder"
     assert smtp_server.only()["Subject"] == "Morgen: Duik"
 
 
@@ -78,7 +77,7 @@ def test_reminders_by_mail_when_the_member_chose_mail(push_receiver, smtp_server
     member = UserFactory()
     EventParticipantFactory(event=event, user=member)
     _subscribe(push_receiver, member)
-    notice_preferences_set(user=member, choices={notices.EVENT_REMINDER: Channel.MAIL})
+    notice_preferences_set(user=member, choices={"event_reminder": Channel.MAIL})
     scheduled_mails_send(now=NOW)
     run_worker()
     assert push_receiver.received == []
@@ -90,12 +89,12 @@ def test_the_nudge_goes_by_push_and_only_when_asked(push_receiver):
     DipFactory(user_challenge=card, user=card.user, number=1, dip_date=(NOW - datetime.timedelta(days=20)).date())
     browser = _subscribe(push_receiver, card.user)
     assert scheduled_mails_send(now=NOW).nudges == 0  # opt-in: off by default
-    notice_preferences_set(user=card.user, choices={notices.DIP_NUDGE: Channel.PUSH})
+    notice_preferences_set(user=card.user, choices={"dip_nudge": Channel.PUSH})
     assert scheduled_mails_send(now=NOW).nudges == 1
     _run_now()
     [payload] = push_receiver.for_endpoint(browser.endpoint)
     assert payload["title"] == "Al 14 dagen geen plons" and payload["url"] == "/challenge"
-    notice_preferences_set(user=card.user, choices={notices.DIP_NUDGE: Channel.OFF})
+    notice_preferences_set(user=card.user, choices={"dip_nudge": Channel.OFF})
     card.user.mail_preference.refresh_from_db()
     assert card.user.mail_preference.dip_nudge is False
 
@@ -108,7 +107,7 @@ def test_a_waitlist_place_is_pushed_at_once_and_withdrawn_when_given_up(push_rec
     browser = _subscribe(push_receiver, waiting)
 
     event_leave(user=first, event_id=event.pk)
-    notice = Notice.objects.get(user=waiting, kind=notices.WAITLIST_PLACE)
+    notice = Notice.objects.get(user=waiting, kind="waitlist_place")
     run_worker()
     notice.refresh_from_db()
     assert notice.status == Notice.Status.SENT

@@ -5,7 +5,6 @@ import io
 import pytest
 from django.core.management import call_command
 
-from apps.notifications import notices
 from apps.notifications.notices import notice_send
 from apps.notifications.services import push_subscription_save
 from tests.factories import UserFactory
@@ -43,7 +42,7 @@ def test_a_push_signed_with_the_new_keys_verifies(push_receiver, settings):
     user = UserFactory()
     browser = push_receiver.subscribe()
     push_subscription_save(user=user, subscription=browser.as_json())
-    notice_send(user=user, kind=notices.EVENT_CHANGED, title="Nieuwe tijd", body="11:00")
+    notice_send(user=user, kind="event_changed", title="Nieuwe tijd", body="11:00")
     run_worker()
     assert push_receiver.rejected == []
     assert push_receiver.for_endpoint(browser.endpoint)[0]["title"] == "Nieuwe tijd"

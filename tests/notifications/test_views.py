@@ -76,7 +76,7 @@ def resend(client, invitation_id):
 
 def test_resending_a_failed_invitation(admin_client, smtp_server):
     invitation = InvitationFactory(email="nieuw@example.nl")
-    Mail.objects.create(kind=Mail.Kind.INVITATION, invitation=invitation, to_email=invitation.email, status="failed")
+    Mail.objects.create(kind="invitation", invitation=invitation, to_email=invitation.email, status="failed")
 
     response = resend(admin_client, invitation.pk)
 
@@ -128,7 +128,7 @@ def test_resending_an_unknown_invitation(admin_client):
 def test_the_invitations_table_shows_mail_status_at_a_fixed_cost(admin_client, django_assert_max_num_queries, size):
     for n in range(size):
         invitation = InvitationFactory(email=f"lid{n}@example.nl")
-        Mail.objects.create(kind=Mail.Kind.INVITATION, invitation=invitation, to_email=invitation.email, status="sent")
+        Mail.objects.create(kind="invitation", invitation=invitation, to_email=invitation.email, status="sent")
     with django_assert_max_num_queries(6):
         rows = admin_client.get("/admin/api/uitnodigingen").json()["invitations"]
     assert {row["mailStatusLabel"] for row in rows} == {"Verstuurd"}

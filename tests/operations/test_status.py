@@ -165,9 +165,9 @@ def test_a_failing_backup_job_is_red_with_its_error(admin_client, backups):
 def test_a_mail_waiting_too_long_and_a_failed_mail_are_red(admin_client, backups, member):
     all_well(backups)
     two_hours_ago = timezone.now() - datetime.timedelta(hours=2)
-    Mail.objects.create(kind=Mail.Kind.EVENT_REMINDER, to_email=member.email, user=member, created_at=two_hours_ago)
+    Mail.objects.create(kind="event_reminder", to_email=member.email, user=member, created_at=two_hours_ago)
     Mail.objects.create(
-        kind=Mail.Kind.DIP_NUDGE,
+        kind="dip_nudge",
         to_email=member.email,
         user=member,
         status=Mail.Status.FAILED,
@@ -207,7 +207,7 @@ def test_the_admin_page_keeps_a_fixed_query_budget(admin_client, backups, size, 
     all_well(backups)
     Mail.objects.bulk_create(
         [
-            Mail(kind=Mail.Kind.DIP_NUDGE, to_email=member.email, user=member, status=status)
+            Mail(kind="dip_nudge", to_email=member.email, user=member, status=status)
             for status in ["queued", "failed"] * size
         ]
     )

@@ -56,7 +56,7 @@ def test_the_dip_request_stores_its_buddies_in_the_dip_s_transaction(pair):
     dip = Dip.objects.get(pk=response.json()["dip"]["id"])
     # Only the clubmate who may be tagged: never the member, nobody who turned it off, no inactive account.
     assert list(dip.buddies.values_list("buddy_id", "status")) == [(other.pk, "pending")]
-    mail = Mail.objects.get(kind=Mail.Kind.BUDDY_REQUEST)
+    mail = Mail.objects.get(kind="buddy_request")
     assert mail.user_id == other.pk
     rendered = render_mail(mail)
     assert "Marit Zwemmer plonste met jou op" in rendered.text and "/dashboard#buddies" in rendered.text
@@ -78,7 +78,7 @@ def test_a_resent_dip_adds_no_second_request(pair):
     request_id = uuid.uuid4()
     dip_register(user=member, request_id=request_id, buddy_ids=[other.pk])
     dip_register(user=member, request_id=request_id, buddy_ids=[other.pk])
-    assert DipBuddy.objects.count() == 1 and Mail.objects.filter(kind=Mail.Kind.BUDDY_REQUEST).count() == 1
+    assert DipBuddy.objects.count() == 1 and Mail.objects.filter(kind="buddy_request").count() == 1
 
 
 def test_the_buddy_sees_the_request_and_puts_it_on_their_card_for_that_date(pair):
@@ -276,10 +276,10 @@ def test_an_undone_dip_takes_its_requests_and_their_unsent_mails_along(pair):
 
     member, other = pair
     outcome = dip_register(user=member, buddy_ids=[other.pk])
-    assert Mail.objects.filter(kind=Mail.Kind.BUDDY_REQUEST).count() == 1
+    assert Mail.objects.filter(kind="buddy_request").count() == 1
     dip_undo(user=member, dip_id=outcome.dip.pk)
     assert not DipBuddy.objects.exists()
-    assert not Mail.objects.filter(kind=Mail.Kind.BUDDY_REQUEST).exists()
+    assert not Mail.objects.filter(kind="buddy_request").exists()
 
 
 def test_the_buddies_are_on_the_dip_s_line_of_both_members_and_klopt_niet_takes_them_off(member, other_member):
@@ -302,3 +302,41 @@ def test_the_buddies_are_on_the_dip_s_line_of_both_members_and_klopt_niet_takes_
     assert stamp_card_props(mine)["recentDips"][0]["buddiesDisplay"] == "Met Bram Buddy"
     assert stamp_card_props(theirs)["recentDips"][0]["buddiesDisplay"] == "Met Mies Lid"
     assert stamp_card_props(third_card)["recentDips"] == []
+
+
+def test_tags_of_one_member_by_one_member_are_one_request_a_day_like_brrrs(pair):
+    """Issue 36: tagging one clubmate on 25 dips told them 25 times within seconds. One request a day per clubmate
+    now; another clubmate's tag is told on its own, and the dashboard lists every tag."""
+    from apps.notifications.models import Notice
+    from tests.factories import DipBuddyFactory, DipFactory
+
+    member, other = pair
+    from apps.challenges.models import UserChallenge
+
+    card = UserChallenge.objects.get(user=member, is_active=True)
+    for days_ago in range(25):
+        dip = DipFactory(user_challenge=card, dip_date=timezone.localdate() - datetime.timedelta(days=days_ago))
+        DipBuddyFactory(dip=dip, buddy=other)
+    assert DipBuddy.objects.filter(buddy=other).count() == 25
+    told = Mail.objects.filter(user=other, kind="buddy_request").count() + Notice.objects.filter(user=other).count()
+    assert told == 1
+    # The mail names the clubmate and their latest tag.
+    rendered = render_mail(Mail.objects.get(user=other, kind="buddy_request"))
+    assert f"{member.display_name} plonste met jou op" in rendered.text
+
+    third = UserFactory()
+    DipBuddyFactory(dip=DipFactory(user_challenge=_card(third)), buddy=other)
+    assert Mail.objects.filter(user=other, kind="buddy_request").count() == 2
+
+
+def test_an_undone_tag_keeps_the_request_while_other_tags_of_that_clubmate_wait(pair):
+    from apps.challenges.services.dip_changes import dip_undo
+
+    member, other = pair
+    first = dip_register(user=member, tapped_at=timezone.now() - datetime.timedelta(days=1), buddy_ids=[other.pk])
+    second = dip_register(user=member, buddy_ids=[other.pk])
+    assert Mail.objects.filter(kind="buddy_request").count() == 1
+    dip_undo(user=member, dip_id=second.dip.pk)
+    assert Mail.objects.filter(kind="buddy_request").count() == 1  # the other tag still waits for an answer
+    Dip.objects.filter(pk=first.dip.pk).delete()  # gone past the services too (an account deleted)
+    assert not Mail.objects.filter(kind="buddy_request").exists()

@@ -27,7 +27,6 @@ from .delivery import (
 )
 from .mail_queue import (
     MAILS_PER_TASK,
-    MEMBER_SCOPES,
     MESSAGE_NO_EMAIL,
     MESSAGE_NO_INVITATION,
     MESSAGE_NOT_ACTIVE,
@@ -37,13 +36,14 @@ from .mail_queue import (
     account_mail_queue,
     allauth_mail_queue,
     guest_mail_queue,
+    guest_mails_queue,
     invitation_mail_resend,
     invitation_mails_prepare,
     invitation_mails_queue,
     mail_preference_for,
     mail_preference_set,
+    mails_enqueue,
     member_mail_queue,
-    prerendered_mail_queue,
 )
 from .push_subscriptions import (
     MESSAGE_NO_DEVICE,
@@ -64,7 +64,6 @@ __all__ = [
     "CLUB_TITLE_MAX",
     "MAILS_PER_TASK",
     "MAX_ATTEMPTS",
-    "MEMBER_SCOPES",
     "MESSAGE_BAD_UNSUBSCRIBE_LINK",
     "MESSAGE_CLUB_BODY",
     "MESSAGE_CLUB_TITLE",
@@ -88,6 +87,7 @@ __all__ = [
     "club_message_fan_out_run",
     "club_message_send",
     "guest_mail_queue",
+    "guest_mails_queue",
     "invitation_mail_resend",
     "invitation_mails_prepare",
     "invitation_mails_queue",
@@ -99,7 +99,7 @@ __all__ = [
     "mails_retry_failed",
     "member_mail_queue",
     "notice_preferences_set",
-    "prerendered_mail_queue",
+    "mails_enqueue",
     "push_subscription_delete",
     "push_subscription_save",
     "push_subscriptions_expire",

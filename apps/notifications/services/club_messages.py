@@ -4,23 +4,17 @@ import datetime
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.utils import timezone
 
 from apps.core.page_cache import CLUB_MESSAGES, pages_changed
 
 from ..refusals import NotificationRefusal
-from .mail_queue import (
-    _CHUNK,
-)
-from .push_subscriptions import (
-    PushError,
-)
+from .push_subscriptions import PushError
 
 MESSAGE_CLUB_TITLE = "Geef het bericht een titel."
 MESSAGE_CLUB_BODY = "Schrijf een bericht."
 CLUB_TITLE_MAX = 120
 CLUB_BODY_MAX = 2000
-# Notices per background task for a club message: 2,000 members are 4 tasks.
+# Notices per background task for a club message: 2,000 members are 4 tasks (apps.notifications.notices).
 NOTICES_PER_TASK = 500
 
 
@@ -49,66 +43,25 @@ def club_message_send(*, author, title: str, body: str):
 
 
 def club_message_fan_out_run(*, message_id: int, now: datetime.datetime | None = None) -> dict[str, int]:
-    """In the worker: a notice for each member who wants club messages by push (on a device), a mail for the
-    others who want them; in quiet hours every one of them waits as a notice until the quiet hours end."""
+    """In the worker: every active member told by `notices_send` (a notice for who wants it by push on a device,
+    a mail for the others who want it; in quiet hours every one of them waits as a notice until they end). A
+    second run of this task tells nobody twice: each member's notice has its key."""
+    from ..kinds import CLUB_MESSAGE
     from ..models import ClubMessage, Notice
-    from ..notices import CLUB_MESSAGE, quiet_until
-    from ..selectors import club_message_audience
-    from ..tasks import deliver_notices
+    from ..notices import notices_send
 
     message = ClubMessage.objects.filter(pk=message_id).first()
     if message is None:
         return {}
-    now = now or timezone.now()
-    audience = club_message_audience()
-    held = quiet_until(now)
-    title = f"Clubbericht: {message.title}"[:200]
-    body = message.body[:1000]
-    users = get_user_model().objects.filter(pk__in=audience.push_ids + audience.mail_ids)
-    by_id = {u.pk: u for u in users}
-    # In quiet hours everyone waits as a notice; the worker decides push or mail when they end.
-    push_ids = audience.push_ids if held is None else audience.push_ids + audience.mail_ids
-    mail_ids = audience.mail_ids if held is None else []
-    with transaction.atomic():
-        notices = Notice.objects.bulk_create(
-            [
-                Notice(
-                    user_id=user_id,
-                    kind=CLUB_MESSAGE,
-                    title=title,
-                    body=body,
-                    url="/dashboard#clubberichten",
-                    dedupe_key=f"club-message:{message.pk}:{user_id}",
-                    send_after=held or now,
-                    created_at=now,
-                )
-                for user_id in push_ids
-            ],
-            batch_size=_CHUNK,
-            ignore_conflicts=True,
-        )
-        ids = list(
-            Notice.objects.filter(dedupe_key__startswith=f"club-message:{message.pk}:", status=Notice.Status.QUEUED)
-            .order_by("pk")
-            .values_list("pk", flat=True)
-        )
-        task = deliver_notices if held is None else deliver_notices.using(run_after=held)
-        for start in range(0, len(ids), NOTICES_PER_TASK):
-            task.enqueue(notice_ids=ids[start : start + NOTICES_PER_TASK])
-    from ..notices import notice_mail_queue
-
-    mailed = 0
-    for user_id in mail_ids:
-        user = by_id.get(user_id)
-        if user is None:
-            continue
-        unsent = Notice(
-            user=user,
-            kind=CLUB_MESSAGE,
-            title=title,
-            body=body,
-            url="/dashboard#clubberichten",
-            dedupe_key=f"club-message:{message.pk}:{user_id}",  # a second run of this task mails nobody twice
-        )
-        mailed += notice_mail_queue(notice=unsent) is not None
-    return {"push": len(notices), "mail": mailed}
+    members = list(get_user_model().objects.filter(is_active=True).order_by("pk"))
+    told = notices_send(
+        users=members,
+        kind=CLUB_MESSAGE,
+        title=f"Clubbericht: {message.title}",
+        body=message.body,
+        url="/dashboard#clubberichten",
+        dedupe_key=lambda user_id: f"club-message:{message.pk}:{user_id}",
+        now=now,
+    )
+    pushed = sum(isinstance(row, Notice) for row in told.values())
+    return {"push": pushed, "mail": len(told) - pushed}

@@ -15,10 +15,12 @@ from ..links import UnsubscribeScope, unsubscribe_payload
 from ..messages import build_message
 from ..models import InvitationOptOut, Mail
 from ..refusals import NotificationRefusal
+from ..registry import KINDS
 from .mail_queue import (
     MailError,
     _enqueue,
     mail_preference_set,
+    notice_choice_off,
 )
 
 logger = logging.getLogger(__name__)
@@ -139,4 +141,17 @@ def mail_unsubscribe(*, token: str) -> str:
             else:
                 mail_preference_set(user=user, dip_nudge=False)
         return scope
+    if isinstance(scope, str) and scope.startswith(UnsubscribeScope.KIND) and isinstance(payload.get("u"), int):
+        return _kind_unsubscribe(scope=scope, user_id=payload["u"])
     raise MailError(MESSAGE_BAD_UNSUBSCRIBE_LINK, code=NotificationRefusal.BAD_UNSUBSCRIBE_LINK)
+
+
+def _kind_unsubscribe(*, scope: str, user_id: int) -> str:
+    """A kind without an old mail choice (apps.notifications.registry): its choice on /account becomes Uit."""
+    kind = KINDS.get(scope.removeprefix(UnsubscribeScope.KIND))
+    if kind is None or not kind.chosen:
+        raise MailError(MESSAGE_BAD_UNSUBSCRIBE_LINK, code=NotificationRefusal.BAD_UNSUBSCRIBE_LINK)
+    user = get_user_model().objects.filter(pk=user_id).first()
+    if user is not None:
+        notice_choice_off(user=user, kind=kind.name)
+    return scope

@@ -13,9 +13,10 @@ from apps.core.errors import DomainError
 from apps.core.page_cache import MEMBER, pages_changed
 from apps.invitations.models import Invitation
 
-from ..links import UnsubscribeScope
-from ..models import InvitationOptOut, Mail, MailPreference
+from ..kinds import ACCOUNT, INVITATION
+from ..models import InvitationOptOut, Mail, MailPreference, NoticePreference
 from ..refusals import NotificationRefusal
+from ..registry import OFF, flag_kinds, mail_kind_of
 from ..tasks import deliver_mails, send_invitation_mails
 
 MESSAGE_RESENT = "De uitnodiging wordt opnieuw verstuurd."
@@ -28,17 +29,6 @@ MAILS_PER_TASK = 500
 # SQLite caps the parameters of one query.
 _CHUNK = 500
 
-MEMBER_SCOPES: dict[str, str] = {
-    Mail.Kind.WAITLIST_OFFER: UnsubscribeScope.EVENT_MAILS,
-    Mail.Kind.EVENT_REMINDER: UnsubscribeScope.EVENT_MAILS,
-    Mail.Kind.EVENT_CHANGED: UnsubscribeScope.EVENT_MAILS,
-    Mail.Kind.DIP_NUDGE: UnsubscribeScope.DIP_NUDGE,
-    Mail.Kind.BRRR: UnsubscribeScope.CLUB_NOTICES,
-    # Club life beside the events (apps.together): the same choice as the event mails.
-    Mail.Kind.MEETUP_CANCELLED: UnsubscribeScope.EVENT_MAILS,
-    Mail.Kind.BUDDY_REQUEST: UnsubscribeScope.EVENT_MAILS,
-}
-
 
 class MailError(DomainError):
     """A refused mail action; the message is Dutch."""
@@ -46,9 +36,13 @@ class MailError(DomainError):
     status = 409
 
 
-def _enqueue(mail_ids: list[int]) -> None:
+def mails_enqueue(mail_ids: list[int]) -> None:
+    """One delivery task per MAILS_PER_TASK queued mails (in the caller's transaction)."""
     for start in range(0, len(mail_ids), MAILS_PER_TASK):
         deliver_mails.enqueue(mail_ids=mail_ids[start : start + MAILS_PER_TASK])
+
+
+_enqueue = mails_enqueue
 
 
 def mail_preference_for(user) -> MailPreference:
@@ -75,28 +69,30 @@ def mail_preference_set(
             preference.club_notices = club_notices
         preference.updated_at = timezone.now()
         preference.save()
-        # The old mail choices govern their notice kinds again (apps.notifications.notices.FLAG_KINDS): off here
+        # The old mail choices govern their notice kinds again (the kinds' unsubscribe scope): off here
         # (an unsubscribe link) is Uit there, on is the kind's default.
-        from ..models import NoticePreference
-        from ..notices import FLAG_KINDS
-
         asked = (("event_mails", event_mails), ("dip_nudge", dip_nudge), ("club_notices", club_notices))
         changed = [flag for flag, value in asked if value is not None and value != before[flag]]
-        kinds = [kind for flag in changed for kind in FLAG_KINDS.get(flag, [])]
+        kinds = [kind for flag in changed for kind in flag_kinds(flag)]
         NoticePreference.objects.filter(user=user, kind__in=kinds).delete()
         pages_changed(MEMBER, user_ids=[user.pk])  # the choices shown on /events and /account
     return preference
 
 
+def notice_choice_off(*, user, kind: str) -> None:
+    """A kind's choice on /account becomes Uit (its mail's one-click unsubscribe, for a kind without an old mail
+    choice)."""
+    now = timezone.now()
+    with transaction.atomic():
+        NoticePreference.objects.update_or_create(user=user, kind=kind, defaults={"channel": OFF, "updated_at": now})
+        pages_changed(MEMBER, user_ids=[user.pk])
+
+
 def _member_wants(user, kind: str) -> bool:
-    if kind not in MEMBER_SCOPES:
+    flag = mail_kind_of(kind).mail_flag
+    if not flag:
         return True  # an answer to the member's own request (their export): no choice to respect
-    preference = mail_preference_for(user)
-    if MEMBER_SCOPES[kind] == UnsubscribeScope.DIP_NUDGE:
-        return preference.dip_nudge
-    if MEMBER_SCOPES[kind] == UnsubscribeScope.CLUB_NOTICES:
-        return preference.club_notices
-    return preference.event_mails
+    return getattr(mail_preference_for(user), flag)
 
 
 def member_mail_queue(
@@ -126,28 +122,57 @@ def member_mail_queue(
     return mail
 
 
-def prerendered_mail_queue(*, user, subject: str, text: str, html: str, dedupe_key: str | None = None) -> Mail | None:
-    """Queue a notice that goes by mail (apps.notifications.notices), its text rendered now. A second call
-    with the same `dedupe_key` queues nothing."""
+def rows_create_once(model, rows: list) -> list:
+    """Insert `Mail` or `Notice` rows, leaving out those whose `dedupe_key` is taken (told before under that key).
+    Returns the rows written, with their ids. A few queries for any number of rows."""
+    keys = [row.dedupe_key for row in rows if row.dedupe_key]
+    taken: set[str] = set()
+    for start in range(0, len(keys), _CHUNK):
+        part = keys[start : start + _CHUNK]
+        taken.update(model.objects.filter(dedupe_key__in=part).values_list("dedupe_key", flat=True))
+    fresh = [row for row in rows if not row.dedupe_key or row.dedupe_key not in taken]
+    if not fresh:
+        return []
+    try:
+        with transaction.atomic():
+            return model.objects.bulk_create(fresh, batch_size=_CHUNK)
+    except IntegrityError:
+        # The same change told twice at once (two cron runs): the other call wrote some of these keys meanwhile.
+        # Row by row then, each in its savepoint, so that only the rows written here are told.
+        written = []
+        for row in fresh:
+            try:
+                with transaction.atomic():
+                    row.save(force_insert=True)
+            except IntegrityError:
+                row.pk = None
+                continue
+            written.append(row)
+        return written
+
+
+def guest_mails_queue(*, kind: str, event_id: int, guests: list[tuple[int, str, str]]) -> list[Mail]:
+    """Queue a mail to each of an event's guests (`(guest id, address, dedupe key)`), about a change of their
+    event: a key told before queues nothing again. A few queries for any number of guests."""
     now = timezone.now()
-    with transaction.atomic():
-        try:
-            with transaction.atomic():
-                mail = Mail.objects.create(
-                    kind=Mail.Kind.NOTICE,
-                    to_email=user.email,
-                    user=user,
-                    subject=subject[:255],
-                    body_text=text,
-                    body_html=html,
-                    dedupe_key=dedupe_key,
+    with transaction.atomic(savepoint=False):
+        mails = rows_create_once(
+            Mail,
+            [
+                Mail(
+                    kind=kind,
+                    to_email=email,
+                    event_id=event_id,
+                    guest_id=guest_id,
+                    dedupe_key=key,
                     created_at=now,
                     updated_at=now,
                 )
-        except IntegrityError:
-            return None
-        _enqueue([mail.pk])
-    return mail
+                for guest_id, email, key in guests
+            ],
+        )
+        mails_enqueue([mail.pk for mail in mails])
+    return mails
 
 
 def guest_mail_queue(
@@ -202,7 +227,7 @@ def allauth_mail_queue(*, message: EmailMessage) -> Mail:
     now = timezone.now()
     with transaction.atomic():
         mail = Mail.objects.create(
-            kind=Mail.Kind.ACCOUNT,
+            kind=ACCOUNT,
             to_email=to_email,
             user=get_user_model().objects.filter(email__iexact=to_email).first(),
             subject=str(message.subject)[:255],
@@ -255,7 +280,7 @@ def invitation_mails_prepare(*, invitation_ids: list[int]) -> list[int]:
         Mail.objects.bulk_create(
             [
                 Mail(
-                    kind=Mail.Kind.INVITATION,
+                    kind=INVITATION,
                     to_email=cast(str, invitation.email),
                     invitation=invitation,
                     status=Mail.Status.SUPPRESSED if invitation.email in opted_out else Mail.Status.QUEUED,
@@ -289,7 +314,7 @@ def invitation_mail_resend(*, invitation_id: int) -> Mail:
             raise MailError(MESSAGE_OPTED_OUT, code=NotificationRefusal.OPTED_OUT)
         mail = Mail.objects.select_for_update().filter(invitation=invitation).first()
         if mail is None:
-            mail = Mail(kind=Mail.Kind.INVITATION, invitation=invitation, created_at=now)
+            mail = Mail(kind=INVITATION, invitation=invitation, created_at=now)
         elif mail.status == Mail.Status.QUEUED:
             return mail  # already on its way: a double click sends one mail
         mail.to_email = invitation.email

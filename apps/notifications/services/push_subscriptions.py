@@ -115,10 +115,10 @@ def notice_preferences_set(*, user, choices: dict[str, str]) -> None:
     """Push, Mail or Uit per kind (the /account form). The 14-day nudge also keeps its old mail choice in
     step: the cron command looks members up by it."""
     from ..models import Channel, NoticePreference
-    from ..notices import KINDS
+    from ..registry import KINDS
 
     for kind, channel in choices.items():
-        if kind not in KINDS:
+        if kind not in KINDS or not KINDS[kind].chosen:
             raise PushError(MESSAGE_NOTICE_KIND, code=NotificationRefusal.NOTICE_KIND_UNKNOWN)
         if channel not in Channel.values:
             raise PushError(MESSAGE_NOTICE_CHANNEL, code=NotificationRefusal.NOTICE_CHANNEL_UNKNOWN)
