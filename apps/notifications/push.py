@@ -16,8 +16,9 @@ token), pushed with no row lock held by a bounded pool of threads (WEBPUSH_CONCU
 session each; only the HTTP happens in the threads), and each notice's outcome is written by its own short
 UPDATE as it comes, guarded by the claim token. The run holds a PostgreSQL advisory lock on its token for
 as long as it lives: a worker killed at any moment leaves notices 'sending' under a token nobody holds, and
-`notices_recover_stuck` (services/delivery.py) queues those again at once. Only a push that was in flight
-when the worker died can go twice.
+`notices_recover_stuck` (services/delivery.py) queues those again: at the start of the next delivery run, in
+the check-up a claim queues for CLAIM_CHECK_AFTER later (tasks.notices_check_claims), or in the cron run. Only
+a push that was in flight when the worker died can go twice.
 """
 
 import datetime
@@ -186,6 +187,24 @@ def _claim_token() -> Iterator[int]:
             cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [CLAIM_LOCK_CLASS, token])
 
 
+# How long after a claim its check-up runs (tasks.notices_check_claims): a restarted worker takes a killed
+# one's notices on within about this long, whatever else is queued.
+CLAIM_CHECK_AFTER = datetime.timedelta(seconds=20)
+
+
+def claims_watch() -> None:
+    """While notices are claimed, one check-up waits in the queue (never two)."""
+    from django_tasks_db.models import DBTaskResult
+
+    from .tasks import notices_check_claims
+
+    if not Notice.objects.filter(status=Notice.Status.SENDING).exists():
+        return
+    waiting = DBTaskResult.objects.filter(status="READY", task_path=notices_check_claims.module_path)
+    if not waiting.exists():
+        notices_check_claims.using(run_after=timezone.now() + CLAIM_CHECK_AFTER).enqueue()
+
+
 def _claim(notice_ids: list[int], token: int, now: datetime.datetime) -> list[Notice]:
     """One short transaction: the due notices among these that no one else has, marked 'sending' as ours."""
     with transaction.atomic():
@@ -198,6 +217,8 @@ def _claim(notice_ids: list[int], token: int, now: datetime.datetime) -> list[No
         Notice.objects.filter(pk__in=ids).update(
             status=Notice.Status.SENDING, claim_token=token, claimed_at=now, attempts=F("attempts") + 1
         )
+        if ids:
+            claims_watch()  # in the claim's transaction: a worker killed after it still leaves its check-up
     return list(Notice.objects.select_related("user").filter(pk__in=ids, claim_token=token).order_by("pk"))
 
 
