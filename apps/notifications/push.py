@@ -14,11 +14,12 @@ A notice no device took, with no retry left, falls back to mail when its kind ha
 Claim, send, record: a task's notices are claimed in one short transaction (status 'sending', a claim
 token), pushed with no row lock held by a bounded pool of threads (WEBPUSH_CONCURRENCY, one kept-alive
 session each; only the HTTP happens in the threads), and each notice's outcome is written by its own short
-UPDATE as it comes, guarded by the claim token. The run holds a PostgreSQL advisory lock on its token for
-as long as it lives: a worker killed at any moment leaves notices 'sending' under a token nobody holds, and
-`notices_recover_stuck` (services/delivery.py) queues those again: at the start of the next delivery run, in
-the check-up a claim queues for CLAIM_CHECK_AFTER later (tasks.notices_check_claims), or in the cron run. Only
-a push that was in flight when the worker died can go twice.
+UPDATE as it comes (those that came back together share one commit), guarded by the claim token. The run
+holds a PostgreSQL advisory lock on its token for as long as it lives: a worker killed at any moment leaves
+notices 'sending' under a token nobody holds, and `notices_recover_stuck` (services/delivery.py) queues
+those again: at the start of the next delivery run, in the check-up a claim queues for CLAIM_CHECK_AFTER
+later (tasks.notices_check_claims), or in the cron run. Only a push that was in flight when the worker died
+can go twice.
 """
 
 import datetime
@@ -27,7 +28,7 @@ import logging
 import secrets
 import threading
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -97,6 +98,8 @@ def _retry_after_seconds(error: WebPushException) -> int:
 
 def push_one(subscription: PushSubscription, data: str, session: requests.Session) -> tuple[str, int]:
     """Send one payload to one device. Returns ('delivered'|'gone'|'retry'|'refused', retry-after seconds)."""
+    if not endpoint_allowed(subscription.endpoint):
+        return "refused", 0  # its form alone rules it out; the address is checked again on connecting
     try:
         webpush(
             subscription_info={
@@ -137,7 +140,9 @@ def push_one(subscription: PushSubscription, data: str, session: requests.Sessio
     return "delivered", 0
 
 
-def _push_notice(devices: list[PushSubscription], data: str, session: requests.Session) -> PushOutcome:
+def _push_notice(devices: list[PushSubscription], data: str, sessions: "_Sessions") -> PushOutcome:
+    """In a pool thread: the notice to each of its member's devices, over this thread's session."""
+    session = sessions.get()
     outcome = PushOutcome()
     for device in devices:
         result, wait = push_one(device, data, session)
@@ -226,7 +231,7 @@ def _claim(notice_ids: list[int], token: int, now: datetime.datetime) -> list[No
 
 
 def _record(notice: Notice, token: int, outcome: PushOutcome | None, reason: str = "") -> str:
-    """Write one notice's outcome (its own short transaction), only while the claim is still ours."""
+    """Write one notice's outcome, only while the claim is still ours. In the caller's short transaction."""
     from .services import push_subscriptions_expire
     from .tasks import deliver_notices
 
@@ -250,17 +255,16 @@ def _record(notice: Notice, token: int, outcome: PushOutcome | None, reason: str
         status = Notice.Status.MAILED if kind_of(notice.kind).mail_fallback else Notice.Status.FAILED
         values["last_error"] = "geen apparaat bereikt"
         mail = status == Notice.Status.MAILED
-    with transaction.atomic():
-        mine = Notice.objects.filter(pk=notice.pk, status=Notice.Status.SENDING, claim_token=token)
-        if not mine.update(status=status, **values):
-            return "skipped"  # taken back by recovery meanwhile: that run records it
-        if mail and notice_mail_queue(notice=notice) is None:
-            status = Notice.Status.FAILED
-            Notice.objects.filter(pk=notice.pk).update(status=status)
-        if status == Notice.Status.RETRY:
-            deliver_notices.using(run_after=values["send_after"]).enqueue(notice_ids=[notice.pk])
-        if outcome is not None and outcome.gone:
-            push_subscriptions_expire(subscription_ids=outcome.gone)
+    mine = Notice.objects.filter(pk=notice.pk, status=Notice.Status.SENDING, claim_token=token)
+    if not mine.update(status=status, **values):
+        return "skipped"  # taken back by recovery meanwhile: that run records it
+    if mail and notice_mail_queue(notice=notice) is None:
+        status = Notice.Status.FAILED
+        Notice.objects.filter(pk=notice.pk).update(status=status)
+    if status == Notice.Status.RETRY:
+        deliver_notices.using(run_after=values["send_after"]).enqueue(notice_ids=[notice.pk])
+    if outcome is not None and outcome.gone:
+        push_subscriptions_expire(subscription_ids=outcome.gone)
     return status
 
 
@@ -313,18 +317,26 @@ def notices_deliver(*, notice_ids: list[int]) -> dict[str, int]:
         try:
             with ThreadPoolExecutor(max_workers=max(1, settings.WEBPUSH_CONCURRENCY)) as pool:
                 running = {}
-                for notice in claimed:
-                    channel = channels[notice.user_id].get(notice.kind)
-                    if channel == "off" or not notice.user.is_active:
-                        count(_record(notice, token, None, "uitgezet"))
-                    elif channel == "mail" or not devices[notice.user_id] or not push_configured():
-                        count(_record(notice, token, None))
-                    else:
-                        data = payload_for(notice)
-                        job = pool.submit(lambda d=devices[notice.user_id], p=data: _push_notice(d, p, sessions.get()))
-                        running[job] = notice
-                for job in as_completed(running):
-                    count(_record(running[job], token, job.result()))
+                with transaction.atomic():
+                    for notice in claimed:
+                        channel = channels[notice.user_id].get(notice.kind)
+                        if channel == "off" or not notice.user.is_active:
+                            count(_record(notice, token, None, "uitgezet"))
+                        elif channel == "mail" or not devices[notice.user_id] or not push_configured():
+                            count(_record(notice, token, None))
+                        else:
+                            data = payload_for(notice)
+                            job = pool.submit(_push_notice, devices[notice.user_id], data, sessions)
+                            running[job] = notice
+                pending = set(running)
+                while pending:
+                    # What came back meanwhile is written at once, in one short transaction (one commit for
+                    # all, so writing keeps up with the pool: an answer not yet written may go twice after a
+                    # kill).
+                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    with transaction.atomic():
+                        for job in done:
+                            count(_record(running[job], token, job.result()))
         finally:
             sessions.close()
     return counts

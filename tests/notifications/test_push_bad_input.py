@@ -101,7 +101,8 @@ def test_a_poisoned_device_does_not_take_the_batch_down(push_receiver, smtp_serv
     deliver_notices.enqueue(notice_ids=ids)
     run_worker()
 
-    assert set(DBTaskResult.objects.values_list("status", flat=True)) == {"SUCCESSFUL"}  # and the 5 mails
+    delivery = DBTaskResult.objects.exclude(task_path="apps.notifications.tasks.notices_check_claims")
+    assert set(delivery.values_list("status", flat=True)) == {"SUCCESSFUL"}  # and the 5 mails
     for _, browser in good:
         assert len(push_receiver.for_endpoint(browser.endpoint)) == 1
     statuses = dict(Notice.objects.values_list("user_id", "status"))

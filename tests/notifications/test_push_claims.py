@@ -226,3 +226,30 @@ def test_a_worker_killed_mid_fan_out_loses_nothing_and_sends_nothing_twice(push_
     assert last.wait(120) == 0, last.stderr.read().decode()
     assert len(push_receiver.received) == received
     assert not DBTaskResult.objects.filter(task_path=DELIVER).exclude(status="SUCCESSFUL").exists()
+
+
+def test_a_claim_brings_its_own_check_up_so_no_cron_is_needed(push_receiver):
+    """A run that claimed and died (here: claimed under a token no session holds) left a check-up in the
+    queue, written with the claim: when it comes due, the next worker sends the notices."""
+    requires_postgresql()
+    from apps.notifications.push import _claim
+    from tests.mailbox import run_worker
+
+    browsers = _members_with_a_device(push_receiver, 2)
+    ids = _notices(browsers)
+    DBTaskResult.objects.all().delete()
+    assert len(_claim(ids, 12345, timezone.now())) == 2  # and then the worker died
+    check_up = DBTaskResult.objects.get(status="READY")
+    assert check_up.task_path == "apps.notifications.tasks.notices_check_claims"
+    assert check_up.run_after > timezone.now()
+    run_worker()
+    assert push_receiver.received == []  # not due yet
+    DBTaskResult.objects.filter(status="READY").update(run_after=timezone.now())  # the clock moved on
+    run_worker()
+    assert sorted(len(push_receiver.for_endpoint(b.endpoint)) for b in browsers.values()) == [1, 1]
+    assert set(Notice.objects.values_list("status", flat=True)) == {Notice.Status.SENT}
+    # The second claim's check-up finds nothing to do, and comes no more.
+    DBTaskResult.objects.filter(status="READY").update(run_after=timezone.now())
+    run_worker()
+    assert not DBTaskResult.objects.filter(status="READY").exists()
+    assert len(push_receiver.received) == 2

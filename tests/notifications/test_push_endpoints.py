@@ -86,7 +86,7 @@ def test_an_operator_adds_a_push_service(production_rules, settings):
 @pytest.mark.parametrize(
     "addresses",
     [["127.0.0.1"], ["10.1.2.3"], ["169.254.169.254"], ["192.168.1.1"], ["::1"], ["::ffff:127.0.0.1"], ["fe80::1"]]
-    + [["142.250.1.1", "127.0.0.1"], ["224.0.0.1"], ["0.0.0.0"], ["100.64.0.1"]],
+    + [["142.250.1.1", "127.0.0.1"], ["224.0.0.1"], ["0.0.0.0"], ["100.64.0.1"]],  # noqa: S104 - refused
 )
 def test_a_known_name_at_an_address_that_is_not_public_is_refused(production_rules, monkeypatch, addresses):
     _resolving_to(monkeypatch, *addresses)

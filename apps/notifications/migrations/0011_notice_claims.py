@@ -5,34 +5,51 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('notifications', '0010_guest_event_mails'),
+        ("notifications", "0010_guest_event_mails"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='notice',
-            name='claim_token',
-            field=models.BigIntegerField(blank=True, null=True, verbose_name='claim'),
+            model_name="notice",
+            name="claim_token",
+            field=models.BigIntegerField(blank=True, null=True, verbose_name="claim"),
         ),
         migrations.AddField(
-            model_name='notice',
-            name='claimed_at',
-            field=models.DateTimeField(blank=True, null=True, verbose_name='geclaimd op'),
+            model_name="notice",
+            name="claimed_at",
+            field=models.DateTimeField(blank=True, null=True, verbose_name="geclaimd op"),
         ),
         migrations.AlterField(
-            model_name='notice',
-            name='status',
-            field=models.CharField(choices=[('queued', 'In de wachtrij'), ('sending', 'Wordt verstuurd'), ('sent', 'Verstuurd'), ('retry', 'Later opnieuw'), ('mailed', 'Per e-mail'), ('failed', 'Niet bezorgd')], default='queued', max_length=10, verbose_name='status'),
+            model_name="notice",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("queued", "In de wachtrij"),
+                    ("sending", "Wordt verstuurd"),
+                    ("sent", "Verstuurd"),
+                    ("retry", "Later opnieuw"),
+                    ("mailed", "Per e-mail"),
+                    ("failed", "Niet bezorgd"),
+                ],
+                default="queued",
+                max_length=10,
+                verbose_name="status",
+            ),
         ),
         migrations.AddIndex(
-            model_name='notice',
-            index=models.Index(condition=models.Q(('status', 'sending')), fields=['claim_token'], name='notice_sending_idx'),
+            model_name="notice",
+            index=models.Index(
+                condition=models.Q(("status", "sending")), fields=["claim_token"], name="notice_sending_idx"
+            ),
         ),
         migrations.AddIndex(
-            model_name='notice',
-            index=models.Index(condition=models.Q(('status__in', ['queued', 'retry'])), fields=['send_after'], name='notice_waiting_idx'),
+            model_name="notice",
+            index=models.Index(
+                condition=models.Q(("status__in", ["queued", "retry"])),
+                fields=["send_after"],
+                name="notice_waiting_idx",
+            ),
         ),
     ]

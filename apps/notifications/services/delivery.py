@@ -90,7 +90,9 @@ def notices_recover_stuck(*, now: datetime.datetime | None = None) -> int:
         "claim_token", "claimed_at"
     ):
         claims[token] = min(claimed_at or cutoff, claims.get(token, claimed_at or cutoff))
-    dead = [token for token, since in claims.items() if token is None or since <= cutoff or not claim_owner_alive(token)]
+    dead = [
+        token for token, since in claims.items() if token is None or since <= cutoff or not claim_owner_alive(token)
+    ]
     with transaction.atomic():
         # skip_locked: two recoveries at once split the work instead of both taking every row.
         orphan_ids = list(

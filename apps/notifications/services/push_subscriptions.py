@@ -117,7 +117,9 @@ def push_subscription_save(*, user, subscription: object, device_label: object =
         saved.save()
         # A handful of devices: beyond the limit, the ones seen longest ago go (one notice, a few requests).
         others = PushSubscription.objects.filter(user=user).order_by("-last_seen_at", "-pk")
-        PushSubscription.objects.filter(pk__in=list(others.values_list("pk", flat=True)[settings.WEBPUSH_MAX_DEVICES :])).delete()
+        PushSubscription.objects.filter(
+            pk__in=list(others.values_list("pk", flat=True)[settings.WEBPUSH_MAX_DEVICES :])
+        ).delete()
         pages_changed(MEMBER, user_ids=sorted(owners))  # the device list on /account
     return saved
 
