@@ -3,6 +3,7 @@ port 443 without user info, at a public address; redirects are never followed; a
 member. Delivery checks again, and an endpoint it refuses is not even connected to (the loopback receiver
 counts every TCP connection)."""
 
+import ipaddress
 import socket
 
 import pytest
@@ -190,3 +191,87 @@ def test_a_sixth_device_drops_the_oldest(push_receiver, settings):
     push_subscription_save(user=user, subscription=push_receiver.subscribe().as_json())
     kept = set(PushSubscription.objects.filter(user=user).values_list("endpoint", flat=True))
     assert browsers[1].endpoint in kept and browsers[2].endpoint not in kept and len(kept) == 5
+
+
+# --- the connection goes to the checked address ---------------------------------------------------------------
+
+
+def test_the_connection_goes_to_the_checked_address_with_the_name_kept_for_tls(tmp_path, monkeypatch):
+    """No second DNS lookup after the check (a rebinding answer reaches nothing), and TLS still speaks to the
+    name: SNI, the certificate's name check and the Host header. A TLS server on loopback plays FCM."""
+    import datetime
+    import http.server
+    import ssl
+    import threading
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    from apps.notifications import push_transport
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "fcm.googleapis.com")])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(1)
+        .not_valid_before(now - datetime.timedelta(hours=1))
+        .not_valid_after(now + datetime.timedelta(hours=1))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName("fcm.googleapis.com")]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    (tmp_path / "cert.pem").write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    (tmp_path / "key.pem").write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
+    seen: dict = {}
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802 - the http.server hook name
+            seen["host"] = self.headers["Host"]
+            self.rfile.read(int(self.headers["Content-Length"] or 0))
+            self.send_response(201)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, format, *args):  # noqa: A002 - quiet
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(tmp_path / "cert.pem", tmp_path / "key.pem")
+
+    def sni(sock, server_name, ctx):
+        seen["sni"] = server_name  # and None: go on with the handshake
+
+    context.sni_callback = sni
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port = server.server_address[1]
+    try:
+        checked = []
+        monkeypatch.setattr(push_transport, "vetted_address", lambda url: checked.append(url) or "127.0.0.1")
+
+        real_getaddrinfo = socket.getaddrinfo
+
+        def no_second_lookup(host, *args, **kwargs):
+            ipaddress.ip_address(host)  # an address is parsed, not looked up: a name here would be a lookup
+            return real_getaddrinfo(host, *args, **kwargs)
+
+        monkeypatch.setattr(socket, "getaddrinfo", no_second_lookup)
+        with push_transport.PushSession() as session:
+            response = session.post(
+                f"https://fcm.googleapis.com:{port}/fcm/send/x", data=b"x", verify=str(tmp_path / "cert.pem"), timeout=10
+            )
+        assert response.status_code == 201
+        assert checked == [f"https://fcm.googleapis.com:{port}/fcm/send/x"]
+        assert seen == {"sni": "fcm.googleapis.com", "host": f"fcm.googleapis.com:{port}"}
+    finally:
+        server.shutdown()
+        server.server_close()
