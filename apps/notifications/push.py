@@ -42,7 +42,7 @@ from pywebpush import WebPushException, webpush
 
 from .models import Notice, PushSubscription
 from .notices import channels_for_users, kind_of, notice_mail_queue
-from .push_transport import EndpointRefused, PushSession, endpoint_allowed
+from .push_transport import EndpointRefused, EndpointUnresolved, PushSession, endpoint_allowed
 
 logger = logging.getLogger(__name__)
 
@@ -114,6 +114,9 @@ def push_one(subscription: PushSubscription, data: str, session: requests.Sessio
             timeout=settings.WEBPUSH_TIMEOUT_SECONDS,
             requests_session=session,
         )
+    except EndpointUnresolved as error:
+        logger.warning("push to %s: %s, later again", subscription.pk, error)
+        return "retry", 0
     except EndpointRefused as error:
         logger.warning("push to %s refused before sending: %s", subscription.pk, error)
         return "refused", 0

@@ -25,6 +25,10 @@ class EndpointRefused(Exception):
     """Not a push service this site sends to (or not at a public address): no connection is made."""
 
 
+class EndpointUnresolved(EndpointRefused):
+    """The name did not resolve (DNS down, for now): no connection now; a push is tried again later."""
+
+
 def _host_allowed(host: str) -> bool:
     for pattern in settings.WEBPUSH_ALLOWED_HOSTS:
         pattern = pattern.strip().lower()
@@ -95,7 +99,7 @@ def vetted_address(endpoint: str) -> str:
     try:
         answers = socket.getaddrinfo(host, port or 443, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError) as error:
-        raise EndpointRefused(f"cannot resolve: {error}") from error
+        raise EndpointUnresolved(f"cannot resolve: {error}") from error
     addresses = [str(answer[4][0]) for answer in answers]
     if not addresses:
         raise EndpointRefused("no address")

@@ -267,7 +267,10 @@ def test_the_connection_goes_to_the_checked_address_with_the_name_kept_for_tls(t
         monkeypatch.setattr(socket, "getaddrinfo", no_second_lookup)
         with push_transport.PushSession() as session:
             response = session.post(
-                f"https://fcm.googleapis.com:{port}/fcm/send/x", data=b"x", verify=str(tmp_path / "cert.pem"), timeout=10
+                f"https://fcm.googleapis.com:{port}/fcm/send/x",
+                data=b"x",
+                verify=str(tmp_path / "cert.pem"),
+                timeout=10,
             )
         assert response.status_code == 201
         assert checked == [f"https://fcm.googleapis.com:{port}/fcm/send/x"]
@@ -275,3 +278,24 @@ def test_the_connection_goes_to_the_checked_address_with_the_name_kept_for_tls(t
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_push_service_whose_name_does_not_resolve_now_is_tried_again_later(settings, push_receiver, smtp_server):
+    """DNS down is not the device's fault: no connection now, a retry later (not the mail at once)."""
+    settings.WEBPUSH_ALLOW_INSECURE_LOOPBACK = False
+    user = UserFactory()
+    keys = push_receiver.subscribe().as_json()["keys"]
+    PushSubscriptionFactory(
+        user=user, endpoint="https://fcm.googleapis.com/fcm/send/x", p256dh=keys["p256dh"], auth=keys["auth"]
+    )
+
+    def getaddrinfo(host, *args, **kwargs):
+        raise socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(socket, "getaddrinfo", getaddrinfo)
+        notice = notice_send(user=user, kind=notices.CLUB_MESSAGE, title="Bericht", body="Tekst")
+        run_worker()
+    notice.refresh_from_db()
+    assert notice.status == Notice.Status.RETRY
+    assert smtp_server.messages == []
