@@ -82,7 +82,7 @@ echo "== a megabyte of hostile pasted text"
 $PY bench/text_parsing.py >"$RESULTS/raw/text_parsing.json"
 
 if [ "${BENCH_PUSH:-1}" != 0 ]; then  # BENCH_PUSH=0 skips it
-  echo "== Web Push: één clubbericht aan 2.000 leden via een push-ontvanger op loopback, met één worker"
+  echo "== Web Push: één clubbericht aan 2.000 leden via een push-ontvanger op loopback (100 ms), één worker, halverwege gekild"
   BENCH_PUSH_DATABASE_URL=${DATABASE_URL}_push $PY bench/push.py --out "$RESULTS/raw/push.json" 2>/dev/null
 fi
 

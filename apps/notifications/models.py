@@ -189,6 +189,7 @@ class Notice(models.Model):
 
     class Status(models.TextChoices):
         QUEUED = "queued", "In de wachtrij"
+        SENDING = "sending", "Wordt verstuurd"
         SENT = "sent", "Verstuurd"
         RETRY = "retry", "Later opnieuw"
         MAILED = "mailed", "Per e-mail"
@@ -211,6 +212,10 @@ class Notice(models.Model):
     send_after = models.DateTimeField("niet voor", default=timezone.now)
     created_at = models.DateTimeField("aangemaakt op", default=timezone.now)
     sent_at = models.DateTimeField("verstuurd op", null=True, blank=True)
+    # Claimed by a delivery run (status 'sending'): when, and the run's token (the key of the advisory lock it
+    # holds while it lives; apps/notifications/push.py).
+    claimed_at = models.DateTimeField("geclaimd op", null=True, blank=True)
+    claim_token = models.BigIntegerField("claim", null=True, blank=True)
 
     class Meta:
         verbose_name = "melding"
@@ -218,6 +223,9 @@ class Notice(models.Model):
         ordering = ["-created_at", "-pk"]
         indexes = [
             models.Index(fields=["user", "kind"], name="notice_open_idx", condition=Q(status="queued")),
+            # Recovery looks at claims and at notices waiting too long: both few among many sent.
+            models.Index(fields=["claim_token"], name="notice_sending_idx", condition=Q(status="sending")),
+            models.Index(fields=["send_after"], name="notice_waiting_idx", condition=Q(status__in=["queued", "retry"])),
         ]
 
     def __str__(self):

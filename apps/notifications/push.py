@@ -6,29 +6,47 @@ device (aes128gcm) and the request is signed with the site's VAPID key. What the
 - 201 (or any 2xx): delivered.
 - 404 or 410: the subscription is gone (the browser dropped it): its row is deleted.
 - 429 or 5xx, or no answer: tried again later (RETRY_DELAYS), with the Retry-After the service gave.
-- anything else (400, 403, 413): this device will not take it.
+- anything else (3xx, 400, 403, 413), an endpoint push_transport refuses, or anything a library raises for
+  this device: this device will not take it.
 
 A notice no device took, with no retry left, falls back to mail when its kind has a mail fallback.
+
+Claim, send, record: a task's notices are claimed in one short transaction (status 'sending', a claim
+token), pushed with no row lock held by a bounded pool of threads (WEBPUSH_CONCURRENCY, one kept-alive
+session each; only the HTTP happens in the threads), and each notice's outcome is written by its own short
+UPDATE as it comes (those that came back together share one commit), guarded by the claim token. The run
+holds a PostgreSQL advisory lock on its token for as long as it lives: a worker killed at any moment leaves
+notices 'sending' under a token nobody holds, and `notices_recover_stuck` (services/delivery.py) queues
+those again: at the start of the next delivery run, in the check-up a claim queues for CLAIM_CHECK_AFTER
+later (tasks.notices_check_claims), or in the cron run. Only a push that was in flight when the worker died
+can go twice.
 """
 
 import datetime
-import ipaddress
 import json
 import logging
+import secrets
+import threading
+from collections.abc import Iterator
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
 
 import requests
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import F
 from django.utils import timezone
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 
 from .models import Notice, PushSubscription
 from .notices import channels_for_users, kind_of, notice_mail_queue
+from .push_transport import EndpointRefused, EndpointUnresolved, PushSession, endpoint_allowed
 
 logger = logging.getLogger(__name__)
+
+__all__ = ["endpoint_allowed", "notices_deliver", "push_configured"]
 
 # After the first try: the waits before each next one. The push service's Retry-After wins when it is longer.
 RETRY_DELAYS = [datetime.timedelta(minutes=1), datetime.timedelta(minutes=5), datetime.timedelta(minutes=30)]
@@ -39,39 +57,23 @@ class PushNotConfigured(RuntimeError):
     pass
 
 
-def endpoint_allowed(endpoint: str) -> bool:
-    """https, or http on loopback when WEBPUSH_ALLOW_INSECURE_LOOPBACK is on (the tests' receiver)."""
-    try:
-        parts = urlsplit(endpoint)
-    except ValueError:
-        return False
-    if not parts.hostname:
-        return False
-    if parts.scheme == "https":
-        return True
-    if parts.scheme == "http" and settings.WEBPUSH_ALLOW_INSECURE_LOOPBACK:
-        try:
-            return ipaddress.ip_address(parts.hostname).is_loopback
-        except ValueError:
-            return parts.hostname == "localhost"
-    return False
-
-
 def push_configured() -> bool:
     return bool(settings.VAPID_PUBLIC_KEY and settings.VAPID_PRIVATE_KEY)
 
 
 _vapid_cache: dict[str, Vapid] = {}
+_vapid_lock = threading.Lock()
 
 
 def _vapid() -> Vapid:
     key = settings.VAPID_PRIVATE_KEY
     if not key:
         raise PushNotConfigured("VAPID_PRIVATE_KEY is not set")
-    if key not in _vapid_cache:
-        _vapid_cache.clear()
-        _vapid_cache[key] = Vapid.from_string(private_key=key)
-    return _vapid_cache[key]
+    with _vapid_lock:
+        if key not in _vapid_cache:
+            _vapid_cache.clear()
+            _vapid_cache[key] = Vapid.from_string(private_key=key)
+        return _vapid_cache[key]
 
 
 def payload_for(notice: Notice) -> str:
@@ -81,9 +83,9 @@ def payload_for(notice: Notice) -> str:
 @dataclass
 class PushOutcome:
     delivered: int = 0
-    gone: int = 0
     retry: int = 0
     refused: int = 0
+    gone: list[int] = field(default_factory=list)
     retry_after: datetime.timedelta = field(default_factory=datetime.timedelta)
 
 
@@ -97,7 +99,7 @@ def _retry_after_seconds(error: WebPushException) -> int:
 def push_one(subscription: PushSubscription, data: str, session: requests.Session) -> tuple[str, int]:
     """Send one payload to one device. Returns ('delivered'|'gone'|'retry'|'refused', retry-after seconds)."""
     if not endpoint_allowed(subscription.endpoint):
-        return "refused", 0
+        return "refused", 0  # its form alone rules it out; the address is checked again on connecting
     try:
         webpush(
             subscription_info={
@@ -112,97 +114,232 @@ def push_one(subscription: PushSubscription, data: str, session: requests.Sessio
             timeout=settings.WEBPUSH_TIMEOUT_SECONDS,
             requests_session=session,
         )
+    except EndpointUnresolved as error:
+        logger.warning("push to %s: %s, later again", subscription.pk, error)
+        return "retry", 0
+    except EndpointRefused as error:
+        logger.warning("push to %s refused before sending: %s", subscription.pk, error)
+        return "refused", 0
     except WebPushException as error:
         status = error.status_code
+        if error.response is None or status is None:
+            logger.warning("push to %s not sent: %s", subscription.pk, error)  # the keys: this device's fault
+            return "refused", 0
         if status in GONE:
             return "gone", 0
-        if status is None or status == 429 or status >= 500:
+        if status == 429 or status >= 500:
             logger.warning("push to %s: %s, later again", subscription.pk, status)
             return "retry", _retry_after_seconds(error)
         logger.warning("push to %s refused: %s", subscription.pk, status)
         return "refused", 0
-    except (requests.RequestException, OSError) as error:
+    except (requests.ConnectionError, requests.Timeout) as error:
         logger.warning("push to %s: no answer (%s), later again", subscription.pk, error)
         return "retry", 0
+    except PushNotConfigured:
+        raise
+    except Exception as error:  # noqa: BLE001 - a bad key or URL a phone sent fails its own device, not the batch
+        logger.warning("push to %s failed: %s: %s", subscription.pk, type(error).__name__, error)
+        return "refused", 0
     return "delivered", 0
 
 
-# Notices locked and sent per transaction: their members' choices and devices are read in a few queries.
-BATCH = 100
+def _push_notice(devices: list[PushSubscription], data: str, sessions: "_Sessions") -> PushOutcome:
+    """In a pool thread: the notice to each of its member's devices, over this thread's session."""
+    session = sessions.get()
+    outcome = PushOutcome()
+    for device in devices:
+        result, wait = push_one(device, data, session)
+        if result == "delivered":
+            outcome.delivered += 1
+        elif result == "gone":
+            outcome.gone.append(device.pk)
+        elif result == "retry":
+            outcome.retry += 1
+            outcome.retry_after = max(outcome.retry_after, datetime.timedelta(seconds=wait))
+        else:
+            outcome.refused += 1
+    return outcome
 
 
-def _deliver_batch(notice_ids: list[int], session: requests.Session) -> list[str]:
+# --- claim ---------------------------------------------------------------------------------------------------
+
+# The advisory lock's first key: this app's claims, apart from any other use of advisory locks.
+CLAIM_LOCK_CLASS = 36
+
+
+def claim_owner_alive(token: int) -> bool:
+    """Whether the run that claimed under this token still lives (holds its advisory lock). PostgreSQL drops
+    a session's locks when its process dies, however it died."""
+    if connection.vendor != "postgresql":
+        return True  # no session locks: recovery goes by the clock alone
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [CLAIM_LOCK_CLASS, token])
+        (free,) = cursor.fetchone()
+        if free:
+            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [CLAIM_LOCK_CLASS, token])
+    return not free
+
+
+@contextmanager
+def _claim_token() -> Iterator[int]:
+    token = secrets.randbelow(2**31 - 1) + 1
+    if connection.vendor != "postgresql":
+        yield token
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_lock(%s, %s)", [CLAIM_LOCK_CLASS, token])
+    try:
+        yield token
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [CLAIM_LOCK_CLASS, token])
+
+
+# How long after a claim its check-up runs (tasks.notices_check_claims): a restarted worker takes a killed
+# one's notices on within about this long, whatever else is queued.
+CLAIM_CHECK_AFTER = datetime.timedelta(seconds=20)
+
+
+def claims_watch() -> None:
+    """While notices are claimed, one check-up waits in the queue (never two)."""
+    from django_tasks_db.models import DBTaskResult
+
+    from .tasks import notices_check_claims
+
+    if not Notice.objects.filter(status=Notice.Status.SENDING).exists():
+        return
+    waiting = DBTaskResult.objects.filter(status="READY", task_path=notices_check_claims.module_path)
+    if not waiting.exists():
+        notices_check_claims.using(run_after=timezone.now() + CLAIM_CHECK_AFTER).enqueue()
+
+
+def _claim(notice_ids: list[int], token: int, now: datetime.datetime) -> list[Notice]:
+    """One short transaction: the due notices among these that no one else has, marked 'sending' as ours."""
+    with transaction.atomic():
+        # skip_locked: a notice another run is claiming right now is that run's (a task run twice).
+        ids = list(
+            Notice.objects.select_for_update(skip_locked=True)
+            .filter(pk__in=notice_ids, status__in=[Notice.Status.QUEUED, Notice.Status.RETRY], send_after__lte=now)
+            .values_list("pk", flat=True)
+        )
+        Notice.objects.filter(pk__in=ids).update(
+            status=Notice.Status.SENDING, claim_token=token, claimed_at=now, attempts=F("attempts") + 1
+        )
+        if ids:
+            claims_watch()  # in the claim's transaction: a worker killed after it still leaves its check-up
+    return list(Notice.objects.select_related("user").filter(pk__in=ids, claim_token=token).order_by("pk"))
+
+
+# --- record ----------------------------------------------------------------------------------------------------
+
+
+def _record(notice: Notice, token: int, outcome: PushOutcome | None, reason: str = "") -> str:
+    """Write one notice's outcome, only while the claim is still ours. In the caller's short transaction."""
     from .services import push_subscriptions_expire
     from .tasks import deliver_notices
 
-    statuses: list[str] = []
-    with transaction.atomic():
-        # skip_locked: a notice another worker is sending right now is that worker's (a task run twice).
-        notices = list(
-            Notice.objects.select_for_update(of=("self",), skip_locked=True)
-            .select_related("user")
-            .filter(pk__in=notice_ids, status__in=[Notice.Status.QUEUED, Notice.Status.RETRY])
-            .order_by("pk")
+    now = timezone.now()
+    values: dict = {"claim_token": None, "claimed_at": None}
+    mail = False
+    if outcome is None:  # not pushed: Uit, or by mail
+        status = Notice.Status.FAILED if reason == "uitgezet" else Notice.Status.MAILED
+        values["last_error"] = reason
+        mail = status == Notice.Status.MAILED
+    elif outcome.delivered:
+        status = Notice.Status.SENT
+        values.update(sent_at=now, last_error="")
+    elif outcome.retry and notice.attempts <= len(RETRY_DELAYS):
+        status = Notice.Status.RETRY
+        values.update(
+            send_after=now + max(RETRY_DELAYS[notice.attempts - 1], outcome.retry_after),
+            last_error="push-dienst tijdelijk niet bereikbaar",
         )
-        statuses += ["skipped"] * (len(notice_ids) - len(notices))
-        user_ids = sorted({notice.user_id for notice in notices})
+    else:
+        status = Notice.Status.MAILED if kind_of(notice.kind).mail_fallback else Notice.Status.FAILED
+        values["last_error"] = "geen apparaat bereikt"
+        mail = status == Notice.Status.MAILED
+    mine = Notice.objects.filter(pk=notice.pk, status=Notice.Status.SENDING, claim_token=token)
+    if not mine.update(status=status, **values):
+        return "skipped"  # taken back by recovery meanwhile: that run records it
+    if mail and notice_mail_queue(notice=notice) is None:
+        status = Notice.Status.FAILED
+        Notice.objects.filter(pk=notice.pk).update(status=status)
+    if status == Notice.Status.RETRY:
+        deliver_notices.using(run_after=values["send_after"]).enqueue(notice_ids=[notice.pk])
+    if outcome is not None and outcome.gone:
+        push_subscriptions_expire(subscription_ids=outcome.gone)
+    return status
+
+
+# --- send ------------------------------------------------------------------------------------------------------
+
+
+class _Sessions:
+    """One kept-alive push session per pool thread, all closed when the run ends."""
+
+    def __init__(self):
+        self._local = threading.local()
+        self._all: list[PushSession] = []
+        self._lock = threading.Lock()
+
+    def get(self) -> PushSession:
+        session = getattr(self._local, "session", None)
+        if session is None:
+            session = self._local.session = PushSession()
+            with self._lock:
+                self._all.append(session)
+        return session
+
+    def close(self) -> None:
+        for session in self._all:
+            session.close()
+
+
+def notices_deliver(*, notice_ids: list[int]) -> dict[str, int]:
+    """Deliver the given notices: claim, push several at once, record each as it comes. Runs in the worker."""
+    from .services import notices_recover_stuck
+
+    notices_recover_stuck()  # the claims a dead worker left: this worker takes them on now
+    counts: dict[str, int] = {}
+
+    def count(status: str) -> None:
+        counts[status] = counts.get(status, 0) + 1
+
+    with _claim_token() as token:
+        claimed = _claim(notice_ids, token, timezone.now())
+        for _ in range(len(notice_ids) - len(claimed)):
+            count("skipped")  # sent already, withdrawn, not yet due, or another run's
+        if not claimed:
+            return counts
+        user_ids = sorted({notice.user_id for notice in claimed})
         channels = channels_for_users(user_ids)
         devices: dict[int, list[PushSubscription]] = {user_id: [] for user_id in user_ids}
         for subscription in PushSubscription.objects.filter(user_id__in=user_ids).order_by("pk"):
             devices[subscription.user_id].append(subscription)
-        now = timezone.now()
-        gone: list[int] = []
-        changed: list[Notice] = []
-        for notice in notices:
-            if notice.send_after > now:
-                statuses.append("early")  # merged into a batch after its task was queued: that one sends it
-                continue
-            kind = kind_of(notice.kind)
-            channel = channels[notice.user_id][notice.kind]
-            subscriptions = [device for device in devices[notice.user_id] if device.pk not in gone]
-            notice.attempts += 1
-            if channel == "off" or not notice.user.is_active:
-                notice.status, notice.last_error = Notice.Status.FAILED, "uitgezet"
-            elif channel == "mail" or not subscriptions or not push_configured():
-                notice.status = Notice.Status.MAILED if notice_mail_queue(notice=notice) else Notice.Status.FAILED
-            else:
-                outcome = PushOutcome()
-                data = payload_for(notice)
-                for subscription in subscriptions:
-                    result, wait = push_one(subscription, data, session)
-                    if result == "delivered":
-                        outcome.delivered += 1
-                    elif result == "gone":
-                        gone.append(subscription.pk)
-                    elif result == "retry":
-                        outcome.retry += 1
-                        outcome.retry_after = max(outcome.retry_after, datetime.timedelta(seconds=wait))
-                    else:
-                        outcome.refused += 1
-                if outcome.delivered:
-                    notice.status, notice.sent_at, notice.last_error = Notice.Status.SENT, now, ""
-                elif outcome.retry and notice.attempts <= len(RETRY_DELAYS):
-                    delay = max(RETRY_DELAYS[notice.attempts - 1], outcome.retry_after)
-                    notice.status, notice.send_after = Notice.Status.RETRY, now + delay
-                    notice.last_error = "push-dienst tijdelijk niet bereikbaar"
-                    deliver_notices.using(run_after=notice.send_after).enqueue(notice_ids=[notice.pk])
-                elif kind.mail_fallback and notice_mail_queue(notice=notice) is not None:
-                    notice.status, notice.last_error = Notice.Status.MAILED, "geen apparaat bereikt"
-                else:
-                    notice.status, notice.last_error = Notice.Status.FAILED, "geen apparaat bereikt"
-            changed.append(notice)
-            statuses.append(notice.status)
-        if gone:
-            push_subscriptions_expire(subscription_ids=gone)
-        Notice.objects.bulk_update(changed, ["status", "attempts", "sent_at", "send_after", "last_error"])
-    return statuses
-
-
-def notices_deliver(*, notice_ids: list[int]) -> dict[str, int]:
-    """Deliver the given notices, over one HTTP session (kept-alive connections to each push service)."""
-    outcome: dict[str, int] = {}
-    with requests.Session() as session:
-        for start in range(0, len(notice_ids), BATCH):
-            for status in _deliver_batch(notice_ids[start : start + BATCH], session):
-                outcome[status] = outcome.get(status, 0) + 1
-    return outcome
+        sessions = _Sessions()
+        try:
+            with ThreadPoolExecutor(max_workers=max(1, settings.WEBPUSH_CONCURRENCY)) as pool:
+                running = {}
+                with transaction.atomic():
+                    for notice in claimed:
+                        channel = channels[notice.user_id].get(notice.kind)
+                        if channel == "off" or not notice.user.is_active:
+                            count(_record(notice, token, None, "uitgezet"))
+                        elif channel == "mail" or not devices[notice.user_id] or not push_configured():
+                            count(_record(notice, token, None))
+                        else:
+                            data = payload_for(notice)
+                            job = pool.submit(_push_notice, devices[notice.user_id], data, sessions)
+                            running[job] = notice
+                pending = set(running)
+                while pending:
+                    # What came back meanwhile is written at once, in one short transaction (one commit for
+                    # all, so writing keeps up with the pool: an answer not yet written may go twice after a
+                    # kill).
+                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    with transaction.atomic():
+                        for job in done:
+                            count(_record(running[job], token, job.result()))
+        finally:
+            sessions.close()
+    return counts

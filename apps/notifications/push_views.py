@@ -28,22 +28,31 @@ MESSAGE_DEVICE_REMOVED = "Dit apparaat krijgt geen meldingen meer."
 MESSAGE_CHOICES_SAVED = "Je keuzes voor meldingen zijn opgeslagen."
 MESSAGE_BAD_JSON = "Dit apparaat gaf geen bruikbaar abonnement door. Probeer het opnieuw."
 BACK = "/account#meldingen"
+# A subscription is a few hundred bytes; anything much longer is not one.
+BODY_MAX = 8 * 1024
 
 
 @json_endpoint
 @member_required_json
 @require_POST
 def subscribe(request):
-    """POST /meldingen/abonnement: {"subscription": <PushSubscription.toJSON()>, "device": "iPhone"}."""
+    """POST /meldingen/abonnement: {"subscription": <PushSubscription.toJSON()>, "device": "iPhone"}.
+
+    Whatever the body is (deep, huge, not JSON, wrong types, a NUL), the answer is a Dutch 400, never a 500."""
+    try:
+        length = int(request.headers.get("Content-Length") or 0)
+    except ValueError:
+        length = BODY_MAX + 1
+    if length > BODY_MAX:
+        raise PushError(MESSAGE_BAD_JSON, code=NotificationRefusal.BAD_SUBSCRIPTION)
     try:
         body = json.loads(request.body or b"{}")
-    except (ValueError, UnicodeDecodeError) as exc:
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         raise PushError(MESSAGE_BAD_JSON, code=NotificationRefusal.BAD_SUBSCRIPTION) from exc
     if not isinstance(body, dict):
         raise PushError(MESSAGE_BAD_JSON, code=NotificationRefusal.BAD_SUBSCRIPTION)
-    device = body.get("device")
     saved = push_subscription_save(
-        user=request.user, subscription=body.get("subscription"), device_label=device if isinstance(device, str) else ""
+        user=request.user, subscription=body.get("subscription"), device_label=body.get("device")
     )
     return JsonResponse({"id": saved.pk, "device": saved.device_label, "message": MESSAGE_SUBSCRIBED})
 

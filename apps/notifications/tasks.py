@@ -27,6 +27,18 @@ def deliver_notices(notice_ids: list[int]) -> dict[str, int]:
 
 
 @task()
+def notices_check_claims() -> int:
+    """A while after a delivery run claims notices: if that run died (killed, failed), its notices are queued
+    again now, not at the next cron run. Comes again while claims are being sent."""
+    from .push import claims_watch
+    from .services import notices_recover_stuck
+
+    recovered = notices_recover_stuck()
+    claims_watch()
+    return recovered
+
+
+@task()
 def club_message_fan_out(message_id: int) -> dict[str, int]:
     from .services import club_message_fan_out_run
 

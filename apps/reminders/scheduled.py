@@ -17,7 +17,7 @@ from apps.events.models import EventParticipant
 from apps.events.notices import EVENT_REMINDER
 from apps.events.services import waitlist_offers_expire
 from apps.notifications.notices import notice_send
-from apps.notifications.services import mails_recover_stuck, mails_retry_failed
+from apps.notifications.services import mails_recover_stuck, mails_retry_failed, notices_recover_stuck
 
 from .notices import DIP_NUDGE
 
@@ -31,7 +31,7 @@ class ScheduledRun:
     reminders: int
     nudges: int
     retried: int
-    recovered: int = 0  # mails and tasks a dead worker left behind, queued again
+    recovered: int = 0  # mails, notices and tasks a dead worker (or a failed task) left behind, queued again
     offers_expired: int = 0  # waitlist offers that ran out; their places went to the next in line
 
 
@@ -112,5 +112,5 @@ def scheduled_mails_send(*, now: datetime.datetime | None = None) -> ScheduledRu
         reminders=event_reminders_queue(now=now),
         nudges=dip_nudges_queue(now=now),
         retried=mails_retry_failed(now=now),
-        recovered=stuck_tasks_requeue(now=now) + mails_recover_stuck(now=now),
+        recovered=stuck_tasks_requeue(now=now) + mails_recover_stuck(now=now) + notices_recover_stuck(now=now),
     )

@@ -283,8 +283,26 @@ VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY", _vapid_demo.get("VAPID_PUBLIC_KEY
 VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", _vapid_demo.get("VAPID_PRIVATE_KEY", ""))
 # Who the push services may write to about this site's pushes (the JWT's "sub"): mailto: or https:.
 VAPID_CONTACT = env_str("VAPID_CONTACT", "mailto:beheer@koudwater.example")
-# Endpoints must be https; the tests' push receiver speaks http on loopback, allowed only with this.
+# The push services a browser's endpoint may point at (apps/notifications/push_transport.py): a name, or
+# "*.name" for any name under it. FCM (Chrome, Edge on Android, Opera, ...), Mozilla's autopush (Firefox),
+# Apple (Safari: *.push.apple.com) and Windows Notification Services (Edge on Windows). Always https on
+# port 443, and at public addresses only. An operator adds one with the whole list in the environment.
+WEBPUSH_ALLOWED_HOSTS = env_list(
+    "WEBPUSH_ALLOWED_HOSTS",
+    [
+        "fcm.googleapis.com",
+        "updates.push.services.mozilla.com",
+        "*.push.services.mozilla.com",
+        "*.push.apple.com",
+        "*.notify.windows.com",
+    ],
+)
+# The tests' push receiver speaks http on loopback, allowed only with this (production refuses it).
 WEBPUSH_ALLOW_INSECURE_LOOPBACK = env_bool("WEBPUSH_ALLOW_INSECURE_LOOPBACK", False)
+# Devices a member may have subscribed; a new one beyond this replaces the one seen longest ago.
+WEBPUSH_MAX_DEVICES = env_int("WEBPUSH_MAX_DEVICES", 5)
+# Pushes the worker sends at once (threads, each with its own kept-alive connections).
+WEBPUSH_CONCURRENCY = env_int("WEBPUSH_CONCURRENCY", 8)
 WEBPUSH_TIMEOUT_SECONDS = env_int("WEBPUSH_TIMEOUT_SECONDS", 10)
 # How long a push service keeps a push for a phone that is off (seconds).
 WEBPUSH_TTL_SECONDS = env_int("WEBPUSH_TTL_SECONDS", 24 * 60 * 60)

@@ -1,5 +1,7 @@
 """Production: refuses to start without a real secret key; HTTPS everywhere; WhiteNoise manifest."""
 
+from django.core.exceptions import ImproperlyConfigured
+
 from config.staticfiles import immutable_file_test
 
 from .base import *  # noqa: F403
@@ -7,6 +9,12 @@ from .base import STORAGES
 from .env import env_bool, env_int, env_secret, env_str
 
 DEBUG = False
+
+# The tests' push receiver on loopback: never in production, where it would let a member's endpoint reach
+# this machine's own services.
+if env_bool("WEBPUSH_ALLOW_INSECURE_LOOPBACK", False):
+    raise ImproperlyConfigured("WEBPUSH_ALLOW_INSECURE_LOOPBACK is for the tests only; production refuses it.")
+WEBPUSH_ALLOW_INSECURE_LOOPBACK = False
 SECRET_KEY = env_secret("DJANGO_SECRET_KEY")
 
 # WhiteNoise's compressed manifest, but Vite's build keeps its own (hashed) names: config/staticfiles.py.

@@ -28,6 +28,7 @@ AMSTERDAM = zoneinfo.ZoneInfo("Europe/Amsterdam")
 NIGHT = datetime.datetime(2099, 3, 10, 23, 30, tzinfo=AMSTERDAM)
 
 pytestmark = pytest.mark.django_db
+DELIVER = "apps.notifications.tasks.deliver_notices"
 
 
 @pytest.fixture(autouse=True)
@@ -118,7 +119,7 @@ def test_a_busy_push_service_is_tried_again_later(push_receiver, smtp_server, st
     notice.refresh_from_db()
     assert notice.status == Notice.Status.RETRY
     assert PushSubscription.objects.filter(user=user).exists()  # kept: it is only busy
-    waiting = DBTaskResult.objects.get(status="READY")
+    waiting = DBTaskResult.objects.get(status="READY", task_path=DELIVER)
     expected = datetime.timedelta(seconds=120) if status == 429 else datetime.timedelta(minutes=1)
     assert waiting.run_after >= before + expected
     assert smtp_server.messages == []
@@ -175,7 +176,7 @@ def test_quiet_hours_hold_all_but_event_changes(push_receiver, settings):
     assert urgent.send_after <= timezone.now() and moved.send_after <= timezone.now()
     run_worker()
     assert sorted(p["title"] for p in push_receiver.for_endpoint(browser.endpoint)) == ["Gaat niet door", "Gewijzigd"]
-    assert DBTaskResult.objects.get(status="READY").run_after == held.send_after
+    assert DBTaskResult.objects.get(status="READY", task_path=DELIVER).run_after == held.send_after
     _make_due()
     run_worker()
     assert len(push_receiver.for_endpoint(browser.endpoint)) == 3

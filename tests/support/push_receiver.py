@@ -10,8 +10,14 @@ and a browser would:
 - the body (RFC 8291, aes128gcm of RFC 8188): decrypted with the subscription's private key and auth secret.
 
 What arrived is kept in `received` (endpoint, JSON payload, TTL). `answer(endpoint, status)` makes an endpoint
-answer 404, 410, 429 or 500 instead of 201 (`status_all` for every endpoint). A request that fails a check
-gets 400 or 401 and is kept in `rejected` with the reason.
+answer 404, 410, 429 or 500 instead of 201 (`status_all` for every endpoint); `redirect(endpoint, location)`
+answers 307 to elsewhere. A request that fails a check gets 400 or 401 and is kept in `rejected` with the
+reason.
+
+As a real push service: `delay` seconds before each answer (the bench's 100 ms); `gate`, when cleared, holds
+every request until it is set again, with `in_flight` counting the requests waiting there (a test sees the
+sender's concurrency as a state, not as a time). `connections` counts the TCP connections accepted at all:
+an endpoint the sender must refuse must not even be connected to.
 """
 
 import base64
@@ -159,6 +165,15 @@ class PushReceiver:
     answers: dict[str, int] = field(default_factory=dict)
     status_all: int | None = None
     retry_after: str | None = None
+    redirects: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0
+    gate: threading.Event = field(default_factory=threading.Event)
+    in_flight: int = 0
+    most_in_flight: int = 0
+    connections: int = 0
+    close_gate_after: int | None = None  # this many requests pass, then the gate closes
+    _passed: int = 0
+    _waiting: list[str] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _server: ThreadingHTTPServer | None = None
     delivered_event: threading.Condition = field(default_factory=threading.Condition)
@@ -181,6 +196,20 @@ class PushReceiver:
         with self._lock:
             self.answers[endpoint] = status
 
+    def redirect(self, endpoint: str, location: str) -> None:
+        with self._lock:
+            self.redirects[endpoint] = location
+
+    def wait_in_flight(self, count: int, timeout: float = 60.0) -> bool:
+        """Wait until `count` requests are held at the closed gate at once."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._lock:
+                if self.in_flight >= count:
+                    return True
+            time.sleep(0.01)
+        return False
+
     def for_endpoint(self, endpoint: str) -> list[dict]:
         with self._lock:
             return [delivery.payload for delivery in self.received if delivery.endpoint == endpoint]
@@ -190,6 +219,9 @@ class PushReceiver:
         with self._lock:
             subscription = self.subscriptions.get(endpoint)
             forced = self.answers.get(endpoint, self.status_all)
+            location = self.redirects.get(endpoint)
+        if location is not None:
+            return 307, {"Location": location}
         if subscription is None:
             return 404, {}
         if forced is not None and forced >= 300:
@@ -218,14 +250,39 @@ class PushReceiver:
                 self.delivered_event.wait(left)
         return True
 
+    def waiting_endpoints(self) -> set[str]:
+        """The endpoints of the requests held at the gate now."""
+        with self._lock:
+            return {f"{self.origin}{path}" for path in self._waiting}
+
+    def _wait_at_gate(self, path: str) -> None:
+        with self._lock:
+            if self.close_gate_after is not None and self._passed >= self.close_gate_after:
+                self.gate.clear()
+                self.close_gate_after = None
+            self._passed += 1
+            self.in_flight += 1
+            self.most_in_flight = max(self.most_in_flight, self.in_flight)
+            self._waiting.append(path)
+        try:
+            self.gate.wait()
+            if self.delay:
+                time.sleep(self.delay)
+        finally:
+            with self._lock:
+                self.in_flight -= 1
+                self._waiting.remove(path)
+
     def start(self) -> "PushReceiver":
         receiver = self
+        self.gate.set()
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"  # keep-alive, as push services do
 
             def do_POST(self):  # noqa: N802 - the http.server hook name
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                receiver._wait_at_gate(self.path)
                 try:
                     status, extra = receiver._handle(self.path, self.headers, body)
                 except PushRejected as rejected:
@@ -241,12 +298,20 @@ class PushReceiver:
             def log_message(self, format, *args):  # noqa: A002 - quiet in tests
                 pass
 
-        self._server = ThreadingHTTPServer((self.host, 0), Handler)
+        class Server(ThreadingHTTPServer):
+            def get_request(self):
+                accepted = super().get_request()
+                with receiver._lock:
+                    receiver.connections += 1
+                return accepted
+
+        self._server = Server((self.host, 0), Handler)
         self._server.daemon_threads = True
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
         return self
 
     def stop(self) -> None:
+        self.gate.set()
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()

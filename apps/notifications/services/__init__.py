@@ -24,6 +24,7 @@ from .delivery import (
     mails_deliver,
     mails_recover_stuck,
     mails_retry_failed,
+    notices_recover_stuck,
 )
 from .mail_queue import (
     MAILS_PER_TASK,
@@ -97,6 +98,7 @@ __all__ = [
     "mails_deliver",
     "mails_recover_stuck",
     "mails_retry_failed",
+    "notices_recover_stuck",
     "member_mail_queue",
     "notice_preferences_set",
     "mails_enqueue",

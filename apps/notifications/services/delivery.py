@@ -9,11 +9,12 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import get_connection
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from ..links import UnsubscribeScope, unsubscribe_payload
 from ..messages import build_message
-from ..models import InvitationOptOut, Mail
+from ..models import InvitationOptOut, Mail, Notice
 from ..refusals import NotificationRefusal
 from ..registry import KINDS
 from .mail_queue import (
@@ -67,6 +68,61 @@ def mails_recover_stuck(*, now: datetime.datetime | None = None) -> int:
         Mail.objects.filter(pk__in=mail_ids).update(updated_at=now)
         _enqueue(mail_ids)
     return len(mail_ids)
+
+
+# Notices per task when recovered ones are queued again.
+NOTICES_PER_RECOVERY_TASK = 500
+
+
+def notices_recover_stuck(*, now: datetime.datetime | None = None) -> int:
+    """Queue again the notices a delivery run left behind: claimed ('sending') by a run that is gone (its
+    advisory lock free: the worker died or the task failed) or claimed longer than STUCK_AFTER ago, and
+    notices due longer than STUCK_AFTER ago that no task took (their task failed before claiming, or was
+    lost). Run by the cron command and at the start of every delivery run, so a restarted worker takes on a
+    killed one's notices at once. A notice claimed more often than its tries allow is given up (failed).
+
+    Safe beside live runs: a live claim is left alone, every write is guarded by its status (and a notice
+    queued twice is claimed once), and a waiting one is queued again at most once per STUCK_AFTER."""
+    from ..push import RETRY_DELAYS, claim_owner_alive
+    from ..tasks import deliver_notices
+
+    now = now or timezone.now()
+    cutoff = now - datetime.timedelta(seconds=settings.BACKGROUND_STUCK_AFTER_SECONDS)
+    claims: dict[int | None, datetime.datetime] = {}
+    for token, claimed_at in Notice.objects.filter(status=Notice.Status.SENDING).values_list(
+        "claim_token", "claimed_at"
+    ):
+        claims[token] = min(claimed_at or cutoff, claims.get(token, claimed_at or cutoff))
+    dead = [
+        token for token, since in claims.items() if token is None or since <= cutoff or not claim_owner_alive(token)
+    ]
+    with transaction.atomic():
+        # skip_locked: two recoveries at once split the work instead of both taking every row.
+        orphan_ids = list(
+            Notice.objects.select_for_update(skip_locked=True)
+            .filter(Q(claim_token__in=[t for t in dead if t is not None]) | Q(claim_token__isnull=True))
+            .filter(status=Notice.Status.SENDING)
+            .order_by("pk")
+            .values_list("pk", flat=True)[:5000]
+        )
+        spent = Notice.objects.filter(pk__in=orphan_ids, attempts__gt=len(RETRY_DELAYS))
+        spent.update(status=Notice.Status.FAILED, claim_token=None, claimed_at=None, last_error="niet bezorgd")
+        requeued = Notice.objects.filter(pk__in=orphan_ids, status=Notice.Status.SENDING)
+        orphan_ids = list(requeued.values_list("pk", flat=True))
+        # claimed_at on a queued notice: when it was last queued again (so at most once per STUCK_AFTER).
+        requeued.update(status=Notice.Status.QUEUED, claim_token=None, claimed_at=now)
+        waiting_ids = list(
+            Notice.objects.select_for_update(skip_locked=True)
+            .filter(status__in=[Notice.Status.QUEUED, Notice.Status.RETRY], send_after__lte=cutoff)
+            .filter(Q(claimed_at__isnull=True) | Q(claimed_at__lte=cutoff))
+            .order_by("pk")
+            .values_list("pk", flat=True)[:5000]
+        )
+        Notice.objects.filter(pk__in=waiting_ids).update(claimed_at=now)
+        ids = sorted(orphan_ids + waiting_ids)
+        for start in range(0, len(ids), NOTICES_PER_RECOVERY_TASK):
+            deliver_notices.enqueue(notice_ids=ids[start : start + NOTICES_PER_RECOVERY_TASK])
+    return len(ids)
 
 
 def _deliver_one(mail_id: int, connection) -> str:

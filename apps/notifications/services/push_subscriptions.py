@@ -1,5 +1,11 @@
 """Push subscriptions of a member's devices and the member's choice per kind of notice."""
 
+import base64
+import binascii
+import unicodedata
+
+from cryptography.hazmat.primitives.asymmetric import ec
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -10,7 +16,9 @@ from ..models import MailPreference, PushSubscription
 from ..refusals import NotificationRefusal
 
 MESSAGE_PUSH_BAD_SUBSCRIPTION = "Dit apparaat gaf geen bruikbaar abonnement door. Probeer het opnieuw."
-MESSAGE_PUSH_NOT_HTTPS = "Dit apparaat gaf een onveilig adres door (geen https). Meldingen kunnen daar niet heen."
+MESSAGE_PUSH_NOT_HTTPS = (
+    "Dit apparaat gaf een adres door dat geen bekende push-dienst is (of geen https). Meldingen kunnen daar niet heen."
+)
 MESSAGE_PUSH_OFF = "Meldingen staan op deze site nog niet aan. Je krijgt alles per e-mail."
 MESSAGE_NO_DEVICE = "Dit apparaat staat niet (meer) in je lijst."
 MESSAGE_NOTICE_KIND = "Deze soort melding bestaat niet."
@@ -21,25 +29,46 @@ class PushError(DomainError):
     status = 400
 
 
-def _b64url_bytes(value, length: int) -> bool:
-    import base64
-    import binascii
-
-    if not isinstance(value, str) or not value or len(value) > 200:
-        return False
+def _b64url(value: object, length: int) -> bytes | None:
+    """The bytes of a base64url value of exactly this length, or None."""
+    if not isinstance(value, str) or not value or len(value) > 200 or not value.isascii():
+        return None
     try:
         raw = base64.urlsafe_b64decode(value.replace("+", "-").replace("/", "_") + "=" * (-len(value) % 4))
     except (binascii.Error, ValueError):
+        return None
+    return raw if len(raw) == length else None
+
+
+def _p256_point(value: object) -> bool:
+    """A browser's p256dh: an uncompressed point on P-256 (65 bytes), as the encryption needs it."""
+    raw = _b64url(value, 65)
+    if raw is None or raw[0] != 4:
         return False
-    return len(raw) == length and (length != 65 or raw[0] == 4)
+    try:
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw)
+    except ValueError:
+        return False
+    return True
 
 
-def push_subscription_save(*, user, subscription: object, device_label: str = "") -> PushSubscription:
+def _label(value: object) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str) or len(value) > 200 or any(unicodedata.category(c) == "Cc" for c in value):
+        raise PushError(MESSAGE_PUSH_BAD_SUBSCRIPTION, code=NotificationRefusal.BAD_SUBSCRIPTION)
+    return " ".join(value.split())[:100]
+
+
+def push_subscription_save(*, user, subscription: object, device_label: object = "") -> PushSubscription:
     """Store (or refresh) the browser's PushSubscription JSON for this member: {endpoint, keys: {p256dh, auth}}.
 
     The same endpoint again only moves its 'last seen' (the page sends it on every opening); an endpoint
-    another member subscribed on this browser before moves to this member."""
-    from ..push import endpoint_allowed, push_configured
+    another member subscribed on this browser before moves to this member. Nothing in it is trusted: the
+    endpoint must be a known push service at a public address (push_transport), the key a point on P-256,
+    the secret 16 bytes. A member keeps at most WEBPUSH_MAX_DEVICES devices: the one seen longest ago goes."""
+    from ..push import push_configured
+    from ..push_transport import EndpointRefused, vetted_address
 
     if not push_configured():
         raise PushError(MESSAGE_PUSH_OFF, code=NotificationRefusal.PUSH_OFF, status=409)
@@ -49,15 +78,18 @@ def push_subscription_save(*, user, subscription: object, device_label: str = ""
     keys = subscription.get("keys")
     if not isinstance(endpoint, str) or not endpoint or len(endpoint) > 1000 or not isinstance(keys, dict):
         raise PushError(MESSAGE_PUSH_BAD_SUBSCRIPTION, code=NotificationRefusal.BAD_SUBSCRIPTION)
-    if not endpoint_allowed(endpoint):
-        raise PushError(MESSAGE_PUSH_NOT_HTTPS, code=NotificationRefusal.ENDPOINT_REFUSED)
+    if not endpoint.isprintable():  # a NUL or a line break: no URL a browser gives
+        raise PushError(MESSAGE_PUSH_BAD_SUBSCRIPTION, code=NotificationRefusal.BAD_SUBSCRIPTION)
+    try:
+        vetted_address(endpoint)
+    except EndpointRefused as error:
+        raise PushError(MESSAGE_PUSH_NOT_HTTPS, code=NotificationRefusal.ENDPOINT_REFUSED) from error
     p256dh, auth = keys.get("p256dh"), keys.get("auth")
-    if not isinstance(p256dh, str) or not isinstance(auth, str):
+    if not _p256_point(p256dh) or _b64url(auth, 16) is None:
         raise PushError(MESSAGE_PUSH_BAD_SUBSCRIPTION, code=NotificationRefusal.BAD_SUBSCRIPTION)
-    if not _b64url_bytes(p256dh, 65) or not _b64url_bytes(auth, 16):
-        raise PushError(MESSAGE_PUSH_BAD_SUBSCRIPTION, code=NotificationRefusal.BAD_SUBSCRIPTION)
+    assert isinstance(p256dh, str) and isinstance(auth, str)
+    label = _label(device_label)
     now = timezone.now()
-    label = " ".join(str(device_label or "").split())[:100]
     with transaction.atomic():
         existing = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
         owners = {user.pk}
@@ -84,6 +116,11 @@ def push_subscription_save(*, user, subscription: object, device_label: str = ""
         if label:
             saved.device_label = label
         saved.save()
+        # A handful of devices: beyond the limit, the ones seen longest ago go (one notice, a few requests).
+        others = PushSubscription.objects.filter(user=user).order_by("-last_seen_at", "-pk")
+        PushSubscription.objects.filter(
+            pk__in=list(others.values_list("pk", flat=True)[settings.WEBPUSH_MAX_DEVICES :])
+        ).delete()
         pages_changed(MEMBER, user_ids=sorted(owners))  # the device list on /account
     return saved
 

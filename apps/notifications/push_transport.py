@@ -1,0 +1,146 @@
+"""Where a push may go, and the HTTP session that takes it there. Nothing a phone sent is trusted.
+
+A push endpoint is a URL the member's browser gave us; the worker POSTs to it with the site's VAPID header.
+So it is accepted only when it is a known push service (settings.WEBPUSH_ALLOWED_HOSTS: FCM, Mozilla's
+autopush, Apple, Windows; an operator may add one), over https on port 443 without user info, and only when
+every address its name resolves to is public. Checked when a browser subscribes and again at each delivery;
+the connection goes to the address that was checked (resolved once and pinned, the name kept for TLS and the
+Host header), so a DNS answer that changes in between (rebinding) reaches nothing; redirects are never
+followed. The tests' receiver speaks http on loopback: allowed only with WEBPUSH_ALLOW_INSECURE_LOOPBACK,
+which production refuses.
+"""
+
+import ipaddress
+import socket
+from urllib.parse import urlsplit
+
+import requests
+from django.conf import settings
+from requests.adapters import HTTPAdapter
+
+ENDPOINT_MAX = 1000
+
+
+class EndpointRefused(Exception):
+    """Not a push service this site sends to (or not at a public address): no connection is made."""
+
+
+class EndpointUnresolved(EndpointRefused):
+    """The name did not resolve (DNS down, for now): no connection now; a push is tried again later."""
+
+
+def _host_allowed(host: str) -> bool:
+    for pattern in settings.WEBPUSH_ALLOWED_HOSTS:
+        pattern = pattern.strip().lower()
+        if pattern.startswith("*."):
+            if host.endswith(pattern[1:]) and len(host) > len(pattern) - 1:
+                return True
+        elif pattern and host == pattern:
+            return True
+    return False
+
+
+def _loopback_literal(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _parts(endpoint: object):
+    """The endpoint's scheme, host and port when its form is acceptable, else None."""
+    if not isinstance(endpoint, str) or not endpoint or len(endpoint) > ENDPOINT_MAX:
+        return None
+    if not endpoint.isascii() or any(ord(char) <= 0x20 or ord(char) == 0x7F for char in endpoint):
+        return None
+    try:
+        parts = urlsplit(endpoint)
+        port = parts.port
+    except ValueError:
+        return None
+    host = (parts.hostname or "").lower()
+    if not host or "@" in parts.netloc:
+        return None  # user info: never sent anywhere
+    return parts.scheme, host, port
+
+
+def _test_loopback(scheme: str, host: str) -> bool:
+    return scheme == "http" and settings.WEBPUSH_ALLOW_INSECURE_LOOPBACK and _loopback_literal(host)
+
+
+def endpoint_allowed(endpoint: object) -> bool:
+    """The endpoint's form: a known push service over https on port 443 (or the tests' loopback receiver)."""
+    parts = _parts(endpoint)
+    if parts is None:
+        return False
+    scheme, host, port = parts
+    if _test_loopback(scheme, host):
+        return True
+    return scheme == "https" and port in (None, 443) and _host_allowed(host)
+
+
+def _public(address: str) -> bool:
+    ip = ipaddress.ip_address(address.split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_global and not ip.is_multicast and not ip.is_reserved
+
+
+def vetted_address(endpoint: str) -> str:
+    """The address to connect to for this endpoint: its form allowed, its name resolved, and every address it
+    resolves to public (loopback for the tests' receiver). Raises EndpointRefused."""
+    if not endpoint_allowed(endpoint):
+        raise EndpointRefused("not a push service")
+    parts = _parts(endpoint)
+    assert parts is not None
+    scheme, host, port = parts
+    try:
+        answers = socket.getaddrinfo(host, port or 443, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as error:
+        raise EndpointUnresolved(f"cannot resolve: {error}") from error
+    addresses = [str(answer[4][0]) for answer in answers]
+    if not addresses:
+        raise EndpointRefused("no address")
+    if _test_loopback(scheme, host):
+        if not all(ipaddress.ip_address(address.split("%", 1)[0]).is_loopback for address in addresses):
+            raise EndpointRefused("not loopback")
+        return addresses[0]
+    if not all(_public(address) for address in addresses):
+        raise EndpointRefused("an address that is not public")
+    return addresses[0]
+
+
+class PinnedAdapter(HTTPAdapter):
+    """Connects to the vetted address of the request's host, keeping the name for SNI, the certificate check
+    and the Host header; urllib3 keeps a pool of kept-alive connections per (address, name)."""
+
+    def send(self, request, *args, **kwargs):
+        request.headers["Host"] = urlsplit(request.url).netloc
+        return super().send(request, *args, **kwargs)
+
+    def build_connection_pool_key_attributes(self, request, verify, cert=None):
+        host_params, pool_kwargs = super().build_connection_pool_key_attributes(request, verify, cert)
+        name = host_params["host"]
+        host_params["host"] = vetted_address(request.url)
+        if host_params["scheme"] == "https":
+            pool_kwargs["server_hostname"] = name
+            pool_kwargs["assert_hostname"] = name
+        return host_params, pool_kwargs
+
+
+class PushSession(requests.Session):
+    """A session that never follows a redirect (a 3xx is that device's failure) and ignores proxy variables."""
+
+    def __init__(self):
+        super().__init__()
+        self.trust_env = False
+        self.max_redirects = 0
+        adapter = PinnedAdapter(pool_connections=16, pool_maxsize=4, max_retries=0)
+        self.mount("https://", adapter)
+        self.mount("http://", adapter)
+
+    def send(self, request, **kwargs):
+        kwargs["allow_redirects"] = False
+        return super().send(request, **kwargs)
