@@ -32,6 +32,8 @@ export interface DipDetailsConfig {
 }
 
 export interface DipFormProps {
+  /** The form's id: "Plons registreren" stands outside it (the stamp card's sticky action, `form=`). */
+  formId: string;
   busy: boolean;
   /** The server's limit, from the island's props. */
   maxPhotoBytes: number;
@@ -44,8 +46,10 @@ export interface DipFormProps {
   details: DipDetailsConfig;
 }
 
-/** 'Voeg plons toe': an optional photo with a preview, optional details, and 'Plons registreren'. */
+/** 'Voeg plons toe': an optional photo with a preview and optional details. 'Plons registreren' is
+ * DipAction, outside the form (its `form` attribute names it) so that it can stay in reach on a phone. */
 export function DipForm({
+  formId,
   busy,
   maxPhotoBytes,
   maxPhotoSide,
@@ -113,13 +117,17 @@ export function DipForm({
   useEffect(() => {
     const active = document.activeElement;
     if (wasBusy.current && !busy && (active === null || active === document.body)) {
-      formRef.current?.querySelector<HTMLButtonElement>("button[type=submit]")?.focus();
+      // `elements` holds the submit button too, though it stands outside the form (its `form` attribute).
+      const submitButton = Array.from(formRef.current?.elements ?? []).find(
+        (element): element is HTMLButtonElement => element instanceof HTMLButtonElement && element.type === "submit",
+      );
+      submitButton?.focus();
     }
     wasBusy.current = busy;
   }, [busy]);
 
   return (
-    <form ref={formRef} className="sc-form" onSubmit={(event) => void submit(event)} noValidate>
+    <form id={formId} ref={formRef} className="sc-form" onSubmit={(event) => void submit(event)} noValidate>
       <div className="sc-field">
         <label htmlFor={inputId}>
           {T.photoLabel} <span className="optional">{T.photoOptional}</span>
@@ -199,10 +207,19 @@ export function DipForm({
           </ChunkBoundary>
         )}
       </details>
-      <Button type="submit" className="btn-lg btn-block" busy={busy} busyLabel={T.uploading}>
+    </form>
+  );
+}
+
+/** 'Plons registreren', the card's main action: after the form, sticky above the phone's tab bar (stampcard.css)
+ * so that it is in reach when the page opens, whatever stands above it (the season's briefing, a photo). */
+export function DipAction({ formId, busy }: { formId: string; busy: boolean }) {
+  return (
+    <div className="sc-action">
+      <Button type="submit" form={formId} className="btn-lg btn-block" busy={busy} busyLabel={T.uploading}>
         {T.register}
       </Button>
-    </form>
+    </div>
   );
 }
 

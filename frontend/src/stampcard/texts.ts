@@ -14,6 +14,7 @@ export const T = {
   photoPreviewAlt: "Voorbeeld van je foto",
   photoTooLarge: (mb: number) => `Deze foto is te groot. Het maximum is ${mb} MB.`,
   register: "Plons registreren",
+  alreadyOnCard: "Die plons stond al op je kaart: er komt geen tweede stempel bij.",
   uploading: "Uploaden...",
   completedTitle: "Challenge Voltooid!",
   completedOn: (date: string) => `Voltooid op ${date}`,
