@@ -2,6 +2,7 @@ import { Suspense, lazy, useEffect, useId, useRef, useState, type FormEvent } fr
 import { shrinkPhoto } from "../lib/photo-shrink";
 import { Button } from "../ui/button";
 import { ChunkBoundary } from "../ui/chunk-boundary";
+import { ForgottenDay, type DaysAgo } from "./forgotten-day";
 import { PhotoPreview } from "./photo-preview";
 import { SharePhotoField } from "./share-photo-field";
 import { EMPTY_DETAILS, validateDetails, type DipValues } from "./dip-details";
@@ -69,6 +70,7 @@ export function DipForm({
   // Open from the start when clubmates of an afspraak are offered: the member sees whom "Met wie?" names.
   const [detailsOpen, setDetailsOpen] = useState(offered.length > 0);
   const [sharePhoto, setSharePhoto] = useState(false);
+  const [daysAgo, setDaysAgo] = useState<DaysAgo>(0);
   useEffect(() => setDetailErrors(details.serverErrors), [details.serverErrors]);
   const inputId = useId();
   const helpId = useId();
@@ -104,8 +106,9 @@ export function DipForm({
     setDetailErrors(found);
     if (Object.keys(found).length > 0) return;
     const photo = file !== null && prepared.current?.source === file ? await prepared.current.photo : file;
-    if (await onRegister(photo, detailValues, photo !== null && sharePhoto)) {
+    if (await onRegister(photo, { ...detailValues, daysAgo }, photo !== null && sharePhoto)) {
       clear();
+      setDaysAgo(0);
       setError(null);
       setDetailValues({ ...EMPTY_DETAILS, buddies: offered });
       setDetailErrors({});
@@ -207,6 +210,7 @@ export function DipForm({
           </ChunkBoundary>
         )}
       </details>
+      <ForgottenDay value={daysAgo} disabled={busy} onChange={setDaysAgo} />
     </form>
   );
 }
