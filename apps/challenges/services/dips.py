@@ -92,7 +92,8 @@ def dip_register(
     on this member's card, apps.together): it counts as is, unless it lies before the card started.
     A dip sent later from the phone (tapped without signal) brings `tapped_at`, the moment of the tap,
     and `user_challenge_id`, the card it was tapped on: see `dip_moment`, and another card refuses it.
-    `share_photo` is "Deel deze foto met de club" (the club feed, apps/club).
+    `share_photo` is "Deel deze foto met de club" (the club feed, apps/club). One swim, one stamp: a dip of
+    the same swim already there is confirmed instead (`outcome.confirmed`; the rule: same_swim.py).
     """
     now = now or timezone.now()
     conditions = conditions or DipConditions()
