@@ -222,3 +222,15 @@ def test_the_rule_can_be_turned_off(settings):
     assert same_swim_dip(user_id=member.pk, moment=_at(9, days_ago=1)) is None
     dip_register(user=member, now=_at(9, 5, days_ago=1))
     assert card.dips.count() == 2
+
+
+def test_the_organiser_reads_that_the_dip_was_on_the_card_already(admin_client):
+    start = timezone.now() - datetime.timedelta(hours=1)
+    swim = _club_swim(start)
+    bram, card = _member("Bram Buddy")
+    EventParticipantFactory(event=swim, user=bram)
+    dip_register(user=bram, now=start + datetime.timedelta(minutes=10))
+    response = admin_client.post(f"/admin/events/{swim.pk}/aanwezig", {"aanwezig": [bram.pk]})
+    said = [str(message) for message in get_messages(response.wsgi_request)]
+    assert "Stond al op de kaart, nu afgetekend: Bram Buddy." in said, said
+    assert card.dips.count() == 1
