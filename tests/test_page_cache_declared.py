@@ -287,6 +287,16 @@ def _dip(world):
     return lambda: dip_register(user=world.member), ("member", "/statistieken")
 
 
+def _same_swim(world):
+    """One swim, one stamp: a second tap of the same swim adds its spot to the dip already there (the stamp card)."""
+
+    def act():
+        with override_settings(DIP_SAME_SWIM_HOURS=3):
+            assert dip_register(user=world.member, conditions=DipConditions(spot="Sloterplas")).confirmed
+
+    return act, ("member", "/challenge")
+
+
 def _dip_details(world):
     act = lambda: dip_details_update(  # noqa: E731
         user=world.member, dip_id=world.dip.pk, conditions=DipConditions(water_temperature=Decimal("4.5"))
@@ -744,6 +754,7 @@ SCENARIOS = {
     "apps.club.services.item_hide": _club_hide,
     "apps.challenges.services.sharing.dip_photo_share_set": _dip_photo_share,
     "apps.challenges.services.dips._buddies_tag": _buddy_tag,
+    "apps.challenges.services.dips._dip_register_locked": _same_swim,
     "apps.together.services.meetup_propose": _meetup_propose,
     "apps.together.services.meetup_join": _meetup_join,
     "apps.together.services.meetup_leave": _meetup_leave,

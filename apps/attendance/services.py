@@ -5,7 +5,11 @@ event's date through `dip_register` (every rule of the card applies); unticking 
 
 Idempotent and race-safe: the event's row is locked for the whole save, one attendance row per member and
 event (a unique constraint), and each stamp carries a request id made of the event and the member, so the
-card itself answers a second stamp with the first one."""
+card itself answers a second stamp with the first one.
+
+One swim, one stamp (apps/challenges/services/same_swim.py): a member who registered the dip of this club swim
+themselves keeps that dip; the tick signs it off ("Afgetekend door …", the attendance row names it) and adds
+none. Unticking then takes only the sign-off back, never the member's own dip."""
 
 import datetime
 import uuid
@@ -40,6 +44,7 @@ MESSAGE_NOT_ON_LIST = (
 )
 MESSAGE_SAVED = "De aanwezigheid is opgeslagen."
 MESSAGE_STAMPED = "Afgetekend op de kaart: {names}."
+MESSAGE_CONFIRMED = "Stond al op de kaart, nu afgetekend: {names}."
 MESSAGE_TAKEN_BACK = "Plons teruggenomen bij: {names}."
 MESSAGE_NO_CARD = "{name} heeft geen actieve challenge: er is niets afgetekend."
 MESSAGE_ALREADY_THAT_DAY = "{name} heeft op {date} al een plons op de kaart: er is niets extra afgetekend."
@@ -55,6 +60,7 @@ class AttendanceError(DomainError):
 @dataclass
 class AttendanceResult:
     stamped: list[str] = field(default_factory=list)  # names whose card got the dip now
+    confirmed: list[str] = field(default_factory=list)  # names whose own dip of this swim was signed off
     taken_back: list[str] = field(default_factory=list)  # names whose dip went back
     refusals: list[str] = field(default_factory=list)  # one Dutch sentence per member nothing was stamped for
 
@@ -114,8 +120,16 @@ def _stamp(record: Attendance, *, event: Event, now: datetime.datetime, result: 
         return  # never: the request id belongs to this member and event
     record.dip = outcome.dip
     record.save(update_fields=["dip", "signed_off_by"])
-    if not outcome.replayed:
+    if outcome.confirmed:
+        result.confirmed.append(user.display_name)
+    elif not outcome.replayed:
         result.stamped.append(user.display_name)
+
+
+def stamped_by_sign_off(record: Attendance) -> bool:
+    """Whether the row's dip was made by the sign-off (its request id), not the member's own dip it confirmed."""
+    request_id = stamp_request_id(event_id=record.event_id, user_id=record.user_id)
+    return record.dip is not None and record.dip.request_id == request_id
 
 
 def attendance_save(
@@ -140,7 +154,9 @@ def attendance_save(
         present = set(present_user_ids)
         if walk_in is not None:
             present.add(walk_in.pk)
-        records = {record.user_id: record for record in Attendance.objects.select_related("user").filter(event=event)}
+        records = {
+            record.user_id: record for record in Attendance.objects.select_related("user", "dip").filter(event=event)
+        }
         participants = set(EventParticipant.objects.filter(event=event).values_list("user_id", flat=True))
         allowed = participants | set(records) | ({walk_in.pk} if walk_in is not None else set())
         if present - allowed:
@@ -158,7 +174,7 @@ def attendance_save(
                     record.signed_off_by = organiser
                     _stamp(record, event=event, now=now, result=result)
             elif record is not None:
-                if record.dip_id is not None:
+                if record.dip_id is not None and stamped_by_sign_off(record):
                     try:
                         dip_delete(dip_id=record.dip_id)
                     except ChallengeError:

@@ -95,6 +95,10 @@ def _signed_off_by(dip) -> str | None:
 
 # What a member hears after registering a dip (dip_registered_payload).
 MESSAGE_ADDED = "Plons toegevoegd!"
+# One swim, one stamp (services/same_swim.py): the answer's `outcome` says which happened; the island says it.
+OUTCOME_NEW = "new"
+OUTCOME_CONFIRMED = "confirmed"
+MESSAGE_ALREADY_ON_CARD = "Die plons stond al op je kaart: er komt geen tweede stempel bij."
 MESSAGE_BADGE = "Badge verdiend: {name}!"
 MESSAGE_WATERDIEREN_DONE = "Waterdieren Stempelkaart voltooid! Alle badges verzameld!"
 MESSAGE_CHALLENGE_DONE = "Challenge voltooid! Je foto's en badges blijven bewaard."
@@ -223,9 +227,12 @@ def dip_registered_payload(outcome: DipOutcome) -> dict:
     for club_challenge in outcome.club_completed:
         toasts.append({"text": MESSAGE_CLUB_DONE.format(name=club_challenge.name), "durationMs": TOAST_COMPLETED_MS})
         celebration = "completion"
+    if outcome.confirmed:
+        toasts, celebration = [], None
     completed_at = card.completed_at if card is not None else None
     return {
-        "message": MESSAGE_ADDED,
+        "message": MESSAGE_ALREADY_ON_CARD if outcome.confirmed else MESSAGE_ADDED,
+        "outcome": OUTCOME_CONFIRMED if outcome.confirmed else OUTCOME_NEW,
         "dip": dip_payload(outcome.dip),
         "dipCount": outcome.dip_count,
         "completed": outcome.completed,

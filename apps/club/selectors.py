@@ -9,10 +9,20 @@ from apps.accounts.models import User
 from .feed import PAGE_SIZE, Cursor, FeedItem, feed_items
 from .models import Brrr, ClubSharing
 
+# Brrr! is for what other members do in the water: their dips and badges (a completed club challenge is one), and
+# their plonsafspraken (the proposer hears of it). Never on one's own item, a club message or an event
+# announcement (the club's own items, no member to cheer): brrr_allowed; the button shows only where it holds.
+BRRR_KINDS = frozenset({"dip", "badge", "clubchallenge", "meetup"})
+
+
+def brrr_allowed(item: FeedItem, *, user_id: int) -> bool:
+    return item.kind in BRRR_KINDS and item.owner_id is not None and item.owner_id != user_id
+
 
 @dataclass
 class FeedEntry:
     item: FeedItem
+    brrr_allowed: bool = False  # for the member looking: another member's dip or badge
     brrr_count: int = 0
     brrr_given: bool = False  # by the member looking
     brrr_names: list[str] = field(default_factory=list)
@@ -31,7 +41,7 @@ def club_sharing_for(user: User) -> ClubSharing | None:
 
 def club_feed_for(user: User, *, cursor: Cursor | None = None, limit: int = PAGE_SIZE) -> ClubFeed:
     items, next_cursor = feed_items(cursor=cursor, limit=limit)
-    entries = [FeedEntry(item) for item in items]
+    entries = [FeedEntry(item, brrr_allowed=brrr_allowed(item, user_id=user.pk)) for item in items]
     by_key = {entry.item.key: entry for entry in entries}
     if entries:
         wanted = Q()

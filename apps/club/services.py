@@ -16,9 +16,11 @@ from .feed import SOURCES, FeedItem, feed_item, feed_item_shareable
 from .models import Brrr, ClubSharing, HiddenItem
 from .notices import brrr_notice, brrr_notice_key
 from .refusals import ClubRefusal
+from .selectors import brrr_allowed
 
 MESSAGE_ITEM_GONE = "Dit bericht staat niet (meer) in de club."
 MESSAGE_NOT_ADMIN = "Alleen admins kunnen iets verbergen."
+MESSAGE_BRRR_NOT_HERE = "Een Brrr! geef je aan de plonsen en badges van anderen."
 
 
 class ClubError(DomainError):
@@ -62,9 +64,12 @@ class BrrrState:
 def brrr_set(*, user: User, kind: str, object_id: int, given: bool) -> BrrrState:
     """Give (`given`) or take back the member's Brrr! on a feed item. Idempotent: the same request twice, or
     two at once, ends in the same state (the unique constraint decides, never a second row or an error).
-    Only on an item the feed shows now: not on one unshared or hidden meanwhile (ClubItemNotFoundError)."""
+    Only on an item the feed shows now: not on one unshared or hidden meanwhile (ClubItemNotFoundError); given
+    only to another member's dip or badge (selectors.brrr_allowed), taken back from anything."""
     with transaction.atomic():
         item = _shown_item(kind, object_id)
+        if given and not brrr_allowed(item, user_id=user.pk):
+            raise ClubError(MESSAGE_BRRR_NOT_HERE, code=ClubRefusal.BRRR_NOT_HERE)
         if given:
             Brrr.objects.bulk_create(
                 [Brrr(user=user, kind=kind, object_id=object_id, owner_id=item.owner_id)], ignore_conflicts=True

@@ -48,3 +48,38 @@ def extract_emails(text: str) -> list[str]:
         if email is not None:
             found.setdefault(email, None)
     return list(found)
+
+
+# An address broken by a space around its @ ("fleur @ example.nl") is put back together from the text for the
+# message; at most this many characters of spaces between its parts.
+_GAP_MAX = 3
+# The admin reads these back: a long paste names at most this many, and how many more.
+UNREADABLE_SHOWN = 10
+
+
+def unreadable_addresses(text: str) -> list[str]:
+    """What looks meant as an address but is none ("fleur @ example.nl", "hanna@example..nl"), as pasted, in
+    order, once each: the bulk invitation names them instead of dropping them without a word. Linear, like
+    extract_emails: the text is cut into tokens, and a lone or dangling @ takes its neighbours across spaces."""
+    text = text or ""
+    tokens = [(match.start(), match.end()) for match in re.finditer(r"[A-Za-z0-9._%+\-@]+", text)]
+    found: dict[str, None] = {}
+    skip_until = -1
+    for index, (start, end) in enumerate(tokens):
+        if start < skip_until:
+            continue
+        token = text[start:end]
+        if "@" not in token or _candidate(token) is not None:
+            continue
+        first, last = start, end
+        if token.startswith("@") and index > 0 and _spaces_only(text[tokens[index - 1][1] : start]):
+            first = tokens[index - 1][0]
+        if token.endswith("@") and index + 1 < len(tokens) and _spaces_only(text[end : tokens[index + 1][0]]):
+            last = tokens[index + 1][1]
+        skip_until = last
+        found.setdefault(text[first:last][:MAX_EMAIL_LENGTH], None)
+    return list(found)
+
+
+def _spaces_only(gap: str) -> bool:
+    return 0 < len(gap) <= _GAP_MAX and not gap.strip(" \t")

@@ -17,11 +17,15 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from .models import CODE_LENGTH, VALID_DAYS, Invitation
-from .parsing import MAX_EMAIL_LENGTH, extract_emails
+from .parsing import MAX_EMAIL_LENGTH, UNREADABLE_SHOWN, extract_emails, unreadable_addresses
 from .selectors import CHUNK, emails_with_account, emails_with_open_invitation
 from .signals import invitations_created
 
-CODE_ALPHABET = string.ascii_uppercase + string.digits
+# Still 8 uppercase letters and digits (the spec), but never one that reads as another: no O/0 and no I/1, so a
+# code read aloud or typed over from a screen is the code. Codes drawn before keep working (the check and the
+# column's constraint still take every letter and digit).
+LOOK_ALIKES = frozenset("O0I1")
+CODE_ALPHABET = "".join(sorted(set(string.ascii_uppercase + string.digits) - LOOK_ALIKES))
 _CODE_SHAPE = re.compile(rf"[A-Z0-9]{{{CODE_LENGTH}}}")
 
 # The Dutch texts members and admins see (spec section 8, issue 3).
@@ -37,6 +41,9 @@ MESSAGE_EMAIL_HAS_OPEN_INVITATION = "Dit e-mailadres heeft al een openstaande ui
 MESSAGE_BULK_NONE_VALID = "Geen geldige email adressen gevonden"
 MESSAGE_BULK_ALL_REGISTERED = "Alle email adressen zijn al geregistreerd"
 MESSAGE_BULK_ALL_SKIPPED = "Alle email adressen zijn al geregistreerd of hebben al een openstaande uitnodiging"
+# The addresses of a paste that could not be read, named (parsing.unreadable_addresses), never dropped silently.
+MESSAGE_BULK_UNREADABLE = "Niet te lezen, dus niet uitgenodigd: {addresses}."
+MESSAGE_BULK_UNREADABLE_MORE = "{shown} en nog {more} andere"
 MESSAGE_BULK_TOO_MANY = "Te veel email adressen in één keer: maximaal {max}. Verdeel de lijst en probeer het opnieuw."
 
 # Addresses per bulk request: a whole club at once, but not a mailing list. It keeps the request (codes,
@@ -176,6 +183,17 @@ class BulkInvitationResult:
     created: list[Invitation] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # addresses that already have an account
     skipped_open: list[str] = field(default_factory=list)  # addresses with an unused, unexpired invitation
+    unreadable: list[str] = field(default_factory=list)  # what looked like an address but is none, as pasted
+
+
+def unreadable_message(unreadable: list[str]) -> str:
+    """ "Niet te lezen, dus niet uitgenodigd: fleur @ example.nl, hanna@example..nl." ("" for none)."""
+    if not unreadable:
+        return ""
+    shown = ", ".join(unreadable[:UNREADABLE_SHOWN])
+    if len(unreadable) > UNREADABLE_SHOWN:
+        shown = MESSAGE_BULK_UNREADABLE_MORE.format(shown=shown, more=len(unreadable) - UNREADABLE_SHOWN)
+    return MESSAGE_BULK_UNREADABLE.format(addresses=shown)
 
 
 def _unique_codes(count: int) -> list[str]:
@@ -201,8 +219,10 @@ def invitation_bulk_create(*, invited_by, text: str, now: datetime.datetime | No
     """
     now = now or timezone.now()
     emails = extract_emails(text)
+    unreadable = unreadable_addresses(text)
     if not emails:
-        raise ValidationError(MESSAGE_BULK_NONE_VALID, code="no_valid_emails")
+        said = f"{MESSAGE_BULK_NONE_VALID}. {unreadable_message(unreadable)}" if unreadable else MESSAGE_BULK_NONE_VALID
+        raise ValidationError(said, code="no_valid_emails")
     if len(emails) > MAX_BULK_EMAILS:
         raise ValidationError(MESSAGE_BULK_TOO_MANY.format(max=MAX_BULK_EMAILS), code="too_many_emails")
     # Pasting the same list twice must not give anyone a second open code.
@@ -228,6 +248,7 @@ def invitation_bulk_create(*, invited_by, text: str, now: datetime.datetime | No
                 created=created,
                 skipped=[email for email in emails if email in registered],
                 skipped_open=[email for email in emails if email in invited],
+                unreadable=unreadable,
             )
         except IntegrityError:
             # Another admin drew one of the same codes in between: draw the whole batch again.

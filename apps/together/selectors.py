@@ -231,3 +231,9 @@ def stamp_card_together(user: User, *, meetup: dict | None = None) -> dict:
         },
         "warmUp": {"title": WARM_UP_TITLE, "tips": WARM_UP_TIPS},
     }
+
+
+def buddy_tagger_name(*, user, tag_id: int) -> str:
+    """Who named the member on the dip of this buddy request ("Anna"), for the answer to "Zet op mijn kaart"."""
+    tag = DipBuddy.objects.select_related("dip__user").filter(pk=tag_id, buddy=user).first()
+    return tag.dip.user.display_name if tag is not None else ""

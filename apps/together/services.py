@@ -45,6 +45,8 @@ MESSAGE_PROPOSER_STAYS = "Je hebt deze afspraak zelf voorgesteld. Gaat hij niet 
 
 MESSAGE_BUDDY_UNKNOWN = "Dit verzoek bestaat niet (meer)."
 MESSAGE_BUDDY_ON_CARD = "De plons staat op je kaart. Fijn dat jullie samen gingen!"
+# One swim, one stamp: the member had registered this swim already; the tagger is named on that dip.
+MESSAGE_BUDDY_ALREADY = "Die plons stond al op je kaart: {name} is erbij gezet."
 MESSAGE_BUDDY_DECLINED = "Genoteerd: deze plons komt niet op je kaart."
 MESSAGE_BUDDY_DONE = "Dit verzoek heb je al beantwoord."
 
@@ -196,7 +198,9 @@ def _lock_tag(*, user: User, tag_id: int) -> DipBuddy:
 def buddy_accept(*, user: User, tag_id: int, now: datetime.datetime | None = None) -> DipOutcome:
     """ "Zet op mijn kaart": a dip on the member's active card on the date of the buddy's dip, through
     dip_register, so every rule of a dip holds (a completed card, the target, the daily limit, badges).
-    Under the tag's lock; a second tap (or two at once) gets the same dip back (the request id)."""
+    Under the tag's lock; a second tap (or two at once) gets the same dip back (the request id).
+    One swim, one stamp: when the member has a dip of that swim already (same_swim.py), dip_register
+    confirms it (`outcome.confirmed`) and the tag names that dip as `buddy_dip` ("Met Anna" on it)."""
     now = now or timezone.now()
     with transaction.atomic():
         tag = _lock_tag(user=user, tag_id=tag_id)

@@ -15,10 +15,17 @@ from apps.core.errors import json_endpoint
 from apps.core.page_cache import TOGETHER, Page, cached_page
 
 from .forms import MeetupForm, parse_when
-from .selectors import buddy_candidates, seconds_until_list_changes, spot_suggestions, upcoming_meetups
+from .selectors import (
+    buddy_candidates,
+    buddy_tagger_name,
+    seconds_until_list_changes,
+    spot_suggestions,
+    upcoming_meetups,
+)
 from .services import (
     MEETUP_MAX_DAYS_AHEAD,
     MESSAGE_BRIEFING_READ,
+    MESSAGE_BUDDY_ALREADY,
     MESSAGE_BUDDY_DECLINED,
     MESSAGE_BUDDY_ON_CARD,
     MESSAGE_CANCELLED,
@@ -142,7 +149,10 @@ def buddy_yes(request, tag_id: int):
     except (TogetherError, ChallengeError) as error:
         _say(request, messages.ERROR, str(error), BUDDY_MESSAGE_PLACE)
     else:
-        _say(request, messages.SUCCESS, MESSAGE_BUDDY_ON_CARD, BUDDY_MESSAGE_PLACE)
+        said = MESSAGE_BUDDY_ON_CARD
+        if outcome.confirmed:
+            said = MESSAGE_BUDDY_ALREADY.format(name=buddy_tagger_name(user=request.user, tag_id=tag_id))
+        _say(request, messages.SUCCESS, said, BUDDY_MESSAGE_PLACE)
         # What the stamp card would have celebrated (the badge this dip earned, the completed card, a club
         # challenge): its messages, and the celebration the dashboard plays on the member's next view.
         celebrate_dip(request, outcome)

@@ -340,6 +340,10 @@ EXPORT_SERVE_VIA = env_str("EXPORT_SERVE_VIA", "app")
 EXPORT_ACCEL_LOCATION = "/protected-exports/"
 # The 24-hour rule of the marketing text: off by default, as in the original app.
 DIP_DAILY_LIMIT_ENABLED = env_bool("DIP_DAILY_LIMIT_ENABLED", False)
+# One swim, one stamp (apps/challenges/services/same_swim.py): a member's dips on one day within this many hours
+# of each other are one swim; a second tap, a buddy's "Zet op mijn kaart" or an organiser's "Was erbij" confirms
+# the dip already there instead of stamping another. 0 turns the rule off (each tap its own swim).
+DIP_SAME_SWIM_HOURS = env_int("DIP_SAME_SWIM_HOURS", 3)
 # The cold-water season starts on this day every year ("MM-DD"): the first stamp card visit after it shows
 # the safety briefing once (apps.together.safety).
 SAFETY_SEASON_START = env_str("SAFETY_SEASON_START", "10-01")

@@ -38,3 +38,8 @@ WEBPUSH_ALLOW_INSECURE_LOOPBACK = False
 # No quiet hours by default: a notice sent in a test goes out now, whatever the clock says when the suite runs.
 # The tests of quiet hours set them around the moment they use.
 QUIET_HOURS_START = QUIET_HOURS_END = 0
+
+# One swim, one stamp off by default (each tap its own swim), as the quiet hours: most tests stamp a card with
+# several taps in a row. The tests of the rule (tests/challenges/test_same_swim*.py, tests/together,
+# tests/attendance) switch it on with the production default, DIP_SAME_SWIM_HOURS = 3.
+DIP_SAME_SWIM_HOURS = 0

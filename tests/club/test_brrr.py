@@ -62,7 +62,7 @@ def test_the_page_shows_the_count_who_and_the_members_own_state(client, member, 
     item = item[: item.index("</article>")]
     assert "2 × Brrr!" in item and "Otto Ander" in item and "Marit Zwemmer" in item
     assert 'aria-pressed="true"' in item and 'name="given" value="0"' in item
-    assert Brrr.objects.get(kind="event").owner_id is None
+    assert not Brrr.objects.filter(kind="event").exists()  # an event announcement takes no Brrr! (issue 34 §6)
     # Taken back: the button shows the other state again.
     client.post("/club/brrr", {"item": f"dip:{shared_dip.pk}", "given": "0"})
     html = client.get("/club").content.decode()
@@ -94,8 +94,10 @@ def test_brrrs_and_hidden_marks_of_items_that_are_gone_are_swept(member, admin_u
 
     event = EventFactory()
     kept = DipFactory(user_challenge=UserChallengeFactory(user=shared_dip.user, is_active=False))
-    for kind, object_id in (("dip", shared_dip.pk), ("event", event.pk), ("dip", kept.pk)):
+    for kind, object_id in (("dip", shared_dip.pk), ("dip", kept.pk)):
         brrr_set(user=member, kind=kind, object_id=object_id, given=True)
+    # One given before events took none (issue 34 §6): written past the service, swept all the same.
+    Brrr.objects.create(user=member, kind="event", object_id=event.pk)
     item_hide(actor=admin_user, kind="dip", object_id=shared_dip.pk)
     Brrr.objects.create(user=member, kind="verdwenen-soort", object_id=1)
     dip_delete(dip_id=shared_dip.pk)
@@ -205,3 +207,30 @@ def test_the_sharing_choice_made_twice_at_once_is_one_row():
     from apps.club.models import ClubSharing
 
     assert ClubSharing.objects.filter(user=member).count() == 1
+
+
+def test_brrr_only_on_other_members_dips_and_badges_and_the_button_only_there(client, member, shared_dip):
+    """Issue 34 §6: not on one's own item, a club message or an event announcement; server-enforced and no button."""
+    from apps.club.refusals import ClubRefusal
+    from apps.club.services import ClubError
+    from tests.factories import ClubMessageFactory
+
+    ClubSharingFactory(user=member)
+    own = DipFactory(user_challenge=UserChallengeFactory(user=member))
+    event, message = EventFactory(title="Nieuwjaarsduik"), ClubMessageFactory(title="Zondag samen")
+    for kind, object_id in (("dip", own.pk), ("event", event.pk), ("message", message.pk)):
+        with pytest.raises(ClubError) as refused:
+            brrr_set(user=member, kind=kind, object_id=object_id, given=True)
+        assert refused.value.code == ClubRefusal.BRRR_NOT_HERE
+    assert brrr_set(user=member, kind="dip", object_id=shared_dip.pk, given=True).count == 1
+    client.force_login(member)
+    html = client.get("/club").content.decode()
+
+    def article(key: str) -> str:
+        part = html[html.index(f'id="item-{key}"') :]
+        return part[: part.index("</article>")]
+
+    assert "club-brrr" in article(f"dip-{shared_dip.pk}")
+    for key in (f"dip-{own.pk}", f"event-{event.pk}", f"message-{message.pk}"):
+        assert "club-brrr" not in article(key), key
+    assert list(Brrr.objects.values_list("kind", "object_id")) == [("dip", shared_dip.pk)]

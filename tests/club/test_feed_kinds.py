@@ -12,7 +12,8 @@ from apps.challenges.services.dip_changes import dip_undo
 from apps.challenges.services.dips import dip_register
 from apps.club.feed import feed_item, feed_items
 from apps.club.models import Brrr
-from apps.club.services import ClubItemNotFoundError, brrr_set, club_sharing_set, item_hide
+from apps.club.refusals import ClubRefusal
+from apps.club.services import ClubError, ClubItemNotFoundError, brrr_set, club_sharing_set, item_hide
 from apps.core.formatting import dutch_date
 from apps.notifications.services import club_message_send
 from apps.together.services import meetup_cancel, meetup_propose
@@ -119,10 +120,11 @@ def test_a_new_club_message_refreshes_the_cached_page(member_client, admin_user)
     assert "Clubbericht: IJs op de plas" in page(member_client)
 
 
-def test_a_brrr_on_a_club_message_has_no_owner_to_tell(member):
+def test_a_club_message_takes_no_brrr(member):
     message = ClubMessageFactory()
-    brrr_set(user=member, kind="message", object_id=message.pk, given=True)
-    assert Brrr.objects.get(kind="message").owner is None
+    with pytest.raises(ClubError) as refused:
+        brrr_set(user=member, kind="message", object_id=message.pk, given=True)
+    assert refused.value.code == ClubRefusal.BRRR_NOT_HERE and not Brrr.objects.exists()
 
 
 # --- hiding the new kinds ---------------------------------------------------------------------------------

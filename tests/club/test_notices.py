@@ -57,11 +57,15 @@ def test_brrrs_after_todays_notice_wait_for_tomorrow():
 
 @pytest.mark.django_db
 def test_a_brrr_on_ones_own_item_and_on_an_event_tells_nobody():
+    from apps.club.services import ClubError
     from tests.factories import EventFactory
 
     dip = shared_dip()
-    brrr_set(user=dip.user, kind="dip", object_id=dip.pk, given=True)
-    brrr_set(user=UserFactory(), kind="event", object_id=EventFactory().pk, given=True)
+    # Both are refused now (issue 34 §6): nothing to tell, whatever came before.
+    with pytest.raises(ClubError):
+        brrr_set(user=dip.user, kind="dip", object_id=dip.pk, given=True)
+    with pytest.raises(ClubError):
+        brrr_set(user=UserFactory(), kind="event", object_id=EventFactory().pk, given=True)
     assert brrr_notices_send(now=NOW) == 0 and not brrr_mails()
 
 

@@ -198,7 +198,10 @@ def test_bulk_creates_one_invitation_per_new_address_and_skips_registered_ones(a
 def test_bulk_without_any_valid_address_is_an_error(admin_user):
     with pytest.raises(ValidationError) as exc:
         invitation_bulk_create(invited_by=admin_user, text="geen adressen, alleen @ en tekst@")
-    assert exc.value.messages == ["Geen geldige email adressen gevonden"]
+    # What looked meant as an address is named (issue 34 §6), never dropped without a word.
+    assert exc.value.messages == [
+        "Geen geldige email adressen gevonden. Niet te lezen, dus niet uitgenodigd: alleen @ en, tekst@."
+    ]
     assert not Invitation.objects.exists()
 
 

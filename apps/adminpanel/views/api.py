@@ -11,7 +11,12 @@ from apps.accounts.access import admin_required_json
 from apps.accounts.services import user_delete
 from apps.core.errors import DomainError, NotFoundError, json_endpoint
 from apps.invitations.models import Invitation
-from apps.invitations.services import invitation_bulk_create, invitation_create, invitation_delete
+from apps.invitations.services import (
+    invitation_bulk_create,
+    invitation_create,
+    invitation_delete,
+    unreadable_message,
+)
 from apps.notifications.services import MESSAGE_RESENT, invitation_mail_resend
 
 from ..keyset import ListQuery
@@ -113,6 +118,8 @@ def invitation_bulk(request):
     if result.skipped_open:
         count = len(result.skipped_open)
         message += " " + MESSAGE_BULK_SKIPPED_OPEN.get(count, MESSAGE_BULK_SKIPPED_OPEN["many"]).format(count=count)
+    if result.unreadable:
+        message += " " + unreadable_message(result.unreadable)
     return JsonResponse(
         {
             "message": message,

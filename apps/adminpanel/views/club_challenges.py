@@ -39,7 +39,7 @@ class ClubChallengeForm(forms.Form):
         label="Soort",
         choices=[
             (ClubChallenge.Kind.EVERY_DAY, "Elke dag (elke dag van de periode)"),
-            (ClubChallenge.Kind.DAYS, "{N} dagen (N dagen van de periode)"),
+            (ClubChallenge.Kind.DAYS, "Aantal dagen (N dagen van de periode)"),
             (ClubChallenge.Kind.CLUB_GOAL, "Clubdoel (N plonsen samen, door iedereen die meedoet)"),
         ],
         widget=forms.RadioSelect,

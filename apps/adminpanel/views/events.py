@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from apps.accounts.access import admin_required
 from apps.attendance.selectors import attendance_rows, member_find
 from apps.attendance.services import (
+    MESSAGE_CONFIRMED,
     MESSAGE_SAVED,
     MESSAGE_STAMPED,
     MESSAGE_TAKEN_BACK,
@@ -188,6 +189,8 @@ def event_attendance(request, event_id: int):
     messages.success(request, MESSAGE_SAVED)
     if result.stamped:
         messages.success(request, MESSAGE_STAMPED.format(names=", ".join(result.stamped)))
+    if result.confirmed:
+        messages.success(request, MESSAGE_CONFIRMED.format(names=", ".join(result.confirmed)))
     if result.taken_back:
         messages.info(request, MESSAGE_TAKEN_BACK.format(names=", ".join(result.taken_back)))
     for refusal in result.refusals:

@@ -9,7 +9,7 @@ from .cards import _image_src
 
 
 class ClubChallenge(models.Model):
-    """A dated club challenge made by an admin: "Elke dag" (every day of the period), "{N} dagen" (N days of the
+    """A dated club challenge made by an admin: "Elke dag" (every day of the period), "Aantal dagen" (N days of the
     period) or "Clubdoel" (N dips by all who take part together).
 
     The data model, decided: progress is derived, never stored. A member's progress is the number of distinct
@@ -25,7 +25,7 @@ class ClubChallenge(models.Model):
 
     class Kind(models.TextChoices):
         EVERY_DAY = "elke_dag", "Elke dag"
-        DAYS = "dagen", "{N} dagen"
+        DAYS = "dagen", "Aantal dagen"
         CLUB_GOAL = "clubdoel", "Clubdoel"
 
     name = models.CharField("naam", max_length=120)
@@ -33,7 +33,7 @@ class ClubChallenge(models.Model):
     starts_on = models.DateField("van")
     ends_on = models.DateField("tot en met")
     kind = models.CharField("soort", max_length=10, choices=Kind.choices)
-    # N days ("{N} dagen") or N dips together ("Clubdoel"); empty for "Elke dag" (the period's length).
+    # N days ("Aantal dagen") or N dips together ("Clubdoel"); empty for "Elke dag" (the period's length).
     target = models.PositiveIntegerField("doel", null=True, blank=True)
     badge_image_url = models.CharField("badge-afbeelding", max_length=300, blank=True)
     created_at = models.DateTimeField("aangemaakt op", auto_now_add=True)

@@ -10,20 +10,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.core.formatting import dutch_date
-from apps.core.page_cache import MEMBER, pages_changed
+from apps.core.page_cache import FEED, MEMBER, pages_changed
 
 from ..conditions import DipConditions
-from ..models import Badge, ClubChallenge, ClubChallengeEntry, Dip, DipBuddy, UserBadge, UserChallenge, photo_storage
+from ..models import Badge, ClubChallenge, ClubChallengeEntry, Dip, DipBuddy, UserBadge, UserChallenge
 from ..photos import ProcessedPhoto
 from ..refusals import DipRefusal
 from .errors import ChallengeError
+from .photo_files import _photo_delete, _photo_save
 from .recount import member_lock, user_dip_count_refresh
+from .same_swim import buddies_not_yet_named, dip_complete, same_swim_dip
 
 # A mis-tap can be taken back for this long; after that a dip is part of the member's history.
 UNDO_WINDOW_MINUTES = 10
@@ -60,6 +61,8 @@ class DipOutcome:
     # None for a dip without a stamp card (it counts for the member's club challenges only).
     user_challenge: UserChallenge | None
     replayed: bool = False
+    # True when the dip was there already (the same swim, see same_swim.py): nothing was stamped, `dip` is it.
+    confirmed: bool = False
     # The club challenges this dip completed for the member (their badge and celebration).
     club_completed: tuple[ClubChallenge, ...] = ()
 
@@ -89,7 +92,8 @@ def dip_register(
     on this member's card, apps.together): it counts as is, unless it lies before the card started.
     A dip sent later from the phone (tapped without signal) brings `tapped_at`, the moment of the tap,
     and `user_challenge_id`, the card it was tapped on: see `dip_moment`, and another card refuses it.
-    `share_photo` is "Deel deze foto met de club" (the club feed, apps/club).
+    `share_photo` is "Deel deze foto met de club" (the club feed, apps/club). One swim, one stamp: a dip of
+    the same swim already there is confirmed instead (`outcome.confirmed`; the rule: same_swim.py).
     """
     now = now or timezone.now()
     conditions = conditions or DipConditions()
@@ -113,6 +117,8 @@ def dip_register(
         raise
     if outcome.replayed:
         _photo_delete(names)
+    elif outcome.confirmed and outcome.dip.photo.name != names[0]:
+        _photo_delete(names)
     return outcome
 
 
@@ -132,12 +138,6 @@ def dip_moment(
             raise ChallengeError(MESSAGE_TAP_BEFORE_START, code=DipRefusal.BEFORE_CARD_START)
         return min(card_started_at, now)
     return tapped_at
-
-
-def _photo_delete(names: tuple[str, str]) -> None:
-    for name in names:
-        if name:
-            photo_storage().delete(name)
 
 
 def _dip_register_locked(
@@ -172,6 +172,13 @@ def _dip_register_locked(
             earlier = Dip.objects.filter(user=user, user_challenge=None, request_id=request_id).first()
             if earlier is not None:
                 return _replay_without_card(earlier)
+        # One swim, one stamp (same_swim.py): a dip of this swim already there is confirmed, not stamped again.
+        swum = trusted_moment or dip_moment(tapped_at=tapped_at, now=now)
+        if (earlier := same_swim_dip(user_id=user.pk, moment=swum)) is not None:
+            dip_complete(earlier, photo_names=photo_names, conditions=conditions, share_photo=share_photo)
+            _buddies_tag(dip=earlier, buddy_ids=buddies_not_yet_named(earlier, buddy_ids))
+            pages_changed(MEMBER, FEED, user_ids=[user.pk])
+            return _confirmed(card, earlier)
         server_today = timezone.localdate(now)
         if card is not None:
             # Judged under the card's lock, against its start: a claimed tap time cannot reach days before it.
@@ -378,19 +385,15 @@ def _replay(card: UserChallenge, dip: Dip) -> DipOutcome:
     )
 
 
+def _confirmed(card: UserChallenge | None, dip: Dip) -> DipOutcome:
+    dips = card.dips if card is not None else Dip.objects.filter(user_id=dip.user_id, user_challenge=None)
+    count = dips.count()
+    return DipOutcome(
+        dip=dip, dip_count=count, badge=None, award=None, completed=False, user_challenge=card, confirmed=True
+    )
+
+
 def _replay_without_card(dip: Dip) -> DipOutcome:
     return DipOutcome(
         dip=dip, dip_count=dip.number, badge=None, award=None, completed=False, user_challenge=None, replayed=True
     )
-
-
-def _photo_save(*, user: User, photo: ProcessedPhoto, now: datetime.datetime) -> tuple[str, str]:
-    stamp = timezone.localtime(now).strftime("%Y%m%dT%H%M%S%f")
-    storage = photo_storage()
-    full = storage.save(f"{user.pk}/{stamp}.{photo.extension}", ContentFile(photo.full))
-    try:
-        thumbnail = storage.save(f"{user.pk}/{stamp}.thumb.{photo.extension}", ContentFile(photo.thumbnail))
-    except BaseException:
-        storage.delete(full)
-        raise
-    return full, thumbnail

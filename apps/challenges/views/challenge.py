@@ -85,7 +85,7 @@ def _register_dip_checked(request, *, refusal: ChallengeError | None, detector: 
         share_photo=photo is not None and share_photo_parse(request.POST) is True,  # only a photo is shared
         buddy_ids=buddy_ids,
     )
-    return JsonResponse(dip_registered_payload(outcome), status=200 if outcome.replayed else 201)
+    return JsonResponse(dip_registered_payload(outcome), status=200 if outcome.replayed or outcome.confirmed else 201)
 
 
 def _request_id(value: str | None) -> uuid.UUID | None:

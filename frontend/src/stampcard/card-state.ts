@@ -48,7 +48,11 @@ export function cardReducer(state: CardState, action: CardAction): CardState {
           dipCount: answer.dipCount,
           completedAt: answer.completedAt,
           completedAtDisplay: answer.completedAtDisplay,
-          recentDips: [dip, ...current.recentDips.filter((d) => d.id !== dip.id)].slice(0, RECENT_DIPS),
+          // A confirmed swim is a dip the card has: updated where it stands, never a new one on top.
+          recentDips:
+            answer.outcome === "confirmed"
+              ? current.recentDips.map((d) => (d.id === dip.id ? dip : d))
+              : [dip, ...current.recentDips.filter((d) => d.id !== dip.id)].slice(0, RECENT_DIPS),
           photos: dip.photoUrl !== null ? [dip, ...current.photos.filter((d) => d.id !== dip.id)] : current.photos,
           badges:
             badge === null

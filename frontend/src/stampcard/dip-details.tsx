@@ -14,6 +14,8 @@ export interface DipDetailsValues {
 /** A new dip's values: the details, and "Met wie?" (apps/together), the clubmates' ids. */
 export interface DipValues extends DipDetailsValues {
   buddies?: readonly number[];
+  /** "Vergeten te registreren?": the dip was yesterday (1) or the day before (2); sent as `tapped_at`. */
+  daysAgo?: 0 | 1 | 2;
 }
 
 export const EMPTY_DETAILS: DipDetailsValues = { temperature: "", minutes: "", seconds: "", spot: "", note: "" };

@@ -2,6 +2,7 @@ import { Suspense, lazy, useEffect, useId, useRef, useState, type FormEvent } fr
 import { shrinkPhoto } from "../lib/photo-shrink";
 import { Button } from "../ui/button";
 import { ChunkBoundary } from "../ui/chunk-boundary";
+import { ForgottenDay, type DaysAgo } from "./forgotten-day";
 import { PhotoPreview } from "./photo-preview";
 import { SharePhotoField } from "./share-photo-field";
 import { EMPTY_DETAILS, validateDetails, type DipValues } from "./dip-details";
@@ -32,6 +33,8 @@ export interface DipDetailsConfig {
 }
 
 export interface DipFormProps {
+  /** The form's id: "Plons registreren" stands outside it (the stamp card's sticky action, `form=`). */
+  formId: string;
   busy: boolean;
   /** The server's limit, from the island's props. */
   maxPhotoBytes: number;
@@ -44,8 +47,10 @@ export interface DipFormProps {
   details: DipDetailsConfig;
 }
 
-/** 'Voeg plons toe': an optional photo with a preview, optional details, and 'Plons registreren'. */
+/** 'Voeg plons toe': an optional photo with a preview and optional details. 'Plons registreren' is
+ * DipAction, outside the form (its `form` attribute names it) so that it can stay in reach on a phone. */
 export function DipForm({
+  formId,
   busy,
   maxPhotoBytes,
   maxPhotoSide,
@@ -65,6 +70,7 @@ export function DipForm({
   // Open from the start when clubmates of an afspraak are offered: the member sees whom "Met wie?" names.
   const [detailsOpen, setDetailsOpen] = useState(offered.length > 0);
   const [sharePhoto, setSharePhoto] = useState(false);
+  const [daysAgo, setDaysAgo] = useState<DaysAgo>(0);
   useEffect(() => setDetailErrors(details.serverErrors), [details.serverErrors]);
   const inputId = useId();
   const helpId = useId();
@@ -100,8 +106,9 @@ export function DipForm({
     setDetailErrors(found);
     if (Object.keys(found).length > 0) return;
     const photo = file !== null && prepared.current?.source === file ? await prepared.current.photo : file;
-    if (await onRegister(photo, detailValues, photo !== null && sharePhoto)) {
+    if (await onRegister(photo, { ...detailValues, daysAgo }, photo !== null && sharePhoto)) {
       clear();
+      setDaysAgo(0);
       setError(null);
       setDetailValues({ ...EMPTY_DETAILS, buddies: offered });
       setDetailErrors({});
@@ -113,13 +120,17 @@ export function DipForm({
   useEffect(() => {
     const active = document.activeElement;
     if (wasBusy.current && !busy && (active === null || active === document.body)) {
-      formRef.current?.querySelector<HTMLButtonElement>("button[type=submit]")?.focus();
+      // `elements` holds the submit button too, though it stands outside the form (its `form` attribute).
+      const submitButton = Array.from(formRef.current?.elements ?? []).find(
+        (element): element is HTMLButtonElement => element instanceof HTMLButtonElement && element.type === "submit",
+      );
+      submitButton?.focus();
     }
     wasBusy.current = busy;
   }, [busy]);
 
   return (
-    <form ref={formRef} className="sc-form" onSubmit={(event) => void submit(event)} noValidate>
+    <form id={formId} ref={formRef} className="sc-form" onSubmit={(event) => void submit(event)} noValidate>
       <div className="sc-field">
         <label htmlFor={inputId}>
           {T.photoLabel} <span className="optional">{T.photoOptional}</span>
@@ -199,10 +210,20 @@ export function DipForm({
           </ChunkBoundary>
         )}
       </details>
-      <Button type="submit" className="btn-lg btn-block" busy={busy} busyLabel={T.uploading}>
+      <ForgottenDay value={daysAgo} disabled={busy} onChange={setDaysAgo} />
+    </form>
+  );
+}
+
+/** 'Plons registreren', the card's main action: after the form, sticky above the phone's tab bar (stampcard.css)
+ * so that it is in reach when the page opens, whatever stands above it (the season's briefing, a photo). */
+export function DipAction({ formId, busy }: { formId: string; busy: boolean }) {
+  return (
+    <div className="sc-action">
+      <Button type="submit" form={formId} className="btn-lg btn-block" busy={busy} busyLabel={T.uploading}>
         {T.register}
       </Button>
-    </form>
+    </div>
   );
 }
 

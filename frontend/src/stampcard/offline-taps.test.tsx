@@ -13,6 +13,7 @@ const CARD = testCard();
 function created(number: number): RegisterDipResponse {
   return {
     message: "Plons toegevoegd!",
+    outcome: "new",
     dip: testDip(number, { id: number }),
     dipCount: number,
     completed: false,

@@ -5,6 +5,7 @@ import { signInUrlOf, useSignInRedirect } from "../lib/sign-in";
 import { useSingleFlight } from "../lib/single-flight";
 import { useSay } from "../ui/feedback";
 import { appendDetails, type DipValues } from "./dip-details";
+import { tappedAtFor } from "./forgotten-day";
 import { megabytes } from "./dip-form";
 import { canQueueTaps, type OfflineTaps } from "./offline-taps";
 import { appendSharePhoto } from "./share-photo-field";
@@ -104,7 +105,7 @@ export function useRegisterDip({ card, queueTap, onStored }: Options): RegisterD
       try {
         await queueTap({
           requestId: id,
-          tappedAt: new Date().toISOString(),
+          tappedAt: tappedAtFor(details.daysAgo ?? 0).toISOString(),
           userChallengeId,
           ...(member === "" ? {} : { member }),
           endpoint,
@@ -132,6 +133,8 @@ export function useRegisterDip({ card, queueTap, onStored }: Options): RegisterD
       }
       const form = new FormData();
       form.append("request_id", id);
+      // A forgotten dip of yesterday or the day before: the server counts it then (its rules judge that day).
+      if ((details.daysAgo ?? 0) > 0) form.append("tapped_at", tappedAtFor(details.daysAgo ?? 0).toISOString());
       if (photo !== null) form.append("photo", photo, photo.name);
       if (photo !== null) appendSharePhoto(form, sharePhoto);
       appendDetails(form, details);

@@ -34,6 +34,7 @@ function card(dips: Dip[] = []) {
 function stored(number: number): RegisterDipResponse {
   return {
     message: "Plons toegevoegd!",
+    outcome: "new",
     dip: testDip(number, { id: 100 + number }),
     dipCount: number,
     completed: false,

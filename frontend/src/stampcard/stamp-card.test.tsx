@@ -61,6 +61,7 @@ function starter(dipCount = 0, overrides: Partial<StampCardData> = {}): StampCar
 function success(overrides: Partial<RegisterDipResponse> = {}): RegisterDipResponse {
   return {
     message: "Plons toegevoegd!",
+    outcome: "new",
     dip: dip(6),
     dipCount: 6,
     completed: false,
@@ -229,7 +230,7 @@ describe("StampCard: registering a dip", () => {
     expect(button.disabled).toBe(true);
     fireEvent.click(button);
     // Even a submit that bypasses the disabled button is stopped by the in-flight guard.
-    fireEvent.submit(button.closest("form") as HTMLFormElement);
+    fireEvent.submit((button as HTMLButtonElement).form as HTMLFormElement);
     expect(fetchMock).toHaveBeenCalledTimes(1);
 
     const [url, init] = fetchMock.mock.calls[0] ?? [];

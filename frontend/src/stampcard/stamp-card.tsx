@@ -2,7 +2,7 @@ import { Suspense, lazy, useCallback, useEffect, useId, useReducer, useRef, useS
 import { Celebration } from "../ui/celebration";
 import { Feedback, FeedbackProvider, useSay } from "../ui/feedback";
 import { cardReducer, initialCardState } from "./card-state";
-import { DipForm, type DipDetailsConfig } from "./dip-form";
+import { DipAction, DipForm, type DipDetailsConfig } from "./dip-form";
 import { DipActions } from "./dip-actions";
 import { WaitingTaps, useOfflineTaps } from "./offline-taps";
 import { useRegisterDip } from "./register-dip";
@@ -49,6 +49,7 @@ function Card({ initial, together = null }: StampCardProps) {
   const [afterDip, setAfterDip] = useState<{ advice: string | null } | null>(null);
   const doneHeading = useRef<HTMLHeadingElement>(null);
   const addTitleId = useId();
+  const dipFormId = useId();
   const { challenge, dipCount } = card;
   const completed = card.completedAt !== null;
 
@@ -71,6 +72,10 @@ function Card({ initial, together = null }: StampCardProps) {
       setAfterDip({ advice: answer.advice ?? null });
       // One message, not a stack: the server lists them in rising importance ('Plons toegevoegd!', the
       // badge, the completion), so the last one says it all, for its own duration.
+      if (answer.outcome === "confirmed") {
+        say(T.alreadyOnCard, "success", 4000);
+        return;
+      }
       const last = answer.toasts[answer.toasts.length - 1] ?? { text: answer.message, durationMs: 3000 };
       say(last.text, "success", last.durationMs);
     },
@@ -136,6 +141,7 @@ function Card({ initial, together = null }: StampCardProps) {
               </p>
             )}
             <DipForm
+              formId={dipFormId}
               busy={busy}
               maxPhotoBytes={initial.photoMaxBytes}
               maxPhotoSide={initial.photoMaxSide}
@@ -145,6 +151,7 @@ function Card({ initial, together = null }: StampCardProps) {
             />
           </section>
         )}
+        {!completed && <DipAction formId={dipFormId} busy={busy} />}
         <Feedback className="sc-message" />
         {together !== null && afterDip !== null && (
           <ChunkBoundary message={T.partNotLoaded}>

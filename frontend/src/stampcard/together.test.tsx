@@ -33,6 +33,7 @@ function answer(advice: string | null): RegisterDipResponse {
   const card = testCard();
   return {
     message: "Plons toegevoegd!",
+    outcome: "new",
     dip: { ...card.recentDips[0]!, id: 99, number: 1 },
     dipCount: 1,
     completed: false,

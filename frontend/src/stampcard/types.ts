@@ -118,9 +118,14 @@ export interface ServerToast {
   durationMs: number;
 }
 
-/** 201 answer of `endpoints.registerDip`. */
+/** One swim, one stamp: "new" a stamp was added; "confirmed" the dip of this swim was on the card already
+ * (the answer's `dip` is that one, nothing was added). */
+export type DipOutcomeCode = "new" | "confirmed";
+
+/** 201 answer of `endpoints.registerDip` (200 for a resend or a confirmed swim). */
 export interface RegisterDipResponse {
   message: string;
+  outcome: DipOutcomeCode;
   dip: Dip;
   dipCount: number;
   completed: boolean;
