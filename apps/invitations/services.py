@@ -16,13 +16,13 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from .models import CODE_LENGTH, VALID_DAYS, Invitation
+from .models import CODE_LENGTH, STORED_CODE_PATTERN, VALID_DAYS, Invitation
 from .parsing import MAX_EMAIL_LENGTH, extract_emails
 from .selectors import CHUNK, emails_with_account, emails_with_open_invitation
 from .signals import invitations_created
 
 CODE_ALPHABET = string.ascii_uppercase + string.digits
-_CODE_SHAPE = re.compile(rf"[A-Z0-9]{{{CODE_LENGTH}}}")
+_CODE_SHAPE = re.compile(STORED_CODE_PATTERN)
 
 # The Dutch texts members and admins see (spec section 8, issue 3).
 MESSAGE_CODE_REQUIRED = "Een uitnodigingscode is verplicht om te registreren"
