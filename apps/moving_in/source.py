@@ -71,7 +71,7 @@ TABLES: dict[tuple[str, str], tuple[str, ...]] = {
 }
 REQUIRED = {("auth", "users"), ("public", "profiles"), ("public", "dips"), ("public", "user_challenges")}
 # The order rows are read in: a stable one, so two runs (and the report) see the same order.
-ORDER = {"dips": ("dip_date", "created_at", "id")}
+ORDER = {"dips": ("dip_date", "created_at", "id"), "users": ("created_at", "id")}
 
 
 @dataclass

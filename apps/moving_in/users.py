@@ -72,12 +72,13 @@ def import_users(ctx: ImportContext, data: SourceData) -> None:
     for row in rows:
         old_id = str(row["id"])
         report.found("users")
-        if (new_id := ctx.seen(Kind.USER, old_id)) is not None:
-            ctx.members[old_id] = new_id
-            report.already("users")
-            continue
         profile = profiles.get(old_id, {})
         email = _email(row, profile)
+        if (new_id := ctx.seen(Kind.USER, old_id)) is not None:
+            ctx.members[old_id] = new_id
+            seen_emails.add(email or "")
+            report.already("users")
+            continue
         if row.get("deleted_at"):
             report.skipped("users", SKIP_DELETED)
         elif row.get("is_anonymous"):
