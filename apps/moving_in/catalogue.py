@@ -1,7 +1,5 @@
 """Challenges and badges, matched to this app's catalogue; the club's own (special) challenges are created."""
 
-from django.db.models.functions import Lower
-
 from apps.challenges.models import Badge, Challenge
 
 from .context import ImportContext, Kind
@@ -26,8 +24,8 @@ def _match(row: dict, by_name: dict[str, Challenge], waterdieren: Challenge | No
 def import_catalogue(ctx: ImportContext, data: SourceData) -> None:
     """Fill ctx.known[CHALLENGE] and ctx.known[BADGE] for every old challenge and badge."""
     report = ctx.report
-    challenges = list(Challenge.objects.annotate(lname=Lower("name")))
-    by_name = {c.lname: c for c in challenges}  # type: ignore[attr-defined]
+    challenges: list[Challenge] = list(Challenge.objects.all())
+    by_name = {c.name.strip().lower(): c for c in challenges}
     waterdieren = next((c for c in challenges if c.is_waterdieren), None)
     for row in data.rows("challenges"):
         report.found("challenges")

@@ -53,8 +53,8 @@ class S3Photos:
     come from the usual AWS variables (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_DEFAULT_REGION)."""
 
     def __init__(self, endpoint: str, bucket: str, **credentials):
-        import boto3
-        from botocore.config import Config
+        import boto3  # type: ignore[import-untyped]
+        from botocore.config import Config  # type: ignore[import-untyped]
 
         self.bucket = bucket
         self.client = boto3.client(
@@ -71,7 +71,7 @@ class S3Photos:
         return found
 
     def open(self, key: str):
-        from botocore.exceptions import ClientError
+        from botocore.exceptions import ClientError  # type: ignore[import-untyped]
 
         try:
             response = self.client.get_object(Bucket=self.bucket, Key=key)
