@@ -7,6 +7,7 @@ spills to disk. The pipeline (apps.challenges.photos) re-encodes upright, withou
 limits and a thumbnail; the files are private like every photo.
 """
 
+import multiprocessing
 import os
 import tempfile
 from collections.abc import Iterator
@@ -14,6 +15,8 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.files import File
+from django.db import connection, connections
+from django.db.models import F
 
 from apps.accounts.models import User
 from apps.challenges.conditions import DipConditions
@@ -22,11 +25,15 @@ from apps.challenges.photos import PhotoError, photo_decode_slot, photo_process
 from apps.challenges.services.dip_changes import dip_details_update
 from apps.challenges.services.errors import DipNotFoundError
 
+from .errors import ImportRefused
 from .models import ImportedObject
 from .report import Report
 
 Status = ImportedObject.PhotoStatus
 CHUNK = 200
+# pg_advisory_lock key of the photo pass (the data pass has its own: services.ADVISORY_LOCK_KEY).
+PHOTO_LOCK_KEY = 0x6B6F7564_1D0B
+MESSAGE_PHOTOS_RUNNING = "Er loopt al een fotoronde. Wacht tot die klaar is en probeer het dan opnieuw."
 SPOOL_BYTES = 8 * 1024 * 1024
 
 
@@ -56,13 +63,17 @@ class S3Photos:
         import boto3  # type: ignore[import-untyped]
         from botocore.config import Config  # type: ignore[import-untyped]
 
-        self.bucket = bucket
+        self.endpoint, self.bucket, self.credentials = endpoint, bucket, credentials
         self.client = boto3.client(
             "s3",
             endpoint_url=endpoint,
             config=Config(signature_version="s3v4", s3={"addressing_style": "path"}, retries={"max_attempts": 3}),
             **credentials,
         )
+
+    def __reduce__(self):
+        # A worker process makes a client of its own (a boto3 client cannot be pickled).
+        return (_s3_photos, (self.endpoint, self.bucket, self.credentials))
 
     def keys(self) -> set[str]:
         found: set[str] = set()
@@ -90,6 +101,10 @@ class S3Photos:
         return spool
 
 
+def _s3_photos(endpoint: str, bucket: str, credentials: dict) -> S3Photos:
+    return S3Photos(endpoint, bucket, **credentials)
+
+
 def photos_check(*, source, keys: list[str], report: Report) -> None:
     """The dry run's look at the bucket: which photos are missing (decoding is the photo pass's work)."""
     present = source.keys()
@@ -98,13 +113,16 @@ def photos_check(*, source, keys: list[str], report: Report) -> None:
             report.anomaly("photo_missing", key)
 
 
-def _waiting(limit: int | None) -> Iterator[ImportedObject]:
+def _waiting(limit: int | None, *, share: tuple[int, int] = (0, 1)) -> Iterator[ImportedObject]:
+    """The waiting photos in id order; with `share` (k, n) only every n-th one, from the k-th (one worker's)."""
     last, given = 0, 0
+    part, parts = share
+    waiting = ImportedObject.objects.filter(kind=ImportedObject.Kind.DIP, photo_status=Status.WAITING)
+    if parts > 1:
+        waiting = waiting.alias(part=F("pk") % parts).filter(part=part)
     while limit is None or given < limit:
         chunk = list(
-            ImportedObject.objects.filter(kind=ImportedObject.Kind.DIP, photo_status=Status.WAITING, pk__gt=last)
-            .order_by("pk")
-            .only("pk", "new_id", "user_id", "photo_key", "old_id")[:CHUNK]
+            waiting.filter(pk__gt=last).order_by("pk").only("pk", "new_id", "user_id", "photo_key", "old_id")[:CHUNK]
         )
         if not chunk:
             return
@@ -116,10 +134,37 @@ def _waiting(limit: int | None) -> Iterator[ImportedObject]:
         last = chunk[-1].pk
 
 
-def photos_import(*, source, limit: int | None = None) -> Report:
-    """Bring the waiting photos in; returns a report of this pass (done, missing, broken)."""
+def photos_import(*, source, limit: int | None = None, workers: int = 1) -> Report:
+    """Bring the waiting photos in; returns a report of this pass (done, missing, broken).
+
+    Decoding is the slow part and uses one core per photo: `workers` processes share the waiting photos (each
+    every n-th by id, so no two take the same one and no row lock is held while a photo is worked on). One photo
+    pass at a time (a session lock)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s)", [PHOTO_LOCK_KEY])
+        if not cursor.fetchone()[0]:
+            raise ImportRefused(MESSAGE_PHOTOS_RUNNING)
+    try:
+        if workers <= 1:
+            return _photos_share(source, limit, (0, 1))
+        share = None if limit is None else -(-limit // workers)
+        # Forked workers: they share the parent's settings, and each opens its own connection (closed here
+        # first, so none is shared). The source goes by pickle (an S3 client is made anew in the worker).
+        connections.close_all()
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            reports = pool.starmap(_photos_share, [(source, share, (k, workers)) for k in range(workers)])
+        report = Report()
+        for part in reports:
+            report.merge(part)
+        return report
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock(%s)", [PHOTO_LOCK_KEY])
+
+
+def _photos_share(source, limit: int | None, share: tuple[int, int]) -> Report:
     report = Report()
-    for row in _waiting(limit):
+    for row in _waiting(limit, share=share):
         report.found("photos")
         status = _one(source, row, report)
         ImportedObject.objects.filter(pk=row.pk).update(photo_status=status)
@@ -127,6 +172,8 @@ def photos_import(*, source, limit: int | None = None) -> Report:
             report.imported("photos")
         else:
             report.skipped("photos", Status(status).label.lower())
+    if share[1] > 1:
+        connections.close_all()  # a pool worker: its connection ends with it
     return report
 
 

@@ -80,6 +80,15 @@ class Report:
         assert kind in ANOMALIES, kind
         self.anomalies.append(Anomaly(kind, str(old_id), detail))
 
+    def merge(self, other: "Report") -> None:
+        for name, count in other.entities.items():
+            mine = self.entities[name]
+            mine.found += count.found
+            mine.imported += count.imported
+            mine.already += count.already
+            mine.skipped.update(count.skipped)
+        self.anomalies += other.anomalies
+
     @property
     def nothing_new(self) -> bool:
         return not any(count.imported for name, count in self.entities.items() if name != "photos")

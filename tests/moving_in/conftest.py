@@ -55,6 +55,9 @@ def run_import():
     """call_command with the output as text."""
 
     def run(*args, **options):
+        # One photo process: worker processes cannot see the test's uncommitted rows (test_photo_workers.py
+        # runs them on committed data).
+        options.setdefault("photo_workers", 1)
         out = io.StringIO()
         call_command("import_supabase", *args, stdout=out, **options)
         return out.getvalue()

@@ -3,6 +3,7 @@
 
 The runbook is the README's "Overstappen van de oude app"."""
 
+import os
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
@@ -31,6 +32,12 @@ class Command(BaseCommand):
             "--only-photos", action="store_true", help="alleen de foto's die nog wachten (hervatbaar, na de import)"
         )
         parser.add_argument("--photo-limit", type=int, help="hoogstens zoveel foto's in deze ronde")
+        parser.add_argument(
+            "--photo-workers",
+            type=int,
+            default=min(os.cpu_count() or 1, 4),
+            help="processen die tegelijk foto's verwerken (standaard het aantal cores, hoogstens 4)",
+        )
 
     def handle(self, *args, **options):
         source = self._photo_source(options)
@@ -38,7 +45,7 @@ class Command(BaseCommand):
             if options["only_photos"]:
                 if source is None:
                     raise CommandError("--only-photos heeft --photos of --photos-s3 nodig.")
-                report = photos_import(source=source, limit=options["photo_limit"])
+                report = photos_import(source=source, limit=options["photo_limit"], workers=options["photo_workers"])
             else:
                 if not options["database_url"]:
                     raise CommandError("--database-url is verplicht (de database van de oude app).")
@@ -49,7 +56,11 @@ class Command(BaseCommand):
                     report.found("photos", len(keys) - report.entities["photos"].found)
                     photos_check(source=source, keys=keys, report=report)
                 elif source is not None:
-                    _merge_photos(report, photos_import(source=source, limit=options["photo_limit"]))
+                    del data  # the photo pass streams: the old database's rows are not needed any more
+                    _merge_photos(
+                        report,
+                        photos_import(source=source, limit=options["photo_limit"], workers=options["photo_workers"]),
+                    )
         except DomainError as exc:
             raise CommandError(exc.message) from exc
         self.stdout.write(report.as_text())
