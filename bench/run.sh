@@ -86,6 +86,11 @@ if [ "${BENCH_PUSH:-1}" != 0 ]; then  # BENCH_PUSH=0 skips it
   BENCH_PUSH_DATABASE_URL=${DATABASE_URL}_push $PY bench/push.py --out "$RESULTS/raw/push.json" 2>/dev/null
 fi
 
+if [ "${BENCH_IMPORT:-1}" != 0 ]; then  # BENCH_IMPORT=0 skips it
+  echo "== overstappen: een club van 300 leden, 20.000 plonsen en 2.000 foto's uit de oude app (import_supabase)"
+  $PY bench/import.py --out "$RESULTS/raw/import.json" | grep "^|"
+fi
+
 echo "== query counts (full club and a tiny club, in a rolled-back transaction)"
 $PY bench/queries.py --out "$RESULTS/raw/queries.json"
 
