@@ -121,9 +121,12 @@ def test_a_member_signs_in_through_auth_with_her_old_password(small_club, run_im
     assert anna.check_password(PASSWORDS["anna"])
     assert ImportedObject.objects.get(kind="user", new_id=anna.pk).first_sign_in_at is not None
     client.logout()
-    # $2b$ hashes too.
+    # $2b$ hashes too; Bram sees his own card (the active one of his two) and his badges.
     response = client.post("/auth", {"form": "inloggen", "login": "bram@oud.nl", "password": PASSWORDS["bram"]})
     assert response.status_code == 302
+    for page in ("/dashboard", "/challenge"):
+        assert client.get(page).status_code == 200
+    assert "Kikker" in client.get("/dashboard").content.decode()
 
 
 @pytest.mark.parametrize("password", ["niet-het-goede-wachtwoord", "é" * 40, PASSWORDS["anna"] + "x" * 58])
