@@ -216,6 +216,23 @@ def test_old_invitation_codes_keep_working_whatever_their_shape(small_club, run_
     assert used.used_by == User.objects.get(email="bram@oud.nl")
 
 
+def test_a_link_shared_in_whatsapp_still_signs_a_new_member_up(small_club, run_import, client):
+    run_import(database_url=small_club.url)
+    assert client.get("/auth?invite=welkom-2025").status_code == 200
+    response = client.post(
+        "/auth?tab=registreren",
+        {
+            "form": "registreren",
+            "code": "welkom-2025",
+            "full_name": "Nieuwe Zwemmer",
+            "email": "nieuw@example.nl",
+            "password": "geheim-123",
+        },
+    )
+    assert response.status_code == 302
+    assert Invitation.objects.get(code="WELKOM-2025").used_by == User.objects.get(email="nieuw@example.nl")
+
+
 def test_participants_and_events(small_club, run_import):
     run_import(database_url=small_club.url)
     assert set(EventParticipant.objects.values_list("user__email", flat=True)) == {
