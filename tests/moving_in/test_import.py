@@ -1,6 +1,7 @@
 """import_supabase against a database in the original app's shape: every entity, by this app's rules."""
 
 import datetime
+import os
 import json
 
 import pytest
@@ -275,3 +276,12 @@ def test_forgetting_the_bookkeeping(small_club, run_import):
     call_command("import_supabase_forget", yes=True)
     assert ImportedObject.objects.count() == 0
     assert User.objects.filter(email="anna@oud.nl").exists()
+
+
+def test_a_database_that_is_not_the_old_apps_is_refused_in_dutch(run_import):
+    from .source_club import server_url
+
+    with pytest.raises(CommandError, match="In deze database ontbreekt auth.users"):
+        run_import(database_url=server_url(os.environ["DATABASE_URL"], "postgres"))
+    with pytest.raises(CommandError, match="De database van de oude app is niet bereikbaar"):
+        run_import(database_url="postgres://root@127.0.0.1:1/nergens")
