@@ -1,8 +1,8 @@
 """import_supabase against a database in the original app's shape: every entity, by this app's rules."""
 
 import datetime
-import os
 import json
+import os
 
 import pytest
 from django.apps import apps
