@@ -140,7 +140,11 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=int(os.environ.get("BENCH_IMPORT_WORKERS", 2)))
     parser.add_argument("--out")
     args = parser.parse_args()
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
+    # make bench runs it with production settings; alone, the local ones without debug (debug keeps every
+    # query in memory) and photos in a scratch folder that goes afterwards.
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
+    os.environ.setdefault("DJANGO_DEBUG", "false")
+    os.environ["PHOTO_STORAGE"] = "local"
     server = os.environ.get("DATABASE_URL", "postgres://root@127.0.0.1:5432/koud_bench")
     source_name, source_url = source_database_create(server)
     target_url = migrated_target(server)
