@@ -91,6 +91,11 @@ if [ "${BENCH_BACKUP:-1}" != 0 ]; then  # BENCH_BACKUP=0 skips it
   $PY bench/backup.py --out "$RESULTS/raw/backup.json"
 fi
 
+if [ "${BENCH_IMPORT:-1}" != 0 ]; then  # BENCH_IMPORT=0 skips it
+  echo "== overstappen: een club van 300 leden, 20.000 plonsen en 2.000 foto's uit de oude app (import_supabase)"
+  $PY bench/import.py --out "$RESULTS/raw/import.json" | grep "^|"
+fi
+
 echo "== query counts (full club and a tiny club, in a rolled-back transaction)"
 $PY bench/queries.py --out "$RESULTS/raw/queries.json"
 

@@ -90,6 +90,7 @@ from tests.factories import (
     InvitationFactory,
     UserFactory,
 )
+from tests.moving_in.page_cache_scenarios import forget_scenario, import_scenario, signed_in_scenario
 from tests.test_page_cache import without_tokens
 
 pytestmark = pytest.mark.django_db
@@ -708,6 +709,9 @@ SCENARIOS = {
     "apps.shipping.services.postal_address_delete": _address_delete,
     "apps.logbook.services.export_request": _export_request,
     "apps.logbook.services.export_build": _export_build,
+    "apps.moving_in.services.import_data": import_scenario,
+    "apps.moving_in.services.bookkeeping_forget": forget_scenario,
+    "apps.moving_in.services.member_signed_in": signed_in_scenario,
     "apps.logbook.services.exports_delete_old": _exports_delete_old,
     "apps.challenges.services.cards.challenge_start": _start,
     "apps.challenges.services.recount.user_dip_count_refresh": _dip,

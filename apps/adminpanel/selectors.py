@@ -14,6 +14,7 @@ from apps.challenges.models import Badge, Dip, DipWeekTally, UserBadge, UserChal
 from apps.core.formatting import dutch_date
 from apps.invitations.links import invitation_url
 from apps.invitations.models import EMAIL_SORT_KEY, Invitation
+from apps.moving_in.selectors import not_signed_in_since_the_move
 from apps.notifications.models import Mail
 from apps.shipping.selectors import PhysicalFilter, address_lines, physical_counts
 
@@ -28,6 +29,8 @@ class AdminStats:
     subscribers: int
     dips_this_week: int
     new_members_this_month: int
+    # Members moved in from the original app (apps.moving_in) who have not signed in here yet.
+    moved_not_signed_in: int = 0
 
 
 def admin_stats(*, today: datetime.date | None = None) -> AdminStats:
@@ -37,6 +40,7 @@ def admin_stats(*, today: datetime.date | None = None) -> AdminStats:
         total=Count("pk"),
         subscribers=Count("pk", filter=Q(newsletter_consent=True)),
         new_this_month=Count("pk", filter=Q(created_at__gte=month_began)),
+        moved_not_signed_in=Count("pk", filter=Q(Exists(not_signed_in_since_the_move(OuterRef("pk"))))),
     )
     week_began = today - datetime.timedelta(days=today.weekday())
     # From the weekly tallies the database keeps (models/tallies.py): a row per week, not a count of every dip.
@@ -50,6 +54,7 @@ def admin_stats(*, today: datetime.date | None = None) -> AdminStats:
         subscribers=users["subscribers"],
         dips_this_week=dips["this_week"],
         new_members_this_month=users["new_this_month"],
+        moved_not_signed_in=users["moved_not_signed_in"],
     )
 
 

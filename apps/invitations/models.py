@@ -5,6 +5,10 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 CODE_LENGTH = 8
+# The codes this app makes are CODE_LENGTH of [A-Z0-9]; codes moved in from the original app (apps/moving_in)
+# may have another shape and keep working, so the stored shape is this wider one (the sign-up form's limit).
+STORED_CODE_MAX_LENGTH = 32
+STORED_CODE_PATTERN = rf"^[A-Z0-9_-]{{4,{STORED_CODE_MAX_LENGTH}}}$"
 VALID_DAYS = 30
 # The admin table's e-mail order: a generic code (no address) sorts as "", so every row has a value to page on.
 EMAIL_SORT_KEY = Coalesce(F("email"), Value(""))
@@ -16,7 +20,7 @@ class Invitation(models.Model):
         USED = "used", "Gebruikt"
         EXPIRED = "expired", "Verlopen"
 
-    code = models.CharField("code", max_length=CODE_LENGTH, unique=True)
+    code = models.CharField("code", max_length=STORED_CODE_MAX_LENGTH, unique=True)
     email = models.EmailField("e-mailadres", blank=True, null=True)
     invited_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -43,7 +47,7 @@ class Invitation(models.Model):
         verbose_name_plural = "uitnodigingen"
         ordering = ["-created_at"]
         constraints = [
-            models.CheckConstraint(condition=Q(code__regex=r"^[A-Z0-9]{8}$"), name="invitation_code_shape"),
+            models.CheckConstraint(condition=Q(code__regex=STORED_CODE_PATTERN), name="invitation_code_stored_shape"),
             # A user can be set only on a used invitation (the user may later be deleted).
             models.CheckConstraint(
                 condition=Q(used_by__isnull=True) | Q(used_at__isnull=False), name="invitation_used_by_needs_used_at"

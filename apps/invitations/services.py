@@ -16,17 +16,17 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from .models import CODE_LENGTH, VALID_DAYS, Invitation
+from .models import CODE_LENGTH, STORED_CODE_PATTERN, VALID_DAYS, Invitation
 from .parsing import MAX_EMAIL_LENGTH, UNREADABLE_SHOWN, extract_emails, unreadable_addresses
 from .selectors import CHUNK, emails_with_account, emails_with_open_invitation
 from .signals import invitations_created
 
 # Still 8 uppercase letters and digits (the spec), but never one that reads as another: no O/0 and no I/1, so a
 # code read aloud or typed over from a screen is the code. Codes drawn before keep working (the check and the
-# column's constraint still take every letter and digit).
+# column's constraint take every letter and digit, and the other shapes of codes moved in from the original app).
 LOOK_ALIKES = frozenset("O0I1")
 CODE_ALPHABET = "".join(sorted(set(string.ascii_uppercase + string.digits) - LOOK_ALIKES))
-_CODE_SHAPE = re.compile(rf"[A-Z0-9]{{{CODE_LENGTH}}}")
+_CODE_SHAPE = re.compile(STORED_CODE_PATTERN)
 
 # The Dutch texts members and admins see (spec section 8, issue 3).
 MESSAGE_CODE_REQUIRED = "Een uitnodigingscode is verplicht om te registreren"

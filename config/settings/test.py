@@ -7,7 +7,10 @@ from .base import *  # noqa: F403
 from .base import STORAGES
 
 DEBUG = False
-PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+PASSWORD_HASHERS = [
+    "django.contrib.auth.hashers.MD5PasswordHasher",
+    "apps.moving_in.hashers.SupabaseBCryptPasswordHasher",  # last, as in base.py
+]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 # One store for both aliases, as on a site (config/settings/caches.py): emptying `cache` empties the pages.
 CACHES = {
