@@ -31,10 +31,10 @@ SETUP_ANCHOR = "#tweede-factor"
 
 
 def admin_without_second_factor(user) -> bool:
-    """True for a holder of the admin role who has no passkey or authenticator app yet. The same one
-    query as `User.is_admin`, kept on the user: asking both costs one query per request."""
+    """True for a holder of the admin or organiser role who has no passkey or authenticator app yet. The
+    same one query as `User.is_admin`, kept on the user: asking both costs one query per request."""
     standing: AdminStanding = user.admin_standing
-    return standing.has_role and not standing.has_second_factor
+    return (standing.has_role or standing.has_organiser_role) and not standing.has_second_factor
 
 
 def _is_admin_path(path: str) -> bool:

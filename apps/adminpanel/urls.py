@@ -24,6 +24,7 @@ api_pages = [
     path("fotos", api.photos, name="adminpanel_photos"),
     path("gebruikers", api.users, name="adminpanel_users"),
     path("gebruikers/<int:user_id>/verwijderen", api.user_delete_view, name="adminpanel_user_delete"),
+    path("gebruikers/<int:user_id>/organisator", api.user_organiser_view, name="adminpanel_user_organiser"),
     path("uitnodigingen", api.invitations, name="adminpanel_invitations"),
     path("uitnodigingen/", include(invitation_api)),
 ]

@@ -34,6 +34,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "allauth.mfa",
     "django_vite",
+    "apps.audit",
     "apps.charts",
     "apps.accounts",
     "apps.invitations",
@@ -303,6 +304,8 @@ PHOTO_UPLOAD_WINDOW_SECONDS = env_int("PHOTO_UPLOAD_WINDOW_SECONDS", 600)
 # X-Accel-Redirect to nginx's internal EXPORT_ACCEL_LOCATION, aliased to MEDIA_ROOT/exports/) or, without
 # a proxy (make run), by the app itself (`app`). On S3 the member is sent to a presigned URL.
 EXPORT_KEEP_HOURS = env_int("EXPORT_KEEP_HOURS", 24)
+# How long the audit log of admin and organiser actions keeps a row (apps.audit; prune_audit_log removes older ones).
+AUDIT_KEEP_DAYS = env_int("AUDIT_KEEP_DAYS", 365)
 # How long a freed place stays offered to the first on an event's waitlist (shorter when the event starts sooner).
 WAITLIST_OFFER_HOURS = env_int("WAITLIST_OFFER_HOURS", 12)
 EXPORT_LINK_SECONDS = env_int("EXPORT_LINK_SECONDS", 300)

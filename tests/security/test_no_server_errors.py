@@ -237,6 +237,9 @@ WRITES = [
     Write("adminpanel_users", ("admin",), ("cursor", "sort", "q"), method="get", answers_json=True),
     Write("adminpanel_invitations", ("admin",), ("cursor", "sort", "q"), method="get", answers_json=True),
     Write("adminpanel_user_delete", ("member", "admin"), answers_json=True, kwargs={"user_id": "other_member"}),
+    Write(
+        "adminpanel_user_organiser", ("member", "admin"), json_keys=("organiser",), kwargs={"user_id": "other_member"}
+    ),
     Write("adminpanel_invitation_create", ("member", "admin"), json_keys=("email",)),
     Write("adminpanel_invitation_bulk", ("member", "admin"), json_keys=("text",)),
     Write(

@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from apps.accounts.access import admin_required
+from apps.accounts.access import organiser_required
 from apps.core.errors import DomainError
 from apps.notifications.selectors import club_message_audience, latest_club_messages
 from apps.notifications.services import CLUB_BODY_MAX, CLUB_TITLE_MAX, club_message_send
@@ -24,7 +24,7 @@ class ClubMessageForm(forms.Form):
     )
 
 
-@admin_required
+@organiser_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def club_message(request):
     form = ClubMessageForm(request.POST if request.method == "POST" else None)

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from apps.accounts.access import admin_required
+from apps.accounts.access import admin_required, organiser_required
 from apps.attendance.selectors import attendance_rows, member_find
 from apps.attendance.services import (
     MESSAGE_SAVED,
@@ -63,7 +63,7 @@ LIST_COLUMNS = [
 ]
 
 
-@admin_required
+@organiser_required
 @require_safe
 @cached_page(EVENTS, template="adminpanel/events.html", query=[PERIOD_PARAMETER, PAGE_PARAMETER])
 def events_list(request):
@@ -77,7 +77,7 @@ def _notified(text: str, count: int) -> str:
     return text + (MESSAGE_NOTIFIED.format(count=count) if count else "")
 
 
-@admin_required
+@organiser_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def event_new(request):
     form = EventForm(request.POST or None)
@@ -108,7 +108,7 @@ def _detail_valid_for(event: Event) -> float:
     return min([(moment - now).total_seconds() for moment in moments], default=24 * 60 * 60)
 
 
-@admin_required
+@organiser_required
 @require_safe
 @cached_page(EVENTS, CLUB, template="adminpanel/event_detail.html")
 def event_detail(request, event_id: int):
@@ -129,7 +129,7 @@ def event_detail(request, event_id: int):
     return Page(context, valid_for=_detail_valid_for(event))
 
 
-@admin_required
+@organiser_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def event_edit(request, event_id: int):
     event = _event_or_404(event_id)
@@ -149,7 +149,7 @@ def event_edit(request, event_id: int):
     return render(request, "adminpanel/event_form.html", {"form": form, "event": event})
 
 
-@admin_required
+@organiser_required
 @require_POST
 def event_cancel_view(request, event_id: int):
     event = _event_or_404(event_id)
@@ -171,7 +171,7 @@ def event_cancel_view(request, event_id: int):
     return redirect("adminpanel_event", event_id=event.pk)
 
 
-@admin_required
+@organiser_required
 @require_POST
 def event_attendance(request, event_id: int):
     event = _event_or_404(event_id)
@@ -231,7 +231,7 @@ def _lists_stem(event: Event) -> str:
     return f"event-{event.pk}-{day.isoformat()}-deelnemers"
 
 
-@admin_required
+@organiser_required
 @require_safe
 def event_lists_csv(request, event_id: int):
     event = _event_or_404(event_id)
@@ -240,7 +240,7 @@ def event_lists_csv(request, event_id: int):
     return _download(content, filename=filename, content_type="text/csv; charset=utf-8")
 
 
-@admin_required
+@organiser_required
 @require_safe
 def event_lists_xlsx(request, event_id: int):
     event = _event_or_404(event_id)

@@ -40,6 +40,7 @@ def admin_page(request):
             "invitationResend": reverse("adminpanel_invitation_resend", args=[0]).replace("/0/", "/{id}/"),
             "users": reverse("adminpanel_users"),
             "userDelete": reverse("adminpanel_user_delete", args=[0]).replace("/0/", "/{id}/"),
+            "userOrganiser": reverse("adminpanel_user_organiser", args=[0]).replace("/0/", "/{id}/"),
         },
     }
     context = {
