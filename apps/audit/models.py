@@ -5,6 +5,10 @@ from django.utils import timezone
 from .actions import AuditAction
 
 
+# The kinds of object a row can name, as the log page says them.
+TARGET_NAMES = {"user": "lid", "event": "event", "dip": "plons", "badge": "badge", "club_message": "clubbericht"}
+
+
 class AuditEntry(models.Model):
     """One admin or organiser action on other members' data: who, what, when, from where. No names or
     addresses of the members it touched: the action's code and the id of what it was about. Written only by
@@ -32,6 +36,14 @@ class AuditEntry(models.Model):
             models.Index(fields=["action", "-at", "-id"], name="audit_action_idx"),
             models.Index(fields=["actor", "-at", "-id"], name="audit_actor_idx"),
         ]
+
+    @property
+    def target_label(self) -> str:
+        """What the row is about, in Dutch: "lid 12", "event 3"."""
+        if not self.target_type:
+            return ""
+        name = TARGET_NAMES.get(self.target_type, self.target_type)
+        return f"{name} {self.target_id}" if self.target_id is not None else name
 
     def __str__(self):
         return f"{self.at:%Y-%m-%d %H:%M} {self.actor_label} {self.action}"

@@ -160,6 +160,7 @@ ACCESS: dict[str, str] = {
     "adminpanel_users": "admin_json",
     "adminpanel_user_delete": "admin_json",
     "adminpanel_user_organiser": "admin_json",
+    "adminpanel_audit_log": "admin",
     "adminpanel_newsletter_xlsx": "admin",
     "adminpanel_users_xlsx": "admin",
     "adminpanel_to_send_xlsx": "admin",

@@ -190,6 +190,7 @@ WRITES = [
     Write("notice_device_delete", MEMBER_ROLES, kwargs={"subscription_id": "12345"}),
     Write("notice_preferences", MEMBER_ROLES, tuple(f"kind_{kind}" for kind in NOTICE_KINDS)),
     Write("adminpanel_club_message", ("member", "admin"), ("title", "body")),
+    Write("adminpanel_audit_log", ("admin",), ("actie", "wie", "voor"), method="get"),
     Write("club", MEMBER_ROLES, ("na",), method="get"),
     Write("club_sharing", MEMBER_ROLES, ("share_dips", "back", "brrr_mails_shown", "brrr_mails")),
     Write("club_brrr", MEMBER_ROLES, ("item", "given", "na")),

@@ -115,7 +115,9 @@ def invitation_bulk(request):
             raise ValueError("text must be text of reasonable size")
     except ValueError as error:
         raise DomainError(MESSAGE_BULK_FAILED, code=AdminRefusal.INVITATION_REQUEST_BAD) from error
-    result = invitation_bulk_create(invited_by=request.user, text=text)  # ValidationError: its message, 400
+    result = invitation_bulk_create(
+        invited_by=request.user, text=text, meta=AuditMeta.from_request(request)
+    )  # ValidationError: its message, 400
     message = MESSAGE_BULK_CREATED.format(count=len(result.created))
     if result.skipped_open:
         count = len(result.skipped_open)

@@ -7,6 +7,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from apps.accounts.access import organiser_required
+from apps.audit.services import AuditMeta
 from apps.core.errors import DomainError
 from apps.notifications.selectors import club_message_audience, latest_club_messages
 from apps.notifications.services import CLUB_BODY_MAX, CLUB_TITLE_MAX, club_message_send
@@ -31,7 +32,12 @@ def club_message(request):
     audience = club_message_audience()
     if request.method == "POST" and form.is_valid():
         try:
-            club_message_send(author=request.user, title=form.cleaned_data["title"], body=form.cleaned_data["body"])
+            club_message_send(
+                author=request.user,
+                title=form.cleaned_data["title"],
+                body=form.cleaned_data["body"],
+                meta=AuditMeta.from_request(request),
+            )
         except DomainError as error:
             for field, message in error.fields.items():
                 form.add_error(field if field in form.fields else None, message)

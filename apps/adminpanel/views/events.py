@@ -21,6 +21,7 @@ from apps.attendance.services import (
     attendance_save,
     attendance_window,
 )
+from apps.audit.services import AuditMeta
 from apps.core.errors import DomainError
 from apps.core.formatting import dutch_date
 from apps.core.numbers import whole_number
@@ -162,6 +163,7 @@ def event_cancel_view(request, event_id: int):
             event_id=event.pk,
             reason=form.cleaned_data["reason"],
             following=form.cleaned_data.get("scope") == SCOPE_FOLLOWING,
+            meta=AuditMeta.from_request(request),
         )
     except EventError as error:
         messages.error(request, str(error))
@@ -181,7 +183,13 @@ def event_attendance(request, event_id: int):
     try:
         if request.POST.get("lid", "").strip():
             walk_in = member_find(request.POST["lid"])
-        result = attendance_save(event_id=event.pk, organiser=request.user, present_user_ids=present, walk_in=walk_in)
+        result = attendance_save(
+            event_id=event.pk,
+            organiser=request.user,
+            present_user_ids=present,
+            walk_in=walk_in,
+            meta=AuditMeta.from_request(request),
+        )
     except DomainError as error:
         messages.error(request, str(error))
         return back

@@ -6,6 +6,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from apps.accounts.access import admin_required
+from apps.audit.actions import AuditAction
 from apps.core.errors import error_response
 from apps.core.page_cache import CATALOGUE, CLUB, Page, cached_page
 from apps.shipping.selectors import physical_counts
@@ -14,6 +15,7 @@ from ..csv_export import MESSAGE_NO_SUBSCRIBERS, subscribers_csv, subscribers_fi
 from ..insights import club_figures
 from ..refusals import AdminRefusal
 from ..selectors import admin_stats_payload, subscriber_rows
+from .audited import exported
 
 
 def _today(request) -> tuple:
@@ -62,6 +64,7 @@ def newsletter_export(request):
             return error_response(MESSAGE_NO_SUBSCRIBERS, code=AdminRefusal.NO_SUBSCRIBERS, status=404)
         messages.error(request, MESSAGE_NO_SUBSCRIBERS)
         return redirect("adminpanel")
+    exported(request, AuditAction.SUBSCRIBERS_EXPORTED, len(rows))
     response = HttpResponse(subscribers_csv(rows), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{subscribers_filename()}"'
     response["Cache-Control"] = "private, no-store"
