@@ -11,6 +11,13 @@ from django.utils import timezone
 SECOND_FACTOR_TYPES = (Authenticator.Type.WEBAUTHN, Authenticator.Type.TOTP)
 
 
+class ConsentSource(models.TextChoices):
+    """Where a member made their newsletter choice (User.newsletter_consent_source)."""
+
+    SIGN_UP = "aanmelden", "aanmeldformulier"
+    ACCOUNT = "account", "accountpagina"
+
+
 class AdminStanding(NamedTuple):
     has_role: bool  # the admin role
     has_second_factor: bool  # only looked at for role holders; False otherwise

@@ -6,6 +6,7 @@ from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from apps.audit.actions import AuditAction
 from apps.audit.services import AuditMeta, audit_record
@@ -19,7 +20,7 @@ from apps.invitations.services import (
     invitation_validate,
 )
 
-from .models import User, UserRole
+from .models import ConsentSource, User, UserRole
 from .passwords import password_length_validate
 from .refusals import AccountRefusal
 from .signals import email_change_requested, email_changed
@@ -114,7 +115,13 @@ def account_register(
     try:
         with transaction.atomic():
             user = User.objects.create_user(
-                email, password, full_name=full_name, newsletter_consent=bool(newsletter_consent)
+                email,
+                password,
+                full_name=full_name,
+                newsletter_consent=bool(newsletter_consent),
+                # The choice, when and where it was made (AVG: the club can show the consent).
+                newsletter_consent_at=timezone.now(),
+                newsletter_consent_source=ConsentSource.SIGN_UP,
             )
             # Under a row lock: of simultaneous sign-ups with one code, only the first gets past this line;
             # the others raise here and their user is rolled back with the rest of this block.
@@ -224,8 +231,12 @@ def account_profile_update(
         new_email = email if email != locked.email.lower() else None
         if new_email and _email_taken(new_email, user=locked):
             raise ValidationError({"email": [ValidationError(MESSAGE_EMAIL_TAKEN, code="email_taken")]})
+        fields = ["full_name", "newsletter_consent"]
+        if locked.newsletter_consent != bool(newsletter_consent):  # a new choice: when and where
+            locked.newsletter_consent_at, locked.newsletter_consent_source = timezone.now(), ConsentSource.ACCOUNT
+            fields += ["newsletter_consent_at", "newsletter_consent_source"]
         locked.full_name, locked.newsletter_consent = full_name, bool(newsletter_consent)
-        locked.save(update_fields=["full_name", "newsletter_consent"])
+        locked.save(update_fields=fields)
         # The dashboard greets them by name; the newsletter's subscribers on /admin; who goes, by name, on /events.
         pages_changed(MEMBER, CLUB, EVENTS, user_ids=[user.pk])
         if new_email:

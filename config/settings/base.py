@@ -321,6 +321,8 @@ SAFETY_SEASON_START = env_str("SAFETY_SEASON_START", "10-01")
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
 # The club's name, drawn on the image a member shares of a badge (apps/club/badge_image.py).
 CLUB_NAME = env_str("CLUB_NAME", "Koud water challenge")
+# Who members write to about their data (the privacy statement at /privacy): an address of the club.
+PRIVACY_CONTACT = env_str("PRIVACY_CONTACT", "privacy@koudwater.example")
 
 # --- Logging ------------------------------------------------------------------------------------------------
 

@@ -163,6 +163,11 @@ def admin_club_message() -> Visit:
     return Visit("/admin/clubbericht/", AdminFactory(full_name="Anna Admin"))
 
 
+@screen("privacy")
+def privacy_page() -> Visit:
+    return Visit("/privacy")
+
+
 @screen("admin-audit-log")
 def admin_audit_log() -> Visit:
     """The audit log with long addresses, an IPv6 address and every kind of action."""

@@ -85,6 +85,7 @@ DJANGO_ADMIN_PREFIX = "django-admin/"
 ACCESS: dict[str, str] = {
     "landing": "public",
     "healthz": "public",
+    "privacy": "public",
     "favicon": "redirect",
     # The service worker and its offline page: the same for everyone, nothing personal.
     "service_worker": "public",

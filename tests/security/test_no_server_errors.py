@@ -280,6 +280,7 @@ def _guest_cancel_token() -> str:
 NO_INPUT = {
     "landing",
     "healthz",
+    "privacy",
     "favicon",
     "service_worker",
     "offline",
