@@ -4,7 +4,6 @@ from django.utils import timezone
 
 from .actions import AuditAction
 
-
 # The kinds of object a row can name, as the log page says them.
 TARGET_NAMES = {"user": "lid", "event": "event", "dip": "plons", "badge": "badge", "club_message": "clubbericht"}
 
