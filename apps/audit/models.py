@@ -36,6 +36,9 @@ class AuditEntry(models.Model):
             models.Index(fields=["actor", "-at", "-id"], name="audit_actor_idx"),
         ]
 
+    def __str__(self):
+        return f"{self.at:%Y-%m-%d %H:%M} {self.actor_label} {self.action}"
+
     @property
     def target_label(self) -> str:
         """What the row is about, in Dutch: "lid 12", "event 3"."""
@@ -43,6 +46,3 @@ class AuditEntry(models.Model):
             return ""
         name = TARGET_NAMES.get(self.target_type, self.target_type)
         return f"{name} {self.target_id}" if self.target_id is not None else name
-
-    def __str__(self):
-        return f"{self.at:%Y-%m-%d %H:%M} {self.actor_label} {self.action}"
