@@ -120,6 +120,10 @@ def admin_required_json(view):
     return wrapper
 
 
+# The header of a member's pages (config/middleware.py) and of a queued tap sent later (offline-queue.ts).
+MEMBER_HEADER = "X-Koud-Member"
+
+
 def member_mark(user_id: int) -> str:
     """The opaque id of a member that their pages carry (X-Koud-Member) and the stamp card gets in its props."""
     return salted_hmac("koud.service-worker.member", str(user_id)).hexdigest()[:32]
