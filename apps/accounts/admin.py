@@ -14,11 +14,11 @@ from apps.core.admin_writes import ServiceDeleteMixin
 
 from .models import User, UserRole
 from .passwords import password_length_validate
+from .second_factor import second_factor_remove
 from .services import (
     AdminActionError,
     role_grant,
     role_revoke,
-    second_factor_remove,
     user_deactivation_refusal,
     user_delete,
     user_delete_refusal,

@@ -16,6 +16,8 @@ from django.dispatch import receiver
 from django.shortcuts import redirect
 from django.urls import reverse
 
+from apps.audit.actions import AuditAction
+from apps.audit.services import AuditMeta, audit_record
 from apps.core.errors import error_response
 from apps.core.page_cache import MEMBER, pages_changed
 
@@ -72,3 +74,12 @@ def _authenticator_written(sender, instance: Authenticator, **kwargs):
     (the Django admin): /account lists the member's passkeys and factors, so it is rendered anew."""
     with transaction.atomic():
         pages_changed(MEMBER, user_ids=[instance.user_id])
+
+
+def second_factor_remove(*, authenticator: Authenticator, meta: AuditMeta) -> None:
+    """An admin removes a factor a member lost (the Django admin): recorded as a second-factor reset, in the
+    same transaction."""
+    with transaction.atomic():
+        user_id = authenticator.user_id
+        authenticator.delete()
+        audit_record(meta=meta, action=AuditAction.SECOND_FACTOR_RESET, target_type="user", target_id=user_id)

@@ -1,7 +1,6 @@
 """Account writes: invitation-only sign-up and the admin role. Keyword-only, each owns its transaction."""
 
 from allauth.account.models import EmailAddress
-from allauth.mfa.models import Authenticator
 from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
@@ -194,14 +193,6 @@ def organiser_grant(*, user: User, meta: AuditMeta | None = None) -> bool:
 
 def organiser_revoke(*, user: User, meta: AuditMeta | None = None) -> bool:
     return role_revoke(user=user, role=UserRole.Role.ORGANISER, meta=meta)
-
-
-def second_factor_remove(*, authenticator: Authenticator, meta: AuditMeta) -> None:
-    """An admin removes a factor a member lost (the Django admin): recorded as a second-factor reset."""
-    with transaction.atomic():
-        user_id = authenticator.user_id
-        authenticator.delete()
-        audit_record(meta=meta, action=AuditAction.SECOND_FACTOR_RESET, target_type="user", target_id=user_id)
 
 
 def _email_taken(email: str, *, user: User) -> bool:
