@@ -4,25 +4,33 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0007_user_together'),
+        ("accounts", "0007_user_together"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='user',
-            name='newsletter_consent_at',
-            field=models.DateTimeField(blank=True, editable=False, null=True, verbose_name='nieuwsbrief gekozen op'),
+            model_name="user",
+            name="newsletter_consent_at",
+            field=models.DateTimeField(blank=True, editable=False, null=True, verbose_name="nieuwsbrief gekozen op"),
         ),
         migrations.AddField(
-            model_name='user',
-            name='newsletter_consent_source',
-            field=models.CharField(blank=True, db_default='', default='', editable=False, max_length=20, verbose_name='nieuwsbrief gekozen via'),
+            model_name="user",
+            name="newsletter_consent_source",
+            field=models.CharField(
+                blank=True,
+                db_default="",
+                default="",
+                editable=False,
+                max_length=20,
+                verbose_name="nieuwsbrief gekozen via",
+            ),
         ),
         migrations.AlterField(
-            model_name='userrole',
-            name='role',
-            field=models.CharField(choices=[('admin', 'Admin'), ('organiser', 'Organisator')], max_length=20, verbose_name='rol'),
+            model_name="userrole",
+            name="role",
+            field=models.CharField(
+                choices=[("admin", "Admin"), ("organiser", "Organisator")], max_length=20, verbose_name="rol"
+            ),
         ),
     ]

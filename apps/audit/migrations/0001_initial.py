@@ -7,7 +7,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -16,23 +15,57 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='AuditEntry',
+            name="AuditEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('at', models.DateTimeField(db_index=True, default=django.utils.timezone.now, verbose_name='wanneer')),
-                ('action', models.CharField(choices=[('user_deleted', 'Lid verwijderd'), ('role_granted', 'Rol gegeven'), ('role_revoked', 'Rol afgenomen'), ('subscribers_exported', 'Nieuwsbriefadressen gedownload'), ('users_exported', 'Gebruikerslijst gedownload'), ('addresses_exported', 'Adressen voor badges gedownload'), ('feed_item_hidden', 'Item in de clubfeed verborgen'), ('event_cancelled', 'Event afgelast'), ('attendance_marked', 'Aanwezigheid afgetekend'), ('second_factor_reset', 'Tweede factor gewist'), ('invitations_bulk', 'Uitnodigingen in bulk'), ('club_message_sent', 'Clubbericht verstuurd')], max_length=40, verbose_name='wat')),
-                ('actor_label', models.CharField(max_length=254, verbose_name='wie (toen)')),
-                ('target_type', models.CharField(blank=True, default='', max_length=30, verbose_name='soort')),
-                ('target_id', models.BigIntegerField(blank=True, null=True, verbose_name='nummer')),
-                ('detail', models.CharField(blank=True, default='', max_length=100, verbose_name='bijzonderheid')),
-                ('ip', models.GenericIPAddressField(blank=True, null=True, verbose_name='vanaf')),
-                ('actor', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='wie')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("at", models.DateTimeField(db_index=True, default=django.utils.timezone.now, verbose_name="wanneer")),
+                (
+                    "action",
+                    models.CharField(
+                        choices=[
+                            ("user_deleted", "Lid verwijderd"),
+                            ("role_granted", "Rol gegeven"),
+                            ("role_revoked", "Rol afgenomen"),
+                            ("subscribers_exported", "Nieuwsbriefadressen gedownload"),
+                            ("users_exported", "Gebruikerslijst gedownload"),
+                            ("addresses_exported", "Adressen voor badges gedownload"),
+                            ("feed_item_hidden", "Item in de clubfeed verborgen"),
+                            ("event_cancelled", "Event afgelast"),
+                            ("attendance_marked", "Aanwezigheid afgetekend"),
+                            ("second_factor_reset", "Tweede factor gewist"),
+                            ("invitations_bulk", "Uitnodigingen in bulk"),
+                            ("club_message_sent", "Clubbericht verstuurd"),
+                        ],
+                        max_length=40,
+                        verbose_name="wat",
+                    ),
+                ),
+                ("actor_label", models.CharField(max_length=254, verbose_name="wie (toen)")),
+                ("target_type", models.CharField(blank=True, default="", max_length=30, verbose_name="soort")),
+                ("target_id", models.BigIntegerField(blank=True, null=True, verbose_name="nummer")),
+                ("detail", models.CharField(blank=True, default="", max_length=100, verbose_name="bijzonderheid")),
+                ("ip", models.GenericIPAddressField(blank=True, null=True, verbose_name="vanaf")),
+                (
+                    "actor",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="wie",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'logboekregel',
-                'verbose_name_plural': 'logboek van beheer',
-                'ordering': ['-at', '-id'],
-                'indexes': [models.Index(fields=['-at', '-id'], name='audit_at_idx'), models.Index(fields=['action', '-at', '-id'], name='audit_action_idx'), models.Index(fields=['actor', '-at', '-id'], name='audit_actor_idx')],
+                "verbose_name": "logboekregel",
+                "verbose_name_plural": "logboek van beheer",
+                "ordering": ["-at", "-id"],
+                "indexes": [
+                    models.Index(fields=["-at", "-id"], name="audit_at_idx"),
+                    models.Index(fields=["action", "-at", "-id"], name="audit_action_idx"),
+                    models.Index(fields=["actor", "-at", "-id"], name="audit_actor_idx"),
+                ],
             },
         ),
     ]
