@@ -6,13 +6,12 @@ import logging
 from django.conf import settings
 from django.db import IntegrityError
 
-from apps.accounts.access import member_mark
+from apps.accounts.access import MEMBER_HEADER, member_mark
 from config.views import conflict
 
 logger = logging.getLogger("koud.errors")
 
 PERMISSIONS_POLICY = "camera=(self), geolocation=(), microphone=(), payment=()"
-MEMBER_HEADER = "X-Koud-Member"
 MEMBER_COOKIE = "koud_member"
 
 

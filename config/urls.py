@@ -11,6 +11,7 @@ admin.site.index_title = "Gegevens beheren"
 urlpatterns = [
     path("", views.landing, name="landing"),
     path("healthz", views.healthz, name="healthz"),
+    path("privacy", views.privacy, name="privacy"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("sw.js", views.service_worker, name="service_worker"),
     path("offline", views.offline, name="offline"),

@@ -132,3 +132,42 @@ def bad_request(request, exception=None):
     if _wants_json(request):
         return error_response(MESSAGE_BAD_REQUEST, code=CoreRefusal.BAD_REQUEST, status=400)
     return render(request, "try_again.html", {"message": MESSAGE_BAD_REQUEST}, status=400)
+
+
+# Finished background tasks (their mails' bodies) go with `prune_db_task_results` (django-tasks-db's default age).
+TASK_RESULTS_KEEP_DAYS = 14
+
+
+def _host_of(url: str) -> str:
+    from urllib.parse import urlsplit
+
+    return urlsplit(url).hostname or ""
+
+
+def privacy_facts() -> dict:
+    """What /privacy says, read from the settings and constants the app enforces (one home per rule)."""
+    from apps.events.services import GUEST_KEEP_DAYS
+    from apps.invitations.models import VALID_DAYS
+
+    photos = settings.STORAGES["photos"]
+    s3 = "s3" in photos["BACKEND"].lower()
+    return {
+        "club_name": settings.CLUB_NAME,
+        "contact": settings.PRIVACY_CONTACT,
+        "mail_host": getattr(settings, "EMAIL_HOST", "") if "smtp" in settings.EMAIL_BACKEND else "",
+        "storage_host": _host_of(photos.get("OPTIONS", {}).get("endpoint_url") or "") if s3 else "",
+        "photos_on_s3": s3,
+        "export_keep_hours": settings.EXPORT_KEEP_HOURS,
+        "export_link_minutes": max(1, settings.EXPORT_LINK_SECONDS // 60),
+        "guest_keep_days": GUEST_KEEP_DAYS,
+        "audit_keep_days": settings.AUDIT_KEEP_DAYS,
+        "session_days": settings.SESSION_COOKIE_AGE // 86400,
+        "invitation_days": VALID_DAYS,
+        "task_results_days": TASK_RESULTS_KEEP_DAYS,
+    }
+
+
+@require_safe
+def privacy(request):
+    """Het privacybeleid: public, the same for everyone."""
+    return render(request, "privacy.html", privacy_facts())

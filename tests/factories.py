@@ -60,6 +60,20 @@ class AdminFactory(UserFactory):
             TOTP.activate(obj, TOTP_SECRET)
 
 
+class OrganiserFactory(UserFactory):
+    """An organiser ("Organisator") with the second factor the role requires; `second_factor=False`: without."""
+
+    @factory.post_generation
+    def organiser_role(obj, create, extracted, **kwargs):
+        if create:
+            UserRole.objects.create(user=obj, role=UserRole.Role.ORGANISER)
+
+    @factory.post_generation
+    def second_factor(obj, create, extracted, **kwargs):
+        if create and extracted is not False:
+            TOTP.activate(obj, TOTP_SECRET)
+
+
 # The authenticator app secret of every factory admin; `totp_code()` is what the app would show now.
 TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
 

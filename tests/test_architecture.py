@@ -2,7 +2,7 @@
 
     demo > adminpanel > operations > moving_in > logbook > reminders > club > together > attendance > shipping
          > challenges > events > notifications > accounts
-         > invitations > charts > core
+         > invitations > charts > audit > core
 
 `config` wires them together on top. A new app must take its place in that list.
 """

@@ -696,8 +696,8 @@ def _briefing(world):
 # page (viewer, path) the act visibly changes (None: no cached page shows it, then only freshness is checked).
 SCENARIOS = {
     "apps.accounts.services.account_register": _register,
-    "apps.accounts.services.admin_grant": _grant,
-    "apps.accounts.services.admin_revoke": _revoke,
+    "apps.accounts.services.role_grant": _grant,
+    "apps.accounts.services.role_revoke": _revoke,
     "apps.accounts.services.account_profile_update": _profile,
     "apps.accounts.services.account_email_change_confirm": _email_confirm,
     "apps.accounts.services._user_remove": _user_remove,

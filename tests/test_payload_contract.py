@@ -172,6 +172,9 @@ def test_the_admin_islands_data_and_answers_match_the_types(definitions, admin_c
         admin_client.post(f"/admin/api/uitnodigingen/{invitation_id}/verwijderen").json(),
     )
     other = UserFactory()
+    made = admin_client.post(f"/admin/api/gebruikers/{other.pk}/organisator", {"organiser": True}, "application/json")
+    check(definitions, "UserOrganiserChanged", made.json())
+    other = UserFactory()
     check(definitions, "UserDeleted", admin_client.post(f"/admin/api/gebruikers/{other.pk}/verwijderen").json())
 
 

@@ -2,12 +2,15 @@
 
 - Member HTML pages: Django's `login_required` (LOGIN_URL is /auth).
 - `member_required_action`: a member's POST-only form (sign up for an event, start a challenge).
-- `admin_required`: admin HTML pages.
-  Admin-only means `User.is_admin`: the admin role and a second factor (a role holder without one is a member).
+- `admin_required` / `organiser_required`: the /admin pages. Each /admin view declares the role it needs
+  (`staff_role` on the view, StaffRole; tests/adminpanel/test_staff_roles.py walks every /admin pattern):
+  admin-only means `User.is_admin` (the admin role and a second factor: a role holder without one is a
+  member); organiser pages (events, attendance, club messages) also open for `User.is_organiser`.
 - `member_required_json` / `admin_required_json`: JSON endpoints of the islands, which must get
   JSON back (never a redirect to an HTML page they cannot show).
 """
 
+from enum import StrEnum
 from functools import wraps
 
 from django.conf import settings
@@ -26,20 +29,40 @@ MESSAGE_ADMIN_SESSION_EXPIRED = "Sessie verlopen, log opnieuw in"
 DASHBOARD_URL = "/dashboard"
 
 
-def admin_required(view):
-    """Anonymous: to /auth?next=…; anyone who does not act as admin: to /dashboard with 'Je hebt geen admin rechten'."""
+class StaffRole(StrEnum):
+    """The least role a /admin view needs: what it declares (`view.staff_role`)."""
 
-    @wraps(view)
-    def wrapper(request, *args, **kwargs):
-        user = request.user
-        if not user.is_authenticated:
-            return redirect_to_login(request.get_full_path(), settings.LOGIN_URL)
-        if not user.is_admin:
-            messages.error(request, MESSAGE_NO_ADMIN)
-            return redirect(DASHBOARD_URL)
-        return view(request, *args, **kwargs)
+    ADMIN = "admin"
+    ORGANISER = "organiser"  # admins may too
 
-    return wrapper
+
+def acts_as(user, role: StaffRole) -> bool:
+    return user.is_admin if role is StaffRole.ADMIN else user.may_organise
+
+
+def staff_required(role: StaffRole):
+    """Anonymous: to /auth?next=…; anyone who does not act as `role`: to /dashboard with 'Je hebt geen admin
+    rechten'."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            user = request.user
+            if not user.is_authenticated:
+                return redirect_to_login(request.get_full_path(), settings.LOGIN_URL)
+            if not acts_as(user, role):
+                messages.error(request, MESSAGE_NO_ADMIN)
+                return redirect(DASHBOARD_URL)
+            return view(request, *args, **kwargs)
+
+        wrapper.staff_role = role  # type: ignore[attr-defined]  # the declaration the staff-role test reads
+        return wrapper
+
+    return decorator
+
+
+admin_required = staff_required(StaffRole.ADMIN)
+organiser_required = staff_required(StaffRole.ORGANISER)
 
 
 def member_required_action(back_to: str):
@@ -92,8 +115,13 @@ def admin_required_json(view):
             return error_response(MESSAGE_NO_ADMIN, code=AccountRefusal.NOT_ADMIN, status=403)
         return view(request, *args, **kwargs)
 
+    wrapper.staff_role = StaffRole.ADMIN  # type: ignore[attr-defined]
     wrapper.answers_json = True  # type: ignore[attr-defined]  # so json_endpoint must wrap it (tests/core/test_errors.py)
     return wrapper
+
+
+# The header of a member's pages (config/middleware.py) and of a queued tap sent later (offline-queue.ts).
+MEMBER_HEADER = "X-Koud-Member"
 
 
 def member_mark(user_id: int) -> str:

@@ -8,15 +8,17 @@ from django.core.exceptions import ValidationError
 from django.db.models import Count, Exists, OuterRef
 from django.forms.models import BaseInlineFormSet
 
+from apps.audit.services import AuditMeta
 from apps.core.admin_widgets import ReadableAutocompleteMixin
 from apps.core.admin_writes import ServiceDeleteMixin
 
 from .models import User, UserRole
 from .passwords import password_length_validate
+from .second_factor import second_factor_remove
 from .services import (
     AdminActionError,
-    admin_grant,
-    admin_revoke,
+    role_grant,
+    role_revoke,
     user_deactivation_refusal,
     user_delete,
     user_delete_refusal,
@@ -140,7 +142,7 @@ class UserAdmin(ServiceDeleteMixin, admin.ModelAdmin):
 
     def delete_through_service(self, request, obj):
         try:
-            user_delete(actor=request.user, user_id=obj.pk)
+            user_delete(actor=request.user, user_id=obj.pk, meta=AuditMeta.from_request(request))
         except AdminActionError as error:
             raise ValidationError(str(error)) from error
 
@@ -148,11 +150,12 @@ class UserAdmin(ServiceDeleteMixin, admin.ModelAdmin):
         if formset.model is not UserRole:
             return super().save_formset(request, form, formset, change)
         formset.save(commit=False)  # only collects what was added and ticked for deletion
-        if formset.new_objects:
-            admin_grant(user=form.instance)
-        if formset.deleted_objects:
+        meta = AuditMeta.from_request(request)
+        for new in formset.new_objects:
+            role_grant(user=form.instance, role=new.role, meta=meta)
+        for gone in formset.deleted_objects:
             try:
-                admin_revoke(user=form.instance)
+                role_revoke(user=form.instance, role=gone.role, meta=meta)
             except AdminActionError as error:
                 self.message_user(request, str(error), level=messages.ERROR)
         return None
@@ -179,8 +182,8 @@ class UserRoleAdmin(ReadableAutocompleteMixin, ServiceDeleteMixin, admin.ModelAd
         return False
 
     def save_model(self, request, obj, form, change):
-        admin_grant(user=obj.user)
-        obj.pk = UserRole.objects.get(user=obj.user, role=UserRole.Role.ADMIN).pk
+        role_grant(user=obj.user, role=obj.role, meta=AuditMeta.from_request(request))
+        obj.pk = UserRole.objects.get(user=obj.user, role=obj.role).pk
 
     def delete_refusal(self, request, obj):
         return MESSAGE_OWN_ROLE if obj.user_id == request.user.pk else None
@@ -189,7 +192,7 @@ class UserRoleAdmin(ReadableAutocompleteMixin, ServiceDeleteMixin, admin.ModelAd
         if self.delete_refusal(request, obj):
             raise ValidationError(MESSAGE_OWN_ROLE)
         try:
-            admin_revoke(user=obj.user)
+            role_revoke(user=obj.user, role=obj.role, meta=AuditMeta.from_request(request))
         except AdminActionError as error:
             raise ValidationError(str(error)) from error
 
@@ -210,3 +213,10 @@ class SecondFactorAdmin(AuthenticatorAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+    def delete_model(self, request, obj):
+        second_factor_remove(authenticator=obj, meta=AuditMeta.from_request(request))
+
+    def delete_queryset(self, request, queryset):
+        for obj in queryset:
+            self.delete_model(request, obj)

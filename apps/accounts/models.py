@@ -11,9 +11,17 @@ from django.utils import timezone
 SECOND_FACTOR_TYPES = (Authenticator.Type.WEBAUTHN, Authenticator.Type.TOTP)
 
 
+class ConsentSource(models.TextChoices):
+    """Where a member made their newsletter choice (User.newsletter_consent_source)."""
+
+    SIGN_UP = "aanmelden", "aanmeldformulier"
+    ACCOUNT = "account", "accountpagina"
+
+
 class AdminStanding(NamedTuple):
-    has_role: bool
+    has_role: bool  # the admin role
     has_second_factor: bool  # only looked at for role holders; False otherwise
+    has_organiser_role: bool = False  # "Organisator": events, attendance and club messages, nothing more
 
 
 class UserManager(BaseUserManager["User"]):
@@ -43,6 +51,12 @@ class User(AbstractBaseUser):
     email = models.EmailField("e-mailadres", max_length=254, unique=True)
     full_name = models.CharField("naam", max_length=150)
     newsletter_consent = models.BooleanField("nieuwsbrief", default=False)
+    # When and where the newsletter choice was last made (sign-up form, /account, an import): the club must
+    # be able to show the consent (AVG). Shown in the member's export.
+    newsletter_consent_at = models.DateTimeField("nieuwsbrief gekozen op", null=True, blank=True, editable=False)
+    newsletter_consent_source = models.CharField(
+        "nieuwsbrief gekozen via", max_length=20, blank=True, default="", db_default="", editable=False
+    )
     created_at = models.DateTimeField("aangemeld op", default=timezone.now, db_index=True)
     is_active = models.BooleanField("actief", default=True)
     # All the member's dips, kept by the dip services (apps.challenges.services.recount.user_dip_count_refresh) in the
@@ -93,18 +107,20 @@ class User(AbstractBaseUser):
 
     @property
     def admin_standing(self) -> AdminStanding:
-        """The admin role and the second factor, read together in one query and kept on this user object
-        (one per request): every admin-only decision of a request asks it, but the database once."""
+        """The roles and the second factor, read together in one query and kept on this user object (one per
+        request): every admin- or organiser-only decision of a request asks it, but the database once."""
         if not hasattr(self, "_admin_standing"):
             factors = Authenticator.objects.filter(user=OuterRef("user"), type__in=SECOND_FACTOR_TYPES)
-            has_factor = (
-                UserRole.objects.filter(user_id=self.pk, role=UserRole.Role.ADMIN)
-                .values_list(Exists(factors), flat=True)
-                .first()
+            rows = (
+                dict(UserRole.objects.filter(user_id=self.pk).values_list("role", Exists(factors)))
                 if self.pk is not None
-                else None
-            )  # None: no admin role
-            self._admin_standing = AdminStanding(has_role=has_factor is not None, has_second_factor=bool(has_factor))
+                else {}
+            )
+            self._admin_standing = AdminStanding(
+                has_role=UserRole.Role.ADMIN in rows,
+                has_second_factor=any(rows.values()),
+                has_organiser_role=UserRole.Role.ORGANISER in rows,
+            )
         return self._admin_standing
 
     def forget_admin_standing(self) -> None:
@@ -124,6 +140,22 @@ class User(AbstractBaseUser):
         without a factor is a member until they add one."""
         standing = self.admin_standing
         return standing.has_role and standing.has_second_factor
+
+    @property
+    def has_organiser_role(self) -> bool:
+        """The organiser role alone: for granting, revoking and the users table. It gives no power."""
+        return self.admin_standing.has_organiser_role
+
+    @property
+    def is_organiser(self) -> bool:
+        """Acts as organiser: the organiser role AND a second factor, as for admins."""
+        standing = self.admin_standing
+        return standing.has_organiser_role and standing.has_second_factor
+
+    @property
+    def may_organise(self) -> bool:
+        """May use the organiser's pages on /admin (events, attendance, club messages): admins and organisers."""
+        return self.is_admin or self.is_organiser
 
     # Django's admin site asks these; they follow the one predicate.
     @property
@@ -145,10 +177,11 @@ class User(AbstractBaseUser):
 
 
 class UserRole(models.Model):
-    """The spec's `user_roles`: a row with role 'admin' makes a user an admin."""
+    """The spec's `user_roles`: a row with role 'admin' makes a user an admin, 'organiser' an organiser."""
 
     class Role(models.TextChoices):
         ADMIN = "admin", "Admin"
+        ORGANISER = "organiser", "Organisator"
 
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="roles", verbose_name="gebruiker")
     role = models.CharField("rol", max_length=20, choices=Role.choices)

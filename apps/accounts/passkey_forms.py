@@ -43,14 +43,15 @@ def passkey_response_check(credential, response_class: type[AuthenticationRespon
 
 class PasskeyAnswerField(forms.JSONField):
     """Django's JSONField catches only JSONDecodeError, but json.loads("9" * 5000) raises a plain ValueError
-    (Python's limit of 4,300 digits for an int): that is invalid JSON too, on reading and on showing again."""
+    (Python's limit of 4,300 digits for an int) and json.loads("[" * 5000) a RecursionError (nesting deeper
+    than the interpreter's stack): both are invalid JSON too, on reading and on showing again."""
 
     widget = forms.HiddenInput
 
     def to_python(self, value):
         try:
             return super().to_python(value)
-        except ValueError as error:  # a ValidationError is no ValueError: it passes untouched
+        except (ValueError, RecursionError) as error:  # a ValidationError is neither: it passes untouched
             raise forms.ValidationError(
                 self.error_messages["invalid"], code="invalid", params={"value": value}
             ) from error
@@ -58,7 +59,7 @@ class PasskeyAnswerField(forms.JSONField):
     def bound_data(self, data, initial):
         try:
             return super().bound_data(data, initial)
-        except ValueError:
+        except (ValueError, RecursionError):
             return forms.fields.InvalidJSONInput(data)
 
 

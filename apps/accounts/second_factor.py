@@ -16,6 +16,8 @@ from django.dispatch import receiver
 from django.shortcuts import redirect
 from django.urls import reverse
 
+from apps.audit.actions import AuditAction
+from apps.audit.services import AuditMeta, audit_record
 from apps.core.errors import error_response
 from apps.core.page_cache import MEMBER, pages_changed
 
@@ -31,10 +33,10 @@ SETUP_ANCHOR = "#tweede-factor"
 
 
 def admin_without_second_factor(user) -> bool:
-    """True for a holder of the admin role who has no passkey or authenticator app yet. The same one
-    query as `User.is_admin`, kept on the user: asking both costs one query per request."""
+    """True for a holder of the admin or organiser role who has no passkey or authenticator app yet. The
+    same one query as `User.is_admin`, kept on the user: asking both costs one query per request."""
     standing: AdminStanding = user.admin_standing
-    return standing.has_role and not standing.has_second_factor
+    return (standing.has_role or standing.has_organiser_role) and not standing.has_second_factor
 
 
 def _is_admin_path(path: str) -> bool:
@@ -72,3 +74,27 @@ def _authenticator_written(sender, instance: Authenticator, **kwargs):
     (the Django admin): /account lists the member's passkeys and factors, so it is rendered anew."""
     with transaction.atomic():
         pages_changed(MEMBER, user_ids=[instance.user_id])
+
+
+def second_factor_remove(*, authenticator: Authenticator, meta: AuditMeta) -> None:
+    """An admin removes a factor a member lost (the Django admin): recorded as a second-factor reset, in the
+    same transaction."""
+    with transaction.atomic():
+        user_id = authenticator.user_id
+        authenticator.delete()
+        audit_record(meta=meta, action=AuditAction.SECOND_FACTOR_RESET, target_type="user", target_id=user_id)
+
+
+def second_factor_reset(*, user, meta: AuditMeta) -> dict[str, int]:
+    """For an operator (manage.py reset_second_factor), when a member, typically the last admin, lost the
+    phone: every passkey, authenticator app and recovery code of `user` goes, so the password signs in again.
+    An admin is then asked for a new factor on /admin. Recorded in the audit log in the same transaction.
+    Returns how many of each type went."""
+    with transaction.atomic():
+        type(user).objects.select_for_update().filter(pk=user.pk).first()  # one reset at a time per member
+        factors = list(Authenticator.objects.filter(user=user).values_list("type", flat=True))
+        Authenticator.objects.filter(user=user).delete()  # post_delete: their /account renders anew
+        pages_changed(MEMBER, user_ids=[user.pk])
+        audit_record(meta=meta, action=AuditAction.SECOND_FACTOR_RESET, target_type="user", target_id=user.pk)
+    user.forget_admin_standing()
+    return {kind: factors.count(kind) for kind in sorted(set(factors))}

@@ -1,12 +1,14 @@
 """Account writes: invitation-only sign-up and the admin role. Keyword-only, each owns its transaction."""
 
 from allauth.account.models import EmailAddress
-from allauth.mfa.models import Authenticator
 from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
+from apps.audit.actions import AuditAction
+from apps.audit.services import AuditMeta, audit_record
 from apps.core.errors import DomainError
 from apps.core.page_cache import CLUB, CLUB_CHALLENGES, EVENTS, MEMBER, pages_changed
 from apps.invitations.services import (
@@ -17,7 +19,7 @@ from apps.invitations.services import (
     invitation_validate,
 )
 
-from .models import User, UserRole
+from .models import ConsentSource, User, UserRole
 from .passwords import password_length_validate
 from .refusals import AccountRefusal
 from .signals import email_change_requested, email_changed
@@ -112,7 +114,13 @@ def account_register(
     try:
         with transaction.atomic():
             user = User.objects.create_user(
-                email, password, full_name=full_name, newsletter_consent=bool(newsletter_consent)
+                email,
+                password,
+                full_name=full_name,
+                newsletter_consent=bool(newsletter_consent),
+                # The choice, when and where it was made (AVG: the club can show the consent).
+                newsletter_consent_at=timezone.now(),
+                newsletter_consent_source=ConsentSource.SIGN_UP,
             )
             # Under a row lock: of simultaneous sign-ups with one code, only the first gets past this line;
             # the others raise here and their user is rolled back with the rest of this block.
@@ -128,38 +136,63 @@ def account_register(
     return user
 
 
-def admin_grant(*, user: User) -> bool:
-    """Give `user` the admin role. True when it was new, False when they already had it."""
+def _system_meta(meta: AuditMeta | None) -> AuditMeta:
+    return meta or AuditMeta(actor_id=None, actor_label="systeem")
+
+
+def role_grant(*, user: User, role: UserRole.Role, meta: AuditMeta | None = None) -> bool:
+    """Give `user` a role (admin or organiser). True when it was new, False when they already had it. A new
+    role is recorded in the audit log in the same transaction."""
     with transaction.atomic():
-        _role, created = UserRole.objects.get_or_create(user=user, role=UserRole.Role.ADMIN)
+        _role, created = UserRole.objects.get_or_create(user=user, role=role)
+        if created:
+            audit_record(
+                meta=_system_meta(meta),
+                action=AuditAction.ROLE_GRANTED,
+                target_type="user",
+                target_id=user.pk,
+                detail=role,
+            )
         pages_changed(MEMBER, user_ids=[user.pk])  # their pages' header shows the way to /admin
     user.forget_admin_standing()  # a caller holding this object sees the change
     return created
 
 
-def admin_revoke(*, user: User) -> bool:
-    """Take the admin role away. True when they had it, False when there was nothing to take. The last
-    active admin keeps it (AdminActionError)."""
+def role_revoke(*, user: User, role: UserRole.Role, meta: AuditMeta | None = None) -> bool:
+    """Take a role away. True when they had it, False when there was nothing to take. The last active admin
+    keeps the admin role (AdminActionError)."""
     with transaction.atomic():
-        if _is_last_active_admin(_active_admin_ids(lock=True), user.pk):
+        if role == UserRole.Role.ADMIN and _is_last_active_admin(_active_admin_ids(lock=True), user.pk):
             raise AdminActionError(MESSAGE_LAST_ADMIN_ROLE, code=AccountRefusal.LAST_ADMIN)
-        deleted, _per_model = UserRole.objects.filter(user=user, role=UserRole.Role.ADMIN).delete()
+        deleted, _per_model = UserRole.objects.filter(user=user, role=role).delete()
+        if deleted:
+            audit_record(
+                meta=_system_meta(meta),
+                action=AuditAction.ROLE_REVOKED,
+                target_type="user",
+                target_id=user.pk,
+                detail=role,
+            )
         pages_changed(MEMBER, user_ids=[user.pk])
     user.forget_admin_standing()  # a caller holding this object sees the change
     return deleted > 0
 
 
-def second_factor_reset(*, user: User) -> dict[str, int]:
-    """For an operator (manage.py reset_second_factor), when a member, typically the last admin, lost the
-    phone: every passkey, authenticator app and recovery code of `user` goes, so the password signs in again.
-    An admin is then asked for a new factor on /admin. Returns how many of each type went."""
-    with transaction.atomic():
-        User.objects.select_for_update().filter(pk=user.pk).first()  # one reset at a time per member
-        factors = list(Authenticator.objects.filter(user=user).values_list("type", flat=True))
-        Authenticator.objects.filter(user=user).delete()  # post_delete: their /account renders anew
-        pages_changed(MEMBER, user_ids=[user.pk])
-    user.forget_admin_standing()
-    return {kind: factors.count(kind) for kind in sorted(set(factors))}
+def admin_grant(*, user: User, meta: AuditMeta | None = None) -> bool:
+    return role_grant(user=user, role=UserRole.Role.ADMIN, meta=meta)
+
+
+def admin_revoke(*, user: User, meta: AuditMeta | None = None) -> bool:
+    return role_revoke(user=user, role=UserRole.Role.ADMIN, meta=meta)
+
+
+def organiser_grant(*, user: User, meta: AuditMeta | None = None) -> bool:
+    """ "Organisator": events, attendance and club messages on /admin (with a second factor, as admins)."""
+    return role_grant(user=user, role=UserRole.Role.ORGANISER, meta=meta)
+
+
+def organiser_revoke(*, user: User, meta: AuditMeta | None = None) -> bool:
+    return role_revoke(user=user, role=UserRole.Role.ORGANISER, meta=meta)
 
 
 def _email_taken(email: str, *, user: User) -> bool:
@@ -189,8 +222,12 @@ def account_profile_update(
         new_email = email if email != locked.email.lower() else None
         if new_email and _email_taken(new_email, user=locked):
             raise ValidationError({"email": [ValidationError(MESSAGE_EMAIL_TAKEN, code="email_taken")]})
+        fields = ["full_name", "newsletter_consent"]
+        if locked.newsletter_consent != bool(newsletter_consent):  # a new choice: when and where
+            locked.newsletter_consent_at, locked.newsletter_consent_source = timezone.now(), ConsentSource.ACCOUNT
+            fields += ["newsletter_consent_at", "newsletter_consent_source"]
         locked.full_name, locked.newsletter_consent = full_name, bool(newsletter_consent)
-        locked.save(update_fields=["full_name", "newsletter_consent"])
+        locked.save(update_fields=fields)
         # The dashboard greets them by name; the newsletter's subscribers on /admin; who goes, by name, on /events.
         pages_changed(MEMBER, CLUB, EVENTS, user_ids=[user.pk])
         if new_email:
@@ -344,11 +381,15 @@ def user_save(*, user: User) -> User:
     return user
 
 
-def user_delete(*, actor: User, user_id: int) -> None:
-    """An admin deletes a member (/admin and the Django admin); never their own account here."""
+def user_delete(*, actor: User, user_id: int, meta: AuditMeta | None = None) -> None:
+    """An admin deletes a member (/admin and the Django admin); never their own account here. Recorded in the
+    audit log (the member's id only) in the same transaction."""
     if actor.pk == user_id:
         raise AdminActionError(MESSAGE_SELF_DELETE, code=AccountRefusal.SELF_DELETE)
-    _user_remove(user_id=user_id, last_admin_message=MESSAGE_LAST_ADMIN, error=AdminActionError)
+    meta = meta or AuditMeta(actor_id=actor.pk, actor_label=actor.email)
+    with transaction.atomic():
+        _user_remove(user_id=user_id, last_admin_message=MESSAGE_LAST_ADMIN, error=AdminActionError)
+        audit_record(meta=meta, action=AuditAction.USER_DELETED, target_type="user", target_id=user_id)
 
 
 def account_delete(*, user: User, password: str | None) -> None:

@@ -10,3 +10,5 @@ class AdminRefusal(StrEnum):
     BAD_SEARCH = "bad_search"
     BAD_CURSOR = "bad_cursor"
     NO_SUBSCRIBERS = "no_subscribers"
+    USER_GONE = "user_gone"
+    ORGANISER_REQUEST_BAD = "organiser_request_bad"

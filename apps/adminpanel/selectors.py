@@ -206,30 +206,40 @@ USERS = KeysetList(
 USERS_PAGE_SIZE = USERS.page_size
 
 
+def _user_values():
+    roles = UserRole.objects.filter(user=OuterRef("pk"))
+    return User.objects.values("pk", "email", "full_name", "created_at", "newsletter_consent", "dip_count").annotate(
+        is_admin_role=Exists(roles.filter(role=UserRole.Role.ADMIN)),
+        is_organiser_role=Exists(roles.filter(role=UserRole.Role.ORGANISER)),
+    )
+
+
+def _user_payload(user: dict) -> dict:
+    return {
+        "id": user["pk"],
+        "email": user["email"],
+        "name": user["full_name"],
+        "createdAt": user["created_at"].isoformat(),
+        "createdAtDisplay": dutch_date(user["created_at"]),
+        "newsletter": user["newsletter_consent"],
+        "dipCount": user["dip_count"],
+        "isAdmin": user["is_admin_role"],
+        "isOrganiser": user["is_organiser_role"],
+    }
+
+
+def user_row(user_id: int) -> dict:
+    """One row of the users table, as the list gives it (after a change to it)."""
+    return _user_payload(_user_values().get(pk=user_id))
+
+
 def users_page(*, query: ListQuery = FIRST_PAGE) -> dict:
     """A page of the users table, searched by name or e-mail (any case). One query whatever the club's
-    size, of plain values: the admin role is a lookup per row in that query (not a second query with a
+    size, of plain values: the roles are a lookup per row in that query (not a second query with a
     hundred ids), and no model is built per row (that was most of this list's cost)."""
-    page = USERS.page(
-        User.objects.values("pk", "email", "full_name", "created_at", "newsletter_consent", "dip_count").annotate(
-            is_admin_role=Exists(UserRole.objects.filter(user=OuterRef("pk"), role=UserRole.Role.ADMIN))
-        ),
-        query,
-    )
+    page = USERS.page(_user_values(), query)
     return {
-        "users": [
-            {
-                "id": user["pk"],
-                "email": user["email"],
-                "name": user["full_name"],
-                "createdAt": user["created_at"].isoformat(),
-                "createdAtDisplay": dutch_date(user["created_at"]),
-                "newsletter": user["newsletter_consent"],
-                "dipCount": user["dip_count"],
-                "isAdmin": user["is_admin_role"],
-            }
-            for user in page.rows
-        ],
+        "users": [_user_payload(user) for user in page.rows],
         "next": page.next,
     }
 

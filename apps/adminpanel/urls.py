@@ -2,7 +2,7 @@ from django.urls import include, path
 
 import apps.events.urls  # noqa: F401  (registers the event_id converter used below)
 
-from .views import api, club_challenges, club_message, events, exports, page, physical
+from .views import api, audit_log, club_challenges, club_message, events, exports, page, physical
 
 # Physical badges: the list of badges still to post, and marking them as posted.
 physical_badge_pages = [
@@ -24,6 +24,7 @@ api_pages = [
     path("fotos", api.photos, name="adminpanel_photos"),
     path("gebruikers", api.users, name="adminpanel_users"),
     path("gebruikers/<int:user_id>/verwijderen", api.user_delete_view, name="adminpanel_user_delete"),
+    path("gebruikers/<int:user_id>/organisator", api.user_organiser_view, name="adminpanel_user_organiser"),
     path("uitnodigingen", api.invitations, name="adminpanel_invitations"),
     path("uitnodigingen/", include(invitation_api)),
 ]
@@ -48,6 +49,7 @@ admin_pages = [
     path("gebruikers.xlsx", exports.users_xlsx, name="adminpanel_users_xlsx"),
     path("fysieke-badges/", include(physical_badge_pages)),
     path("clubbericht/", club_message.club_message, name="adminpanel_club_message"),
+    path("logboek/", audit_log.audit_log, name="adminpanel_audit_log"),
     path("clubchallenges", club_challenges.club_challenges, name="adminpanel_club_challenges"),
     path("clubchallenges/verwijderen", club_challenges.club_challenge_remove, name="adminpanel_club_challenge_delete"),
     path("api/", include(api_pages)),

@@ -20,6 +20,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.accounts.models import User
+from apps.audit.actions import AuditAction
+from apps.audit.services import AuditMeta, audit_record
 from apps.challenges.refusals import DipRefusal
 from apps.challenges.services import dips as dip_services
 from apps.challenges.services.dip_changes import dip_delete
@@ -139,6 +141,7 @@ def attendance_save(
     present_user_ids: Iterable[int],
     walk_in: User | None = None,
     now: datetime.datetime | None = None,
+    meta: AuditMeta | None = None,
 ) -> AttendanceResult:
     """Make the event's attendance what the organiser ticked: `present_user_ids` (participants or members
     ticked before), plus `walk_in`, a member who came without signing up. New ticks stamp a dip; a tick that
@@ -182,4 +185,12 @@ def attendance_save(
                     else:
                         result.taken_back.append(record.user.display_name)
                 record.delete()
+        if meta is not None:  # the audit log, in this transaction: the event and how many, no names
+            audit_record(
+                meta=meta,
+                action=AuditAction.ATTENDANCE_MARKED,
+                target_type="event",
+                target_id=event.pk,
+                detail=f"{len(present)} aanwezig",
+            )
     return result

@@ -15,6 +15,7 @@ class DipRefusal(StrEnum):
     DIP_UNKNOWN = "dip_unknown"
     UNDO_TOO_LATE = "undo_too_late"
     BAD_REQUEST = "bad_request"
+    OTHER_MEMBER = "other_member"  # a queued tap of another member than the session's: it stays on the phone
     # Starting and stopping a card.
     CHALLENGE_UNAVAILABLE = "challenge_unavailable"
     ALREADY_ACTIVE = "already_active"

@@ -8,6 +8,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from apps.accounts.models import User
+from apps.audit.actions import AuditAction
+from apps.audit.services import AuditMeta, audit_record
 from apps.core.errors import DomainError, NotFoundError
 from apps.core.page_cache import FEED, MEMBER, pages_changed
 from apps.notifications.models import Mail, Notice
@@ -81,7 +83,7 @@ def brrr_set(*, user: User, kind: str, object_id: int, given: bool) -> BrrrState
     return BrrrState(given=given, count=count)
 
 
-def item_hide(*, actor: User, kind: str, object_id: int) -> None:
+def item_hide(*, actor: User, kind: str, object_id: int, meta: AuditMeta | None = None) -> None:
     """An admin takes an item out of the feed, for everyone. Hiding it twice is hiding it once."""
     if not actor.is_admin:
         raise ClubPermissionError(MESSAGE_NOT_ADMIN, code=ClubRefusal.NOT_ADMIN)
@@ -91,6 +93,12 @@ def item_hide(*, actor: User, kind: str, object_id: int) -> None:
             raise ClubItemNotFoundError(MESSAGE_ITEM_GONE, code=ClubRefusal.ITEM_GONE)
         HiddenItem.objects.bulk_create(
             [HiddenItem(kind=kind, object_id=object_id, hidden_by=actor)], ignore_conflicts=True
+        )
+        audit_record(
+            meta=meta or AuditMeta(actor_id=actor.pk, actor_label=actor.email),
+            action=AuditAction.FEED_ITEM_HIDDEN,
+            target_type=kind,
+            target_id=object_id,
         )
         pages_changed(FEED)
 

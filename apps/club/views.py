@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
 from apps.accounts.access import member_required_action
+from apps.audit.services import AuditMeta
 from apps.challenges.models import Dip, UserBadge
 from apps.challenges.selectors import club_challenges_for
 from apps.challenges.views.club import celebration_for
@@ -118,7 +119,7 @@ def brrr(request):
 def hide(request):
     try:
         kind, object_id = _item_of(request)
-        item_hide(actor=request.user, kind=kind, object_id=object_id)
+        item_hide(actor=request.user, kind=kind, object_id=object_id, meta=AuditMeta.from_request(request))
     except ClubError as error:
         messages.error(request, error.message)
         return _back_to_feed(request)

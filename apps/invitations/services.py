@@ -16,6 +16,9 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from apps.audit.actions import AuditAction
+from apps.audit.services import AuditMeta, audit_record
+
 from .models import CODE_LENGTH, STORED_CODE_PATTERN, VALID_DAYS, Invitation
 from .parsing import MAX_EMAIL_LENGTH, UNREADABLE_SHOWN, extract_emails, unreadable_addresses
 from .selectors import CHUNK, emails_with_account, emails_with_open_invitation
@@ -209,7 +212,9 @@ def _unique_codes(count: int) -> list[str]:
     return list(codes)
 
 
-def invitation_bulk_create(*, invited_by, text: str, now: datetime.datetime | None = None) -> BulkInvitationResult:
+def invitation_bulk_create(
+    *, invited_by, text: str, now: datetime.datetime | None = None, meta: AuditMeta | None = None
+) -> BulkInvitationResult:
     """One invitation per address found in pasted free text; addresses with an account or an open
     (unused, unexpired) invitation are skipped.
 
@@ -244,6 +249,8 @@ def invitation_bulk_create(*, invited_by, text: str, now: datetime.datetime | No
                     batch_size=CHUNK,
                 )
                 invitations_created.send(sender=Invitation, invitations=created)
+                if meta is not None:  # the audit log, in this transaction: how many, not the addresses
+                    audit_record(meta=meta, action=AuditAction.INVITATIONS_BULK, detail=f"{len(created)} uitnodigingen")
             return BulkInvitationResult(
                 created=created,
                 skipped=[email for email in emails if email in registered],

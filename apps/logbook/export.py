@@ -107,7 +107,15 @@ DIPS = ExportSection(
 SECTIONS: list[ExportSection] = [
     ExportSection(
         "profiel",
-        ["naam", "e-mailadres", "nieuwsbrief", "aangemeld_op", "laatst_ingelogd"],
+        [
+            "naam",
+            "e-mailadres",
+            "nieuwsbrief",
+            "nieuwsbrief_gekozen_op",
+            "nieuwsbrief_gekozen_via",
+            "aangemeld_op",
+            "laatst_ingelogd",
+        ],
         User.objects.all(),
         _profile,
         owner="pk",

@@ -34,6 +34,9 @@ def _profile(user: User) -> dict:
         "naam": user.full_name,
         "e-mailadres": user.email,
         "nieuwsbrief": user.newsletter_consent,
+        # When and where the newsletter choice was made (the consent the club must be able to show).
+        "nieuwsbrief_gekozen_op": _moment(user.newsletter_consent_at),
+        "nieuwsbrief_gekozen_via": user.newsletter_consent_source,
         "aangemeld_op": _moment(user.created_at),
         "laatst_ingelogd": _moment(user.last_login),
     }

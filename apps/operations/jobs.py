@@ -74,6 +74,7 @@ JOBS: list[Job] = [
         args=("--quiet",),
     ),
     Job("delete_old_guests", "delete_old_guests", "gasten 30 dagen na hun event weg", hour=4, minute=30),
+    Job("prune_audit_log", "prune_audit_log", "auditlog ouder dan AUDIT_KEEP_DAYS weg", hour=4, minute=45),
     Job("send_brrr_notices", "send_brrr_notices", "de Brrr!-meldingen van de dag", hour=19),
     Job("prune_db_task_results", "prune_db_task_results", "afgehandelde achtergrondtaken opruimen", hour=5),
     Job("backup", "backup", "de dagelijkse back-up", hour_setting="BACKUP_HOUR"),

@@ -34,6 +34,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "allauth.mfa",
     "django_vite",
+    "apps.audit",
     "apps.charts",
     "apps.accounts",
     "apps.invitations",
@@ -342,6 +343,8 @@ PHOTO_UPLOAD_WINDOW_SECONDS = env_int("PHOTO_UPLOAD_WINDOW_SECONDS", 600)
 # X-Accel-Redirect to nginx's internal EXPORT_ACCEL_LOCATION, aliased to MEDIA_ROOT/exports/) or, without
 # a proxy (make run), by the app itself (`app`). On S3 the member is sent to a presigned URL.
 EXPORT_KEEP_HOURS = env_int("EXPORT_KEEP_HOURS", 24)
+# How long the audit log of admin and organiser actions keeps a row (apps.audit; prune_audit_log removes older ones).
+AUDIT_KEEP_DAYS = env_int("AUDIT_KEEP_DAYS", 365)
 # How long a freed place stays offered to the first on an event's waitlist (shorter when the event starts sooner).
 WAITLIST_OFFER_HOURS = env_int("WAITLIST_OFFER_HOURS", 12)
 EXPORT_LINK_SECONDS = env_int("EXPORT_LINK_SECONDS", 300)
@@ -362,6 +365,8 @@ SAFETY_SEASON_START = env_str("SAFETY_SEASON_START", "10-01")
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
 # The club's name, drawn on the image a member shares of a badge (apps/club/badge_image.py).
 CLUB_NAME = env_str("CLUB_NAME", "Koud water challenge")
+# Who members write to about their data (the privacy statement at /privacy): an address of the club.
+PRIVACY_CONTACT = env_str("PRIVACY_CONTACT", "privacy@koudwater.example")
 
 # --- Logging ------------------------------------------------------------------------------------------------
 

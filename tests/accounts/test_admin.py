@@ -21,7 +21,7 @@ def delete_url(user) -> str:
 def spies(monkeypatch):
     """Record each service call the admin makes, and let the real service do its work."""
     calls = []
-    for name in ("user_delete", "admin_grant", "admin_revoke"):
+    for name in ("user_delete", "role_grant", "role_revoke"):
         real = getattr(accounts_admin, name)
 
         def spy(*args, _real=real, _name=name, **kwargs):
@@ -96,19 +96,19 @@ def change_url(user) -> str:
     return reverse("admin:accounts_user_change", args=[user.pk])
 
 
-def test_the_role_inline_grants_through_admin_grant(admin_client, member, spies):
+def test_the_role_inline_grants_through_role_grant(admin_client, member, spies):
     response = admin_client.post(change_url(member), role_form(member, roles=[], add=True))
     assert response.status_code == 302, response.content.decode()[:2000]
-    assert spies == ["admin_grant"]
+    assert spies == ["role_grant"]
     assert User.objects.get(pk=member.pk).has_admin_role
 
 
-def test_the_role_inline_revokes_through_admin_revoke(admin_client, spies):
+def test_the_role_inline_revokes_through_role_revoke(admin_client, spies):
     colleague = AdminFactory(email="kees@example.nl")
     role = colleague.roles.get()
     response = admin_client.post(change_url(colleague), role_form(colleague, roles=[role], delete={role.pk}))
     assert response.status_code == 302, response.content.decode()[:2000]
-    assert spies == ["admin_revoke"]
+    assert spies == ["role_revoke"]
     assert not User.objects.get(pk=colleague.pk).has_admin_role
 
 
@@ -128,7 +128,7 @@ def test_the_role_screen_grants_and_revokes_through_the_services(admin_client, a
     role = UserRole.objects.get(user=member)
     removed = admin_client.post(reverse("admin:accounts_userrole_delete", args=[role.pk]), {"post": "yes"})
     assert removed.status_code == 302
-    assert spies == ["admin_grant", "admin_revoke"]
+    assert spies == ["role_grant", "role_revoke"]
     assert not UserRole.objects.filter(user=member).exists()
     own = admin_user.roles.get()
     assert (

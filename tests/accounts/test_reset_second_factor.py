@@ -8,7 +8,8 @@ from allauth.mfa.models import Authenticator
 from allauth.mfa.recovery_codes.internal.auth import RecoveryCodes
 from django.core.management import CommandError, call_command
 
-from apps.accounts.services import second_factor_reset
+from apps.accounts.second_factor import second_factor_reset
+from apps.audit.services import AuditMeta
 from tests.factories import DEFAULT_PASSWORD, AdminFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -55,7 +56,7 @@ def test_it_asks_first_and_wipes_nothing_without_ja(locked_out_admin, monkeypatc
 def test_a_member_without_a_factor_and_an_unknown_address():
     member = UserFactory(email="marit@example.nl")
     assert run("marit@example.nl", "--yes") == "marit@example.nl had geen tweede factor; er is niets gewist.\n"
-    assert second_factor_reset(user=member) == {}
+    assert second_factor_reset(user=member, meta=AuditMeta.command("test")) == {}
     with pytest.raises(CommandError, match="Geen account met e-mailadres 'niemand@example.nl'"):
         run("niemand@example.nl", "--yes")
 
@@ -64,3 +65,17 @@ def test_only_that_members_factors_go(locked_out_admin):
     other = AdminFactory(email="kees@example.nl")
     run("beheer@example.nl", "--yes")
     assert Authenticator.objects.filter(user=other).count() == 1
+
+
+def test_the_reset_is_in_the_audit_log_as_the_operators(locked_out_admin):
+    from apps.audit.actions import AuditAction
+    from apps.audit.models import AuditEntry
+
+    run("beheer@example.nl", "--yes")
+
+    entry = AuditEntry.objects.get(action=AuditAction.SECOND_FACTOR_RESET)
+    assert (entry.actor_label, entry.target_type, entry.target_id) == (
+        "manage.py reset_second_factor",
+        "user",
+        locked_out_admin.pk,
+    )

@@ -291,7 +291,8 @@ def test_issue_15_pages_and_downloads_have_fixed_query_budgets(admin_client, siz
         "/admin/fysieke-badges/te-versturen.xlsx",
         "/admin/fysieke-badges/te-versturen.csv",
     ]:
-        with django_assert_max_num_queries(5):
+        # +3: the download's row in the audit log (a savepoint, the insert, its release inside the test's transaction).
+        with django_assert_max_num_queries(8):
             assert admin_client.get(url).status_code == 200
     ids = list(UserBadge.objects.values_list("pk", flat=True)[:PHYSICAL_PAGE_SIZE])  # one page, all ticked
     # 10: the marked members' pages show the new status, so their page version moves (one UPDATE).

@@ -125,7 +125,8 @@ def test_admin_page_and_endpoints_have_fixed_query_budgets(admin_client, size, d
     for url in JSON_GETS:
         with django_assert_max_num_queries(6):
             assert admin_client.get(url).status_code == 200
-    with django_assert_max_num_queries(6):
+    # +3: the download's row in the audit log (a savepoint, the insert, its release inside the test's transaction).
+    with django_assert_max_num_queries(9):
         assert admin_client.get("/admin/nieuwsbrief.csv").status_code == 200
 
 

@@ -1,6 +1,7 @@
 """The installable app: manifest, service worker at the root, offline page, the member mark on pages."""
 
 import json
+import uuid
 from pathlib import Path
 
 import pytest
@@ -90,3 +91,23 @@ def test_a_cached_member_page_carries_a_digest_of_what_it_shows(client):
     assert client.get("/challenge")[PAGE_DIGEST_HEADER] != digest
     client.logout()
     assert PAGE_DIGEST_HEADER not in client.get("/")
+
+
+def test_a_queued_tap_of_another_member_is_refused_and_stores_nothing(client):
+    """A's tap, sent later with B's session (a shared phone): refused with `other_member` (the phone keeps it
+    for A), never counted for B or lost; the tap of the session's own member goes through."""
+    from apps.accounts.access import member_mark
+    from apps.challenges.models import Dip
+    from tests.factories import UserChallengeFactory
+
+    a, b = UserFactory(), UserFactory()
+    card_a, card_b = UserChallengeFactory(user=a), UserChallengeFactory(user=b)
+    client.force_login(b)
+    tap = {"request_id": str(uuid.uuid4()), "user_challenge_id": card_a.pk}
+    response = client.post("/challenge/plons", tap, headers={MEMBER_HEADER: member_mark(a.pk)})
+    assert response.status_code == 409
+    assert response.json()["code"] == "other_member"
+    assert not Dip.objects.exists()
+    own = {"request_id": str(uuid.uuid4()), "user_challenge_id": card_b.pk}
+    assert client.post("/challenge/plons", own, headers={MEMBER_HEADER: member_mark(b.pk)}).status_code == 201
+    assert Dip.objects.get().user_challenge_id == card_b.pk

@@ -163,6 +163,33 @@ def admin_club_message() -> Visit:
     return Visit("/admin/clubbericht/", AdminFactory(full_name="Anna Admin"))
 
 
+@screen("privacy")
+def privacy_page() -> Visit:
+    return Visit("/privacy")
+
+
+@screen("admin-audit-log")
+def admin_audit_log() -> Visit:
+    """The audit log with long addresses, an IPv6 address and every kind of action."""
+    from apps.audit.actions import AuditAction
+    from apps.audit.services import AuditMeta, audit_record
+
+    admin = AdminFactory(full_name="Anna Admin", email="anna.van.der.waterhoen-zwaluwenstaart@koudwaterclub.example.nl")
+    meta = AuditMeta(actor_id=admin.pk, actor_label=admin.email, ip="2001:db8:85a3:0:0:8a2e:370:7334")
+    for action in AuditAction:
+        audit_record(meta=meta, action=action, target_type="user", target_id=123456, detail="12 rijen")
+    return Visit("/admin/logboek/", admin)
+
+
+@screen("organiser-events")
+def organiser_events() -> Visit:
+    """An organiser on the events list: no way back to the admin screen, "Organiseren" in the header."""
+    from tests.factories import OrganiserFactory
+
+    EventFactory(title="Zondagochtendduik bij de Noordwijkerhoutsestrandopgang")
+    return Visit("/admin/events/", OrganiserFactory(full_name="Olga Organisator"))
+
+
 def club_challenges_running(member: User) -> None:
     """A day challenge the member joined, a club goal with others, one still to come; one completed earlier."""
     today = timezone.localdate()

@@ -88,6 +88,25 @@ def test_load_users_and_delete_one_but_not_yourself(admin_page):
     assert User.objects.filter(pk=page.admin.pk).exists()
 
 
+@pytest.mark.parametrize("width", [320, 390, 1280])
+def test_an_admin_makes_a_member_organiser_on_the_users_table(admin_page, width):
+    page = admin_page
+    page.set_viewport_size({"width": width, "height": 844})
+    UserFactory(email="olga.organisator-van-de-zondagsduik@example.nl", full_name="Olga Organisator")
+    page.get_by_role("button", name="Gebruikers laden").click()
+    row = page.get_by_role("row", name="olga.organisator-van-de-zondagsduik@example.nl")
+    row.get_by_role("button", name="Maak organisator").click()
+    page.get_by_text("Olga Organisator is nu organisator.").first.wait_for()
+    expect(row.get_by_text("Organisator", exact=True)).to_be_visible()
+    assert User.objects.get(full_name="Olga Organisator").has_organiser_role
+    screenshot(page, f"admin_users_organiser_{width}")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    row.get_by_role("button", name="Geen organisator meer").click()
+    expect(row.get_by_text("Organisator", exact=True)).to_have_count(0)
+    assert not User.objects.get(full_name="Olga Organisator").has_organiser_role
+    assert page.js_errors == []
+
+
 @pytest.mark.parametrize(
     "viewport",
     [pytest.param({"width": 390, "height": 844}, id="390"), pytest.param({"width": 1280, "height": 800}, id="1280")],

@@ -236,3 +236,26 @@ def test_a_member_who_touched_the_page_is_offered_the_newer_one(page, monkeypatc
     button.click()
     page.get_by_text("Nog 4 plonsen te gaan!").wait_for()
     assert bar.count() == 0
+
+
+def test_kept_pages_end_with_the_session_that_made_them(page):
+    """A new password on another device ends the phone's session: as soon as the phone hears from the app
+    at all (here a plain request, no page), the pages it kept are not shown any more, not even offline."""
+    member = UserFactory(full_name="Marit Verloren")
+    sign_in(page, member)
+    page.goto(page.base_url + "/dashboard")
+    controlled_by_the_service_worker(page)
+    page.goto(page.base_url + "/account")
+    page.goto(page.base_url + "/dashboard")
+
+    member.set_password("een-heel-nieuw-wachtwoord")  # on the laptop: every other session ends
+    member.save()
+    assert page.evaluate("fetch('/healthz').then(r => r.status)") == 200
+    assert "koud_member" not in {cookie["name"] for cookie in page.context.cookies()}
+
+    page.context.set_offline(True)
+    for path in ("/account", "/dashboard"):
+        page.goto(page.base_url + path)
+        page.get_by_role("heading", name="Geen verbinding…").wait_for()
+        assert "Marit Verloren" not in page.content()
+    assert page.evaluate("caches.keys().then(keys => keys.filter(k => k.startsWith('koud-pages-')).length)") == 0

@@ -1,5 +1,6 @@
 """Shared set-up for the security tests: one small club with objects of two members and an admin, and a
-"bare admin" (the admin role without a second factor), who must get no more than a member."""
+"bare admin" (the admin role without a second factor), who must get no more than a member, and an organiser
+("Organisator", with a second factor: the events pages, attendance and club messages of /admin, nothing more)."""
 
 from dataclasses import dataclass
 
@@ -46,6 +47,7 @@ from tests.factories import (
     EventSeriesFactory,
     InvitationFactory,
     MeetupFactory,
+    OrganiserFactory,
     PostalAddressFactory,
     UserBadgeFactory,
     UserChallengeFactory,
@@ -140,6 +142,7 @@ class World:
     other_member: User
     admin: User
     bare_admin: User
+    organiser: User
     challenge: Challenge
     badge: Badge
     member_card: UserChallenge
@@ -164,6 +167,7 @@ class World:
             "other_member": self.other_member,
             "admin": self.admin,
             "bare_admin": self.bare_admin,
+            "organiser": self.organiser,
         }[role]
 
     def client(self, role: str, **kwargs) -> Client:
@@ -174,7 +178,7 @@ class World:
         return client
 
 
-ROLES = ["anonymous", "member", "other_member", "admin", "bare_admin"]
+ROLES = ["anonymous", "member", "other_member", "admin", "bare_admin", "organiser"]
 
 
 @pytest.fixture
@@ -183,6 +187,7 @@ def world(db) -> World:
     other = UserFactory(full_name="Otto Ander", email="otto@example.nl")
     admin = AdminFactory(full_name="Anna Admin", email="anna@example.nl")
     bare_admin = AdminFactory(full_name="Bas Rolhouder", email="bas@example.nl", second_factor=False)
+    organiser = OrganiserFactory(full_name="Olga Organisator", email="olga@example.nl")
     challenge = ChallengeFactory(name="Tien Plonsen", target_dips=10)
     badge = BadgeFactory(challenge=challenge, milestone_dips=1, name="Eerste Plons")
     member_card = UserChallengeFactory(user=member, challenge=challenge)
@@ -217,6 +222,7 @@ def world(db) -> World:
         other_member=other,
         admin=admin,
         bare_admin=bare_admin,
+        organiser=organiser,
         challenge=challenge,
         badge=badge,
         member_card=member_card,

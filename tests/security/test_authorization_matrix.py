@@ -1,6 +1,8 @@
-"""The authorization matrix: every URL pattern of the project, for anonymous, member, another member, admin
-and a bare admin (the admin role without a second factor: refused like a member wherever a member is, and
-at the admin URLs shown the way to set up a factor on /account instead of the dashboard).
+"""The authorization matrix: every URL pattern of the project, for anonymous, member, another member, admin,
+a bare admin (the admin role without a second factor: refused like a member wherever a member is, and
+at the admin URLs shown the way to set up a factor on /account instead of the dashboard) and an organiser
+("Organisator" with a second factor: as an admin on the /admin views that declare the organiser,
+`staff_role`; refused like a member on every other admin URL, the Django admin and others' photos included).
 
 The patterns are not listed by hand: they are read from `get_resolver()` (ours, allauth's and Django
 admin's). `ACCESS` says which access decision each one has; a pattern without an entry fails
@@ -30,7 +32,7 @@ from django.core.files.base import ContentFile
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from django.utils import timezone
 
-from apps.accounts.access import MESSAGE_ADMIN_SESSION_EXPIRED, MESSAGE_NO_ADMIN, MESSAGE_SESSION_EXPIRED
+from apps.accounts.access import MESSAGE_ADMIN_SESSION_EXPIRED, MESSAGE_NO_ADMIN, MESSAGE_SESSION_EXPIRED, StaffRole
 from apps.accounts.models import User, UserRole
 from apps.accounts.second_factor import MESSAGE_SECOND_FACTOR_REQUIRED
 from apps.attendance.models import Attendance
@@ -87,6 +89,7 @@ ACCESS: dict[str, str] = {
     "healthz": "public",
     # The Systeemstatus for uptime monitors: `Authorization: Bearer <STATUS_TOKEN>` only.
     "operations_status": "token",
+    "privacy": "public",
     "favicon": "redirect",
     # The service worker and its offline page: the same for everyone, nothing personal.
     "service_worker": "public",
@@ -161,6 +164,8 @@ ACCESS: dict[str, str] = {
     "adminpanel_invitation_resend": "admin_json",
     "adminpanel_users": "admin_json",
     "adminpanel_user_delete": "admin_json",
+    "adminpanel_user_organiser": "admin_json",
+    "adminpanel_audit_log": "admin",
     "adminpanel_newsletter_xlsx": "admin",
     "adminpanel_users_xlsx": "admin",
     "adminpanel_to_send_xlsx": "admin",
@@ -580,8 +585,8 @@ MESSAGE_ONE_ACTIVE = "Je hebt al een actieve challenge. Rond die eerst af of sto
 NO_SUCH_FACTOR = Expect(404)
 NO_FACTOR_OF_MEMBERS = {role: NO_SUCH_FACTOR for role in ("member", "other_member", "bare_admin")}
 NO_FACTOR_OF_ANYONE = NO_FACTOR_OF_MEMBERS | {"admin": NO_SUCH_FACTOR}
-SIGNED_IN = ("member", "other_member", "admin", "bare_admin")
-WITHOUT_A_CARD = ("admin", "bare_admin")  # the world's admins have not started a challenge
+SIGNED_IN = ("member", "other_member", "admin", "bare_admin", "organiser")
+WITHOUT_A_CARD = ("admin", "bare_admin", "organiser")  # the world's admins and organiser have no challenge
 
 ROUTES: dict[str, Route] = {
     "meetup_propose": Route(
@@ -827,7 +832,7 @@ ROUTES: dict[str, Route] = {
             # refusal: tests/accounts/test_account_profile.py and test_services.py).
             **{
                 role: Expect(302, "/", then=lambda w, role=role: not User.objects.filter(pk=w.user(role).pk).exists())
-                for role in ("admin", "bare_admin")
+                for role in ("admin", "bare_admin", "organiser")
             },
         },
     ),
@@ -883,6 +888,12 @@ ROUTES: dict[str, Route] = {
     "adminpanel_user_delete": Route(
         method="POST",
         expect={"admin": Expect(200, then=_other_member_exists(False))},
+    ),
+    "adminpanel_user_organiser": Route(
+        method="POST",
+        json_body=True,
+        data=lambda w: {"organiser": True},
+        expect={"admin": Expect(200, then=lambda w: User.objects.get(pk=w.other_member.pk).has_organiser_role)},
     ),
     "notice_subscribe": Route(
         method="POST",
@@ -1141,10 +1152,28 @@ def _is_admin_url(url: str) -> bool:
     return url == "/admin" or url.startswith(("/admin/", "/" + DJANGO_ADMIN_PREFIX))
 
 
+def _organiser_expect(pattern: Pattern, url: str, route: Route) -> Expect:
+    """The organiser: an admin on the pages that declare the organiser; elsewhere under /admin, in the Django
+    admin and at others' photos refused like a member; everywhere else a member without a card, with a
+    second factor of their own (so allauth's factor pages answer as they do for the admin)."""
+    decision = decision_for(pattern)
+    if getattr(pattern.pattern.callback, "staff_role", None) is StaffRole.ORGANISER:
+        return expected(pattern, "admin", url, route)
+    if _is_admin_url(url) or decision in ("admin", "admin_json", "django_admin", "owner_or_admin"):
+        if decision == "owner_or_admin":
+            return Expect(404)
+        return expected(pattern, "other_member", url, Route())
+    if pattern.key.startswith("mfa_"):
+        return expected(pattern, "admin", url, route)
+    return expected(pattern, "bare_admin", url, route)
+
+
 def expected(pattern: Pattern, role: str, url: str, route: Route) -> Expect:
     decision = decision_for(pattern)
     if role in route.expect:
         return route.expect[role]
+    if role == "organiser":
+        return _organiser_expect(pattern, url, route)
     if role == "bare_admin" and _is_admin_url(url):
         # Refused as a member is; the refusal shows the way to a second factor instead of the dashboard.
         if url.startswith("/admin/api/"):
@@ -1377,7 +1406,7 @@ ADMIN_POSTS: list[tuple[str, Callable[[World], dict]]] = [
 ]
 
 
-@pytest.mark.parametrize("role", ["anonymous", "member", "other_member", "bare_admin"])
+@pytest.mark.parametrize("role", ["anonymous", "member", "other_member", "bare_admin", "organiser"])
 @pytest.mark.parametrize(("path", "data"), ADMIN_POSTS, ids=[p for p, _ in ADMIN_POSTS])
 def test_posts_to_admin_endpoints_by_non_admins_change_nothing(world, role, path, data):
     url = path.format(
@@ -1404,6 +1433,7 @@ def test_posts_to_admin_endpoints_by_non_admins_change_nothing(world, role, path
             assert response["Location"].startswith("/django-admin/login/?next=")
     assert database_state() == before
     assert not UserRole.objects.filter(user__in=[world.member, world.other_member]).exists()
+    assert UserRole.objects.filter(user=world.organiser).count() == 1
     assert UserRole.objects.filter(user=world.admin).exists()
 
 
@@ -1421,7 +1451,7 @@ def test_the_same_posts_work_for_an_admin(world):
 METHODS = ["PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"]
 
 
-@pytest.mark.parametrize("role", ["anonymous", "member", "admin", "bare_admin"])
+@pytest.mark.parametrize("role", ["anonymous", "member", "admin", "bare_admin", "organiser"])
 def test_other_http_methods_never_fail_and_never_change_data(world, role):
     """PUT, PATCH, DELETE, OPTIONS and HEAD on every pattern: a refusal or the GET answer, never a 500 or a write."""
     client = world.client(role)

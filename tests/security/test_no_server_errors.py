@@ -190,6 +190,7 @@ WRITES = [
     Write("notice_device_delete", MEMBER_ROLES, kwargs={"subscription_id": "12345"}),
     Write("notice_preferences", MEMBER_ROLES, tuple(f"kind_{kind}" for kind in NOTICE_KINDS)),
     Write("adminpanel_club_message", ("member", "admin"), ("title", "body")),
+    Write("adminpanel_audit_log", ("admin",), ("actie", "wie", "voor"), method="get"),
     Write("club", MEMBER_ROLES, ("na",), method="get"),
     Write("club_sharing", MEMBER_ROLES, ("share_dips", "back", "brrr_mails_shown", "brrr_mails")),
     Write("club_brrr", MEMBER_ROLES, ("item", "given", "na")),
@@ -237,6 +238,9 @@ WRITES = [
     Write("adminpanel_users", ("admin",), ("cursor", "sort", "q"), method="get", answers_json=True),
     Write("adminpanel_invitations", ("admin",), ("cursor", "sort", "q"), method="get", answers_json=True),
     Write("adminpanel_user_delete", ("member", "admin"), answers_json=True, kwargs={"user_id": "other_member"}),
+    Write(
+        "adminpanel_user_organiser", ("member", "admin"), json_keys=("organiser",), kwargs={"user_id": "other_member"}
+    ),
     Write("adminpanel_invitation_create", ("member", "admin"), json_keys=("email",)),
     Write("adminpanel_invitation_bulk", ("member", "admin"), json_keys=("text",)),
     Write(
@@ -277,6 +281,7 @@ NO_INPUT = {
     "landing",
     "healthz",
     "operations_status",  # reads only the Authorization header (tests/operations/test_alerts_and_endpoint.py)
+    "privacy",
     "favicon",
     "service_worker",
     "offline",

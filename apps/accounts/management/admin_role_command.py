@@ -5,10 +5,12 @@ from django.core.management.base import BaseCommand, CommandError
 from apps.accounts.models import User
 from apps.accounts.selectors import user_get_by_email
 from apps.accounts.services import AdminActionError
+from apps.audit.services import AuditMeta
 
 
 class AdminRoleCommand(BaseCommand):
-    """grant_admin and revoke_admin: find the account by e-mail, change the role, say what happened."""
+    """grant_admin, revoke_admin, grant_organiser and revoke_organiser: find the account by e-mail, change the
+    role (recorded in the audit log as done by manage.py), say what happened."""
 
     change: Callable[..., bool]  # the service: True when it changed something
     changed_text = ""  # "{email} ..."
@@ -22,7 +24,7 @@ class AdminRoleCommand(BaseCommand):
         if user is None:
             raise CommandError(f"Geen account met e-mailadres {email!r}")
         try:
-            changed = self.change(user=user)
+            changed = self.change(user=user, meta=AuditMeta.command(self.__module__.rsplit(".", 1)[-1]))
         except AdminActionError as error:
             raise CommandError(str(error)) from None
         if changed:

@@ -19,6 +19,6 @@ def security_section(context):
         "passkeys": passkeys,
         "has_app": has_app,
         "has_recovery_codes": has_recovery_codes,
-        "needs_factor": user.has_admin_role and not (passkeys or has_app),
+        "needs_factor": (user.has_admin_role or user.has_organiser_role) and not (passkeys or has_app),
         "message_needs_factor": MESSAGE_SECOND_FACTOR_REQUIRED,
     }

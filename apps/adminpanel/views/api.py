@@ -8,7 +8,9 @@ from django.http import JsonResponse
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.accounts.access import admin_required_json
-from apps.accounts.services import user_delete
+from apps.accounts.models import User
+from apps.accounts.services import organiser_grant, organiser_revoke, user_delete
+from apps.audit.services import AuditMeta
 from apps.core.errors import DomainError, NotFoundError, json_endpoint
 from apps.invitations.models import Invitation
 from apps.invitations.services import (
@@ -27,6 +29,7 @@ from ..selectors import (
     invitation_page,
     invitation_row,
     photo_page,
+    user_row,
     users_page,
 )
 
@@ -43,6 +46,10 @@ MESSAGE_BULK_SKIPPED_OPEN = {
 }
 MESSAGE_INVITATION_DELETED = "Uitnodiging verwijderd"
 MESSAGE_USER_DELETED = "Gebruiker verwijderd"
+MESSAGE_USER_GONE = "Deze gebruiker bestaat niet (meer). Laad de lijst opnieuw."
+MESSAGE_ORGANISER_REQUEST_BAD = "Kies of deze gebruiker organisator is."
+MESSAGE_ORGANISER_ON = "{name} is nu organisator."
+MESSAGE_ORGANISER_OFF = "{name} is geen organisator meer."
 MAX_BULK_TEXT = 1_000_000  # characters: a pasted member list, not a book
 
 
@@ -113,7 +120,9 @@ def invitation_bulk(request):
             raise ValueError("text must be text of reasonable size")
     except ValueError as error:
         raise DomainError(MESSAGE_BULK_FAILED, code=AdminRefusal.INVITATION_REQUEST_BAD) from error
-    result = invitation_bulk_create(invited_by=request.user, text=text)  # ValidationError: its message, 400
+    result = invitation_bulk_create(
+        invited_by=request.user, text=text, meta=AuditMeta.from_request(request)
+    )  # ValidationError: its message, 400
     message = MESSAGE_BULK_CREATED.format(count=len(result.created))
     if result.skipped_open:
         count = len(result.skipped_open)
@@ -160,6 +169,26 @@ def users(request):
 @admin_required_json
 @require_POST
 def user_delete_view(request, user_id: int):
-    user_delete(actor=request.user, user_id=user_id)  # AdminActionError: 409
+    user_delete(actor=request.user, user_id=user_id, meta=AuditMeta.from_request(request))  # AdminActionError: 409
     # The stat cards and the subscriber count change with the user: the island shows the new numbers.
     return JsonResponse({"message": MESSAGE_USER_DELETED, "stats": admin_stats_payload(admin_stats())})
+
+
+@json_endpoint
+@admin_required_json
+@require_POST
+def user_organiser_view(request, user_id: int):
+    """ "Organisator" on or off for a member: {"organiser": true|false}. Recorded in the audit log."""
+    try:
+        wanted = _json_body(request).get("organiser")
+    except ValueError:
+        wanted = None
+    if not isinstance(wanted, bool):
+        raise DomainError(MESSAGE_ORGANISER_REQUEST_BAD, code=AdminRefusal.ORGANISER_REQUEST_BAD)
+    user = User.objects.filter(pk=user_id).first()
+    if user is None:
+        raise NotFoundError(MESSAGE_USER_GONE, code=AdminRefusal.USER_GONE)
+    change = organiser_grant if wanted else organiser_revoke
+    change(user=user, meta=AuditMeta.from_request(request))
+    message = MESSAGE_ORGANISER_ON if wanted else MESSAGE_ORGANISER_OFF
+    return JsonResponse({"message": message.format(name=user.display_name), "user": user_row(user_id)})

@@ -6,7 +6,8 @@ from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from apps.accounts.access import admin_required
+from apps.accounts.access import organiser_required
+from apps.audit.services import AuditMeta
 from apps.core.errors import DomainError
 from apps.notifications.selectors import club_message_audience, latest_club_messages
 from apps.notifications.services import CLUB_BODY_MAX, CLUB_TITLE_MAX, club_message_send
@@ -24,14 +25,19 @@ class ClubMessageForm(forms.Form):
     )
 
 
-@admin_required
+@organiser_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def club_message(request):
     form = ClubMessageForm(request.POST if request.method == "POST" else None)
     audience = club_message_audience()
     if request.method == "POST" and form.is_valid():
         try:
-            club_message_send(author=request.user, title=form.cleaned_data["title"], body=form.cleaned_data["body"])
+            club_message_send(
+                author=request.user,
+                title=form.cleaned_data["title"],
+                body=form.cleaned_data["body"],
+                meta=AuditMeta.from_request(request),
+            )
         except DomainError as error:
             for field, message in error.fields.items():
                 form.add_error(field if field in form.fields else None, message)

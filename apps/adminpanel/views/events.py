@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from apps.accounts.access import admin_required
+from apps.accounts.access import admin_required, organiser_required
 from apps.attendance.selectors import attendance_rows, member_find
 from apps.attendance.services import (
     MESSAGE_CONFIRMED,
@@ -22,6 +22,7 @@ from apps.attendance.services import (
     attendance_save,
     attendance_window,
 )
+from apps.audit.services import AuditMeta
 from apps.core.errors import DomainError
 from apps.core.formatting import dutch_date
 from apps.core.numbers import whole_number
@@ -64,7 +65,7 @@ LIST_COLUMNS = [
 ]
 
 
-@admin_required
+@organiser_required
 @require_safe
 @cached_page(EVENTS, template="adminpanel/events.html", query=[PERIOD_PARAMETER, PAGE_PARAMETER])
 def events_list(request):
@@ -78,7 +79,7 @@ def _notified(text: str, count: int) -> str:
     return text + (MESSAGE_NOTIFIED.format(count=count) if count else "")
 
 
-@admin_required
+@organiser_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def event_new(request):
     form = EventForm(request.POST or None)
@@ -109,7 +110,7 @@ def _detail_valid_for(event: Event) -> float:
     return min([(moment - now).total_seconds() for moment in moments], default=24 * 60 * 60)
 
 
-@admin_required
+@organiser_required
 @require_safe
 @cached_page(EVENTS, CLUB, template="adminpanel/event_detail.html")
 def event_detail(request, event_id: int):
@@ -130,7 +131,7 @@ def event_detail(request, event_id: int):
     return Page(context, valid_for=_detail_valid_for(event))
 
 
-@admin_required
+@organiser_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def event_edit(request, event_id: int):
     event = _event_or_404(event_id)
@@ -150,7 +151,7 @@ def event_edit(request, event_id: int):
     return render(request, "adminpanel/event_form.html", {"form": form, "event": event})
 
 
-@admin_required
+@organiser_required
 @require_POST
 def event_cancel_view(request, event_id: int):
     event = _event_or_404(event_id)
@@ -163,6 +164,7 @@ def event_cancel_view(request, event_id: int):
             event_id=event.pk,
             reason=form.cleaned_data["reason"],
             following=form.cleaned_data.get("scope") == SCOPE_FOLLOWING,
+            meta=AuditMeta.from_request(request),
         )
     except EventError as error:
         messages.error(request, str(error))
@@ -172,7 +174,7 @@ def event_cancel_view(request, event_id: int):
     return redirect("adminpanel_event", event_id=event.pk)
 
 
-@admin_required
+@organiser_required
 @require_POST
 def event_attendance(request, event_id: int):
     event = _event_or_404(event_id)
@@ -182,7 +184,13 @@ def event_attendance(request, event_id: int):
     try:
         if request.POST.get("lid", "").strip():
             walk_in = member_find(request.POST["lid"])
-        result = attendance_save(event_id=event.pk, organiser=request.user, present_user_ids=present, walk_in=walk_in)
+        result = attendance_save(
+            event_id=event.pk,
+            organiser=request.user,
+            present_user_ids=present,
+            walk_in=walk_in,
+            meta=AuditMeta.from_request(request),
+        )
     except DomainError as error:
         messages.error(request, str(error))
         return back
@@ -234,7 +242,7 @@ def _lists_stem(event: Event) -> str:
     return f"event-{event.pk}-{day.isoformat()}-deelnemers"
 
 
-@admin_required
+@organiser_required
 @require_safe
 def event_lists_csv(request, event_id: int):
     event = _event_or_404(event_id)
@@ -243,7 +251,7 @@ def event_lists_csv(request, event_id: int):
     return _download(content, filename=filename, content_type="text/csv; charset=utf-8")
 
 
-@admin_required
+@organiser_required
 @require_safe
 def event_lists_xlsx(request, event_id: int):
     event = _event_or_404(event_id)

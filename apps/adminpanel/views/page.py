@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from apps.accounts.access import admin_required
+from apps.audit.actions import AuditAction
 from apps.core.errors import error_response
 from apps.core.page_cache import CATALOGUE, CLUB, PAGE_DIGEST_HEADER, Page, cached_page
 from apps.operations.views import status_card_html, status_card_slot
@@ -18,6 +19,7 @@ from ..csv_export import MESSAGE_NO_SUBSCRIBERS, subscribers_csv, subscribers_fi
 from ..insights import club_figures
 from ..refusals import AdminRefusal
 from ..selectors import admin_stats_payload, subscriber_rows
+from .audited import exported
 
 
 def _today(request) -> tuple:
@@ -63,6 +65,7 @@ def admin_page(request):
             "invitationResend": reverse("adminpanel_invitation_resend", args=[0]).replace("/0/", "/{id}/"),
             "users": reverse("adminpanel_users"),
             "userDelete": reverse("adminpanel_user_delete", args=[0]).replace("/0/", "/{id}/"),
+            "userOrganiser": reverse("adminpanel_user_organiser", args=[0]).replace("/0/", "/{id}/"),
         },
     }
     context = {
@@ -85,6 +88,7 @@ def newsletter_export(request):
             return error_response(MESSAGE_NO_SUBSCRIBERS, code=AdminRefusal.NO_SUBSCRIBERS, status=404)
         messages.error(request, MESSAGE_NO_SUBSCRIBERS)
         return redirect("adminpanel")
+    exported(request, AuditAction.SUBSCRIBERS_EXPORTED, len(rows))
     response = HttpResponse(subscribers_csv(rows), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{subscribers_filename()}"'
     response["Cache-Control"] = "private, no-store"

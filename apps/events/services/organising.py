@@ -8,6 +8,8 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 
+from apps.audit.actions import AuditAction
+from apps.audit.services import AuditMeta, audit_record
 from apps.core.formatting import dutch_date
 from apps.core.page_cache import EVENTS, pages_changed
 
@@ -216,7 +218,12 @@ def event_update(
 
 
 def event_cancel(
-    *, event_id: int, reason: str, following: bool = False, now: datetime.datetime | None = None
+    *,
+    event_id: int,
+    reason: str,
+    following: bool = False,
+    now: datetime.datetime | None = None,
+    meta: AuditMeta | None = None,
 ) -> EventChange:
     """Afgelasten: the event (or this one and the later ones of its series) stays with its lists but is no
     longer active, and everyone on them hears it with the reason. Cancelling twice is refused: the second
@@ -242,4 +249,9 @@ def event_cancel(
             event.cancel_reason = reason
             event.save(update_fields=["is_active", "cancelled_at", "cancel_reason"])
             notified += notices.event_cancelled_notify(event=event)
+        if meta is not None:  # an organiser's or admin's action: the audit log, in this transaction
+            detail = f"{len(events)} events" if following else ""
+            audit_record(
+                meta=meta, action=AuditAction.EVENT_CANCELLED, target_type="event", target_id=event_id, detail=detail
+            )
         return EventChange(events=events, notified=notified)

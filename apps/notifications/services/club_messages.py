@@ -5,6 +5,8 @@ import datetime
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from apps.audit.actions import AuditAction
+from apps.audit.services import AuditMeta, audit_record
 from apps.core.page_cache import CLUB_MESSAGES, pages_changed
 
 from ..refusals import NotificationRefusal
@@ -18,7 +20,7 @@ CLUB_BODY_MAX = 2000
 NOTICES_PER_TASK = 500
 
 
-def club_message_send(*, author, title: str, body: str):
+def club_message_send(*, author, title: str, body: str, meta: AuditMeta | None = None):
     """An admin's club message: saved now, told to every member by the worker (push or mail, their choice)."""
     from ..models import ClubMessage
     from ..tasks import club_message_fan_out
@@ -39,6 +41,10 @@ def club_message_send(*, author, title: str, body: str):
         message = ClubMessage.objects.create(author=author, title=title, body=body)
         pages_changed(CLUB_MESSAGES)
         club_message_fan_out.enqueue(message_id=message.pk)
+        if meta is not None:  # the audit log, in this transaction
+            audit_record(
+                meta=meta, action=AuditAction.CLUB_MESSAGE_SENT, target_type="club_message", target_id=message.pk
+            )
     return message
 
 

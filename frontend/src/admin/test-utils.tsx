@@ -15,6 +15,7 @@ export const ENDPOINTS: AdminEndpoints = {
   invitationResend: "/admin/api/uitnodigingen/{id}/versturen",
   users: "/admin/api/gebruikers",
   userDelete: "/admin/api/gebruikers/{id}/verwijderen",
+  userOrganiser: "/admin/api/gebruikers/{id}/organisator",
 };
 
 export function json(status: number, body: unknown): Response {
@@ -112,6 +113,7 @@ export function user(id: number, overrides: Partial<AdminUser> = {}): AdminUser 
     newsletter: false,
     dipCount: 0,
     isAdmin: false,
+    isOrganiser: false,
     ...overrides,
   };
 }

@@ -13,6 +13,8 @@ export interface AdminEndpoints {
   users: string;
   /** Contains `{id}`. */
   userDelete: string;
+  /** Contains `{id}`: POST {"organiser": true|false}. */
+  userOrganiser: string;
 }
 
 /** The numbers on the admin screen (`admin_stats_payload`); actions that change them answer with new ones. */
@@ -100,6 +102,13 @@ export interface AdminUser {
   newsletter: boolean;
   dipCount: number;
   isAdmin: boolean;
+  /** The role "Organisator": events, attendance and club messages on /admin. */
+  isOrganiser: boolean;
+}
+
+/** The answer to the organiser switch: the user's row as the list shows it now. */
+export interface UserOrganiserChanged extends MessageResponse {
+  user: AdminUser;
 }
 
 /** One page of the users table (at most 100 rows); `next` is the cursor of the following page. */

@@ -261,4 +261,28 @@ describe("Users", () => {
       timeout: LOGIN_REDIRECT_DELAY_MS + 1000,
     });
   });
+
+  it("makes a member organiser and back: the server's row replaces the shown one", async () => {
+    const { sent } = mockApi({
+      [USERS]: () => json(200, { users: people, next: null }),
+      "POST /admin/api/gebruikers/3/organisator": (request) => {
+        const on = (request.body as { organiser: boolean }).organiser;
+        return json(200, {
+          message: on ? "Bram Visser is nu organisator." : "Bram Visser is geen organisator meer.",
+          user: { ...people[0], isOrganiser: on },
+        });
+      },
+    });
+    renderUsers();
+    await loadUsers();
+    const bram = () => screen.getByText("bram@example.nl", { selector: "th .adm-email-text" }).closest("tr") as HTMLElement;
+    expect(within(bram()).queryByText("Organisator")).toBeNull();
+    fireEvent.click(within(bram()).getByRole("button", { name: /Maak organisator/ }));
+    await within(bram()).findByText("Organisator");
+    expect(sent.at(-1)).toMatchObject({ method: "POST", body: { organiser: true } });
+    expect(await screen.findByText("Bram Visser is nu organisator.")).toBeTruthy();
+    fireEvent.click(within(bram()).getByRole("button", { name: /Geen organisator meer/ }));
+    await waitFor(() => expect(within(bram()).queryByText("Organisator")).toBeNull());
+    expect(sent.at(-1)).toMatchObject({ body: { organiser: false } });
+  });
 });

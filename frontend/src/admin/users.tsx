@@ -7,10 +7,10 @@ import { useSay } from "../ui/feedback";
 import { ActionButton, EmailText, ErrorMessage, useFailure, withId } from "./shared";
 import { useUpdateStats } from "./stats";
 import { T } from "./texts";
-import type { AdminEndpoints, AdminUser, UserDeleted, UsersResponse } from "./types";
+import type { AdminEndpoints, AdminUser, UserDeleted, UserOrganiserChanged, UsersResponse } from "./types";
 
 export interface UsersProps {
-  endpoints: Pick<AdminEndpoints, "users" | "userDelete">;
+  endpoints: Pick<AdminEndpoints, "users" | "userDelete" | "userOrganiser">;
   /** The signed-in admin: their own row cannot be deleted. */
   currentUserId: number;
 }
@@ -50,6 +50,25 @@ export function Users({ endpoints, currentUserId }: UsersProps) {
   const { rows, loaded, setRows } = list;
 
   const askDelete = useCallback((user: AdminUser) => setPendingDelete(user), []);
+  const [switching, runSwitch] = useSingleFlight();
+
+  const switchOrganiser = useCallback(
+    async (user: AdminUser) => {
+      const result = await runSwitch(() =>
+        postJson<UserOrganiserChanged>(withId(endpoints.userOrganiser, user.id), { organiser: !user.isOrganiser }),
+      );
+      if (result === undefined) return;
+      if (!result.ok) {
+        failure(result, T.organiserFailed, true);
+        return;
+      }
+      const data = result.data;
+      if (data === undefined) return;
+      setRows((current) => current.map((item) => (item.id === data.user.id ? data.user : item)));
+      notify(data.message, "success");
+    },
+    [endpoints.userOrganiser, failure, notify, runSwitch, setRows],
+  );
 
   const confirmDelete = async () => {
     const user = pendingDelete;
@@ -111,7 +130,14 @@ export function Users({ endpoints, currentUserId }: UsersProps) {
                 </thead>
                 <tbody>
                   {rows.map((user) => (
-                    <UserRow key={user.id} user={user} isSelf={user.id === currentUserId} onDelete={askDelete} />
+                    <UserRow
+                      key={user.id}
+                      user={user}
+                      isSelf={user.id === currentUserId}
+                      onDelete={askDelete}
+                      onOrganiser={switchOrganiser}
+                      switching={switching}
+                    />
                   ))}
                 </tbody>
               </table>
@@ -140,10 +166,12 @@ interface UserRowProps {
   user: AdminUser;
   isSelf: boolean;
   onDelete: (user: AdminUser) => void;
+  onOrganiser: (user: AdminUser) => Promise<void>;
+  switching: boolean;
 }
 
 /** Memoised: typing in the search box re-renders only the rows that appear. */
-const UserRow = memo(function UserRow({ user, isSelf, onDelete }: UserRowProps) {
+const UserRow = memo(function UserRow({ user, isSelf, onDelete, onOrganiser, switching }: UserRowProps) {
   const ownNoteId = useId();
   return (
     <tr>
@@ -154,6 +182,7 @@ const UserRow = memo(function UserRow({ user, isSelf, onDelete }: UserRowProps) 
         <span className="adm-name">
           {user.name.trim() === "" ? <span className="muted">{T.none}</span> : user.name}
           {user.isAdmin && <span className="badge-pill info">{T.adminPill}</span>}
+          {user.isOrganiser && <span className="badge-pill info">{T.organiserPill}</span>}
           {isSelf && <span className="badge-pill gold">{T.youPill}</span>}
         </span>
       </td>
@@ -166,6 +195,17 @@ const UserRow = memo(function UserRow({ user, isSelf, onDelete }: UserRowProps) 
       </td>
       <td className="adm-actions-cell">
         <div className="table-actions">
+          <button
+            type="button"
+            className="btn btn-secondary btn-sm"
+            disabled={switching}
+            aria-pressed={user.isOrganiser}
+            onClick={() => void onOrganiser(user)}
+          >
+            {user.isOrganiser ? T.organiserOff : T.organiserOn}
+            {" "}
+            <span className="visually-hidden">{T.organiserFor(user.email)}</span>
+          </button>
           <button
             type="button"
             className="btn btn-outline-danger btn-sm"

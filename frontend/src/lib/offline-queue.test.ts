@@ -104,6 +104,31 @@ describe("offline queue", () => {
     expect(await queuedTaps()).toEqual([]);
   });
 
+  it("a tap names its member to the server, and stays when the session turns out to be someone else's", async () => {
+    // The phone thinks A is signed in (A's session ended elsewhere, B signed in since): the server knows better.
+    await enqueueTap(tap(1, { member: "lid-a" }));
+    await enqueueTap(tap(2, { member: "lid-a" }));
+    const owners: (string | null)[] = [];
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (_url: string, init: RequestInit) => {
+        owners.push(new Headers(init.headers).get("X-Koud-Member"));
+        return answer(409, { error: "Deze plons is van iemand anders…", code: "other_member" });
+      }),
+    );
+    const results = await flushQueue({ member: "lid-a" });
+    expect(owners).toEqual(["lid-a"]); // the flush stops at the first: the session is not A's
+    expect(results.map((r) => r.status)).toEqual([409]);
+    expect((await queuedTaps()).map((t) => [t.requestId.slice(-1), t.member])).toEqual([
+      ["1", "lid-a"],
+      ["2", "lid-a"],
+    ]);
+
+    vi.stubGlobal("fetch", vi.fn(async () => answer(201, { dip: {} })));
+    await flushQueue({ member: "lid-a" }); // A's own session again: both go
+    expect(await queuedTaps()).toEqual([]);
+  });
+
   it("a send that hangs gives up after QUEUED_SEND_TIMEOUT_MS and the tap keeps waiting", async () => {
     await enqueueTap(tap(1));
     vi.stubGlobal(

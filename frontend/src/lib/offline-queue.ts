@@ -13,7 +13,14 @@
  * rather than drop it at sign-out because it is a real dip of A's: a member who signed out with a dip
  * still waiting (no signal at the water) expects it to count, and the server still takes a tap up to
  * 72 hours late; the card shows it under "Nog te versturen" until then.
+ *
+ * The phone's idea of who is signed in can be out of date (A's session ended elsewhere, then B signed in
+ * before the worker saw a page of B's), so the server is the judge of that too: a tap goes with its
+ * owner's mark (X-Koud-Member), the server refuses it when the session is someone else's
+ * (`other_member`), and that refusal keeps the tap, like a 401.
  */
+
+import { REFUSAL } from "./refusal-codes";
 
 const DB_NAME = "koud-offline";
 const DB_VERSION = 1;
@@ -127,6 +134,7 @@ async function sendTap(tap: QueuedTap, csrfToken: string | null): Promise<SendRe
   const headers: Record<string, string> = { Accept: "application/json", "X-Requested-With": "XMLHttpRequest" };
   const token = csrfToken ?? tap.csrfToken;
   if (token !== null) headers["X-CSRFToken"] = token;
+  if (tap.member !== undefined) headers[TAP_OWNER_HEADER] = tap.member;
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(), QUEUED_SEND_TIMEOUT_MS);
   try {
@@ -155,14 +163,24 @@ async function sendTap(tap: QueuedTap, csrfToken: string | null): Promise<SendRe
   }
 }
 
+/** The header that names the tap's member to the server (config/middleware.py marks pages with it too). */
+export const TAP_OWNER_HEADER = "X-Koud-Member";
+
+/** The answers after which a tap keeps waiting: no connection, signed out, or another member's session. */
+export function keepsWaiting(result: SendResult): boolean {
+  if (result.status === 0 || result.status === 401 || result.status === 403) return true;
+  const code = typeof result.body === "object" && result.body !== null ? (result.body as { code?: unknown }).code : null;
+  return result.status === 409 && code === REFUSAL.otherMember;
+}
+
 /** Only one flush at a time per page or worker, so taps go out one by one, in order. */
 let flushing: Promise<SendResult[]> | null = null;
 
 /**
  * Sends `member`'s waiting taps in order (another member's taps stay untouched). A tap leaves the
  * queue on any answer of the server (a dip, or a refusal such as a completed card); on no connection
- * the flush stops and the rest keeps waiting. A 401/403 (signed out) stops it too: the tap waits for
- * the member to sign in again.
+ * the flush stops and the rest keeps waiting. A 401/403 (signed out) or the server's `other_member` (the
+ * session is someone else's) stops it too: the tap waits for its member to sign in again.
  */
 export function flushQueue(
   options: {
@@ -180,7 +198,7 @@ export function flushQueue(
       const mine = (await queuedTaps(options.userChallengeId)).filter((tap) => belongsTo(tap, options.member));
       for (const tap of mine) {
         const result = await sendTap(tap, options.csrfToken ?? null);
-        if (result.status === 0 || result.status === 401 || result.status === 403) {
+        if (keepsWaiting(result)) {
           results.push(result);
           break;
         }

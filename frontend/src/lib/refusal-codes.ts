@@ -5,4 +5,6 @@
 export const REFUSAL = {
   /** Undo refused: the ten minutes are over, or the dip is no longer the latest. */
   undoTooLate: "undo_too_late",
+  /** A queued tap sent in another member's session: it stays on the phone for its own member. */
+  otherMember: "other_member",
 } as const;

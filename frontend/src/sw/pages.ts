@@ -128,6 +128,14 @@ async function keepPage(request: Request, response: Response, askedAt: number): 
 }
 
 async function keptPage(request: Request): Promise<Response | undefined> {
+  // Kept pages live as long as the session that made them: once the server took the member cookie away
+  // (signed out, or every session ended from elsewhere by a new password) or names someone else, nothing
+  // kept is shown, offline either.
+  const session = await sessionMember();
+  if (session.known && (session.member === null || session.member !== (await currentMember()))) {
+    await clearPageCaches();
+    return undefined;
+  }
   for (const name of await caches.keys()) {
     if (!name.startsWith(PAGE_CACHE_PREFIX)) continue;
     const match = await (await caches.open(name)).match(request, { ignoreVary: true, ignoreSearch: false });
@@ -147,11 +155,20 @@ interface CookieStoreLike {
 
 /** The member cookie, where the browser lets a worker read cookies (cookieStore); else null: network first. */
 async function memberCookie(): Promise<string | null> {
+  return (await sessionMember()).member;
+}
+
+/**
+ * Who the browser's session is, as the server last said it in the member cookie (set and removed on every
+ * answer of the app: config/middleware.py). `known` is false where a worker cannot read cookies; then the
+ * kept pages' name is all there is to go by.
+ */
+export async function sessionMember(): Promise<{ known: boolean; member: string | null }> {
   const store = (self as unknown as { cookieStore?: CookieStoreLike }).cookieStore;
-  if (store === undefined) return null;
+  if (store === undefined) return { known: false, member: null };
   try {
-    return (await store.get(MEMBER_COOKIE))?.value ?? null;
+    return { known: true, member: (await store.get(MEMBER_COOKIE))?.value ?? null };
   } catch {
-    return null;
+    return { known: false, member: null };
   }
 }

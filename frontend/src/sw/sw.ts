@@ -15,7 +15,7 @@ import { SYNC_TAG, flushQueue } from "../lib/offline-queue";
 import { notificationFor, safePath } from "../pwa/notification";
 import { SUBSCRIBE_URL, deviceLabel, keyBytes } from "../pwa/push-shared";
 import { OFFLINE_URL, PUSH_RESEND, SIGN_OUT_PATH, clearPageCaches, currentMember } from "../pwa/shared";
-import { OFFLINE_CACHE, markWritten, servePage } from "./pages";
+import { OFFLINE_CACHE, markWritten, servePage, sessionMember } from "./pages";
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -133,8 +133,11 @@ async function openPage(path: string): Promise<void> {
 }
 
 async function sendQueuedTaps(): Promise<void> {
-  // Only the taps of the member whose session the browser now holds (A's taps never go with B's).
-  const member = await currentMember();
+  // Only the taps of the member whose session the browser now holds (A's taps never go with B's): the
+  // member cookie says it where the worker can read it, else the kept pages' name. The server checks it
+  // again (the tap's X-Koud-Member) and keeps another member's tap waiting.
+  const session = await sessionMember();
+  const member = session.known ? session.member : await currentMember();
   if (member === null) return; // signed out: the taps wait for their member's next page
   const results = await flushQueue({ member });
   // A tap that found no connection keeps waiting: fail the sync so that the browser tries again.

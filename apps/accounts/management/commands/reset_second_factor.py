@@ -1,8 +1,9 @@
 from allauth.mfa.models import Authenticator
 from django.core.management.base import BaseCommand, CommandError
 
+from apps.accounts.second_factor import second_factor_reset
 from apps.accounts.selectors import user_get_by_email
-from apps.accounts.services import second_factor_reset
+from apps.audit.services import AuditMeta
 
 
 def _said(removed: dict[str, int]) -> str:
@@ -35,7 +36,7 @@ class Command(BaseCommand):
             answer = input(f"De passkeys, authenticator-app en herstelcodes van {user.email} wissen? Typ ja: ")
             if answer.strip().lower() != "ja":
                 raise CommandError("Niets gewist.")
-        removed = second_factor_reset(user=user)
+        removed = second_factor_reset(user=user, meta=AuditMeta.command("reset_second_factor"))
         if not removed:
             self.stdout.write(f"{user.email} had geen tweede factor; er is niets gewist.")
             return

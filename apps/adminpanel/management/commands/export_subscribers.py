@@ -5,6 +5,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from apps.adminpanel.csv_export import MESSAGE_NO_SUBSCRIBERS, subscribers_csv
 from apps.adminpanel.selectors import subscriber_rows
+from apps.audit.actions import AuditAction
+from apps.audit.services import AuditMeta, audit_record
 
 
 class Command(BaseCommand):
@@ -18,6 +20,11 @@ class Command(BaseCommand):
         if not rows:
             raise CommandError(MESSAGE_NO_SUBSCRIBERS)
         data = subscribers_csv(rows).encode("utf-8")
+        audit_record(
+            meta=AuditMeta.command("export_subscribers"),
+            action=AuditAction.SUBSCRIBERS_EXPORTED,
+            detail=f"{len(rows)} rijen",
+        )
         if output:
             try:
                 Path(output).write_bytes(data)
