@@ -1,0 +1,43 @@
+"""`{% cached_section "name" "scope" ... %} ... {% endcached_section %}`: apps/core/page_sections.py."""
+
+from django import template
+
+from ..page_sections import section_check, section_render
+
+register = template.Library()
+
+
+class CachedSectionNode(template.Node):
+    def __init__(self, *, origin: str, name: str, scopes: tuple[str, ...], nodelist: template.NodeList):
+        self.origin, self.name, self.scopes, self.nodelist = origin, name, scopes, nodelist
+
+    def render(self, context):
+        return section_render(
+            context,
+            origin=self.origin,
+            name=self.name,
+            scopes=self.scopes,
+            render=lambda: self.nodelist.render(context),
+        )
+
+
+def _literal(bit: str) -> str:
+    if len(bit) < 2 or bit[0] != bit[-1] or bit[0] not in "'\"":
+        raise template.TemplateSyntaxError(f"cached_section takes quoted words only, not {bit}")
+    return bit[1:-1]
+
+
+@register.tag("cached_section")
+def cached_section(parser, token):
+    _tag, *bits = token.split_contents()
+    if not bits:
+        raise template.TemplateSyntaxError("cached_section needs a name and the scopes it shows")
+    name, *scopes = (_literal(bit) for bit in bits)
+    try:
+        section_check(name, tuple(scopes))
+    except ValueError as error:
+        raise template.TemplateSyntaxError(str(error)) from error
+    nodelist = parser.parse(("endcached_section",))
+    parser.delete_first_token()
+    origin = parser.origin.template_name if parser.origin is not None else ""
+    return CachedSectionNode(origin=origin or "", name=name, scopes=tuple(scopes), nodelist=nodelist)
