@@ -37,7 +37,9 @@ from django.test import Client, override_settings  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from apps.accounts.models import User  # noqa: E402
-from apps.challenges.models import Dip  # noqa: E402
+from django.db.models import Count  # noqa: E402
+
+from apps.challenges.models import Dip, UserChallenge  # noqa: E402
 from apps.challenges.services.dip_changes import dip_delete  # noqa: E402
 from apps.challenges.services.dips import dip_register  # noqa: E402
 from apps.demo.load_data import BENCH_MEMBER_EMAIL  # noqa: E402
@@ -56,15 +58,35 @@ def _member(number: int) -> User:
     return User.objects.get(email=member_email(number))
 
 
+MILESTONES = (5, 10, 25, 50, 75, 100)
+
+
+def typical_member() -> User:
+    """The visitor: a member whose next dip is an ordinary one (no badge, no completed card), as most dips
+    are; the bench member (lid0001) is at 99 of 100, so her every dip would be the card's last."""
+    for card in (
+        UserChallenge.objects.filter(is_active=True, completed_at__isnull=True, user__email__startswith="lid")
+        .annotate(dip_total=Count("dips"))
+        .select_related("user")
+        .order_by("user__email")
+    ):
+        today = Dip.objects.filter(user=card.user, dip_date=timezone.localdate()).exists()
+        if card.dip_total + 1 not in MILESTONES and card.dip_total >= 20 and not today:
+            return card.user
+    raise SystemExit("geen lid met een gewone volgende plons: geen meting")
+
+
 def _today_dip_removed(user: User) -> None:
     """A dip of today is what the bench adds: one already there (an earlier, interrupted run) goes first."""
     for dip_id in Dip.objects.filter(user=user, dip_date=timezone.localdate()).values_list("pk", flat=True):
         dip_delete(dip_id=dip_id)
 
 
-def _dip_by(number: int) -> Callable[[], Undo]:
+def _dip_by(number: int | None) -> Callable[[], Undo]:
+    """A dip of the visitor (None) or of the load member `number`."""
+
     def write() -> Undo:
-        user = _member(number)
+        user = VISITOR[0] if number is None else _member(number)
         _today_dip_removed(user)
         dip = dip_register(user=user).dip
         return lambda: dip_delete(dip_id=dip.pk)
@@ -73,7 +95,7 @@ def _dip_by(number: int) -> Callable[[], Undo]:
 
 
 def _sign_up() -> Undo:
-    user = _member(1)
+    user = VISITOR[0]
     event = (
         Event.objects.filter(event_date__gt=timezone.now(), cancelled_at__isnull=True, is_active=True)
         .exclude(participants__user=user)
@@ -98,13 +120,15 @@ def _nothing() -> Undo:
     return lambda: None
 
 
-# (url, the write before it); the bench member (lid0001) visits every page.
+VISITOR: list[User] = []  # typical_member(), chosen at the start
+
+# (url, the write before it); the visitor visits every page.
 PAGES: list[tuple[str, Callable[[], Undo]]] = [
     (BARE, _nothing),
-    ("/dashboard", _dip_by(1)),
-    ("/challenge", _dip_by(1)),
-    ("/statistieken", _dip_by(1)),
-    ("/account", _dip_by(1)),
+    ("/dashboard", _dip_by(None)),
+    ("/challenge", _dip_by(None)),
+    ("/statistieken", _dip_by(None)),
+    ("/account", _dip_by(None)),
     ("/club", _dip_by(2)),
     ("/events", _sign_up),
     ("/samen", _meetup),
@@ -122,7 +146,7 @@ def _cpu_ms(client: Client, url: str) -> float:
 
 def measure(*, rounds: int, only: set[str] | None = None) -> dict:
     client = Client()
-    client.force_login(User.objects.get(email=BENCH_MEMBER_EMAIL))
+    client.force_login(VISITOR[0])
     pages = [(url, write) for url, write in PAGES if only is None or url in only or url == BARE]
     samples: dict[str, list[float]] = {url: [] for url, _ in pages}
     cached: dict[str, list[float]] = {url: [] for url, _ in pages}
@@ -153,7 +177,7 @@ def measure(*, rounds: int, only: set[str] | None = None) -> dict:
 
 def profile(url: str, *, rounds: int) -> None:
     client = Client()
-    client.force_login(User.objects.get(email=BENCH_MEMBER_EMAIL))
+    client.force_login(VISITOR[0])
     write = dict(PAGES)[url]
     client.get(url, secure=True, HTTP_HOST="127.0.0.1")
     profiler = cProfile.Profile(time.process_time)  # CPU, as the bench counts it
@@ -172,14 +196,16 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", help="URLs to measure (the bare page always)")
     parser.add_argument("--out")
     parser.add_argument("--profile", help="one URL: cProfile its renders after the write, by cumulative time")
+    parser.add_argument("--bench-member", action="store_true", help="lid0001 visits: her dip is her card's 100th")
     args = parser.parse_args()
+    VISITOR.append(User.objects.get(email=BENCH_MEMBER_EMAIL) if args.bench_member else typical_member())
     if args.profile:
         with override_settings(ROOT_URLCONF="bench.bare_urls"):
             profile(args.profile, rounds=args.rounds)
         return
     with override_settings(ROOT_URLCONF="bench.bare_urls"):
         result = measure(rounds=args.rounds, only=set(args.only) if args.only else None)
-    print(f"load average {os.getloadavg()[0]:.1f}")
+    print(f"load average {os.getloadavg()[0]:.1f}; visitor {VISITOR[0].email}")
     print("| URL (after its write) | CPU ms, rendered | × bare | × bare, next visit (cached) | goal |")
     print("| --- | ---: | ---: | ---: | ---: |")
     for url, page in result["pages"].items():

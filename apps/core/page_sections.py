@@ -4,6 +4,7 @@ anew only the sections it changed (issue 37). The page around them is still cach
 
     {% load page_sections %}
     {% cached_section "badges" "member_dips" "catalogue" %} ... {% endcached_section %}
+    {% cached_section "start" "catalogue" by dashboard.can_start %} ... {% endcached_section %}
 
 Declared, not remembered: the first word is the section's name (unique in its template), the rest are the
 scopes of `SCOPES` it shows, as quoted words, so tests/test_page_cache_declared.py reads them from the
@@ -12,7 +13,9 @@ the signed-in member, plus the versions of the declared scopes only: `member` is
 writes declare it (her `pages_version`); a part with its own version (`member_dips`: her dips and what they
 count for) is that version and hers, and a section that shows the part must name it, since a dip moves only
 the part: a section of `member` alone (her name, her sign-ups) is kept through her dip, one of "catalogue"
-alone through all her changes.
+alone through all her changes. `by` adds plain values to the key that choose the section within its scopes
+and cost less to read than the section costs to render (whether she may start a challenge: the catalogue's
+section then survives her dips, which rarely change that).
 
 A section is cached only inside a page that may be cached (a signed-in member, no messages to show): so a
 one-time message is never in one, and its CSRF token is the page's placeholder, filled in per request. The
@@ -71,13 +74,26 @@ def section_versions(page_versions: dict, scopes: tuple[str, ...]) -> tuple:
     return (page_versions[MEMBER] if mine else "-", *(page_versions[name] for name in scopes if name != MEMBER))
 
 
-def section_render(context, *, origin: str, name: str, scopes: tuple[str, ...], render: Callable[[], str]) -> str:
-    """The section's HTML from the cache when it was rendered under this key, else rendered and stored."""
+def section_render(
+    context,
+    *,
+    origin: str,
+    name: str,
+    scopes: tuple[str, ...],
+    render: Callable[[], str],
+    by: Callable[[], tuple] = tuple,
+) -> str:
+    """The section's HTML from the cache when it was rendered under this key, else rendered and stored.
+    `by` gives plain values that choose the section within its scopes (whether the member may start a
+    challenge, a summary of her badges): cheaper to read than the section is to render."""
     page = context.get(SECTION_BASE)
     if page is None or context.get("csrf_token") != csrf_placeholder():
         return render()
     base, page_versions = page
-    key = (*base, origin, name, *section_versions(page_versions, scopes))
+    chosen_by = by()
+    if not all(value is None or isinstance(value, (bool, int, str)) for value in chosen_by):
+        raise TypeError(f"section {name!r}: `by` takes plain values (bool, int, str), not {chosen_by!r}")
+    key = (*base, origin, name, *section_versions(page_versions, scopes), chosen_by)
     moments: list[datetime.datetime] | None = context.get(_VALID_UNTIL)
     if None in key or moments is None:
         return render()

@@ -1,4 +1,4 @@
-"""`{% cached_section "name" "scope" ... %} ... {% endcached_section %}`: apps/core/page_sections.py."""
+"""`{% cached_section "name" "scope" ... [by value ...] %} ... {% endcached_section %}`: apps/core/page_sections.py."""
 
 from django import template
 
@@ -8,8 +8,8 @@ register = template.Library()
 
 
 class CachedSectionNode(template.Node):
-    def __init__(self, *, origin: str, name: str, scopes: tuple[str, ...], nodelist: template.NodeList):
-        self.origin, self.name, self.scopes, self.nodelist = origin, name, scopes, nodelist
+    def __init__(self, *, origin: str, name: str, scopes: tuple[str, ...], by: list, nodelist: template.NodeList):
+        self.origin, self.name, self.scopes, self.by, self.nodelist = origin, name, scopes, by, nodelist
 
     def render(self, context):
         return section_render(
@@ -17,6 +17,7 @@ class CachedSectionNode(template.Node):
             origin=self.origin,
             name=self.name,
             scopes=self.scopes,
+            by=lambda: tuple(value.resolve(context) for value in self.by),
             render=lambda: self.nodelist.render(context),
         )
 
@@ -32,7 +33,10 @@ def cached_section(parser, token):
     _tag, *bits = token.split_contents()
     if not bits:
         raise template.TemplateSyntaxError("cached_section needs a name and the scopes it shows")
-    name, *scopes = (_literal(bit) for bit in bits)
+    words, by = (bits[: bits.index("by")], bits[bits.index("by") + 1 :]) if "by" in bits else (bits, [])
+    if "by" in bits and not by:
+        raise template.TemplateSyntaxError("cached_section ... by: name the values that choose the section")
+    name, *scopes = (_literal(bit) for bit in words)
     try:
         section_check(name, tuple(scopes))
     except ValueError as error:
@@ -40,4 +44,10 @@ def cached_section(parser, token):
     nodelist = parser.parse(("endcached_section",))
     parser.delete_first_token()
     origin = parser.origin.template_name if parser.origin is not None else ""
-    return CachedSectionNode(origin=origin or "", name=name, scopes=tuple(scopes), nodelist=nodelist)
+    return CachedSectionNode(
+        origin=origin or "",
+        name=name,
+        scopes=tuple(scopes),
+        by=[parser.compile_filter(bit) for bit in by],
+        nodelist=nodelist,
+    )
