@@ -112,6 +112,8 @@ fi
 
 echo "== CPU per request of the member pages and /admin, as a multiple of a bare signed-in page"
 $PY bench/page_cost.py --out "$RESULTS/raw/page_cost.json"
+echo "== CPU of each member page as rendered after the write that precedes it (issue 37)"
+$PY bench/rendered_cost.py --out "$RESULTS/raw/rendered_cost.json"
 
 cut -d' ' -f1-3 /proc/loadavg >"$RESULTS/raw/loadavg.txt"  # other work on the machine skews every number
 echo "== gunicorn op $GUNICORN_BIND (load average vooraf: $(cat "$RESULTS/raw/loadavg.txt"))"

@@ -41,7 +41,9 @@ def declared_sections() -> dict[str, list[tuple[str, tuple[str, ...]]]]:
     found: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
     for path in sorted(TEMPLATES.rglob("*.html")):
         for match in SECTION.finditer(path.read_text()):
-            name, *scopes = (word.strip("\"'") for word in match["args"].split())
+            words = match["args"].split()
+            words = words[: words.index("by")] if "by" in words else words  # `by` values: not scopes
+            name, *scopes = (word.strip("\"'") for word in words)
             found.setdefault(str(path.relative_to(TEMPLATES)), []).append((name, tuple(scopes)))
     return found
 

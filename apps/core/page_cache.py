@@ -242,7 +242,10 @@ def cached_page(
                 versions = shared_versions(*shared, *(_member_version_name(part, user.pk) for part in parts))
                 key = (*section_base, user.pages_version, *versions)
                 # The versions its sections choose from: a section shows only what its page declares.
-                section_base = (section_base, {MEMBER: user.pages_version, **dict(zip(shared + parts, versions))})
+                section_base = (
+                    section_base,
+                    {MEMBER: user.pages_version, **dict(zip(shared + parts, versions, strict=True))},
+                )
             return _serve(
                 request,
                 key=key,

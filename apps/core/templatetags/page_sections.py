@@ -9,12 +9,12 @@ register = template.Library()
 
 class CachedSectionNode(template.Node):
     def __init__(self, *, origin: str, name: str, scopes: tuple[str, ...], by: list, nodelist: template.NodeList):
-        self.origin, self.name, self.scopes, self.by, self.nodelist = origin, name, scopes, by, nodelist
+        self.template_name, self.name, self.scopes, self.by, self.nodelist = origin, name, scopes, by, nodelist
 
     def render(self, context):
         return section_render(
             context,
-            origin=self.origin,
+            origin=self.template_name,
             name=self.name,
             scopes=self.scopes,
             by=lambda: tuple(value.resolve(context) for value in self.by),
