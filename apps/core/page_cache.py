@@ -285,7 +285,8 @@ def _serve(
         context = {**shown.context, "csrf_token": csrf_placeholder(), _VALID_UNTIL: moments}
         if cacheable and section_base is not None:
             base, versions = section_base
-            context[SECTION_BASE] = (("section", release(), *base), versions)
+            # The third part: what the sections found in the cache in one call, per template.
+            context[SECTION_BASE] = (("section", release(), *base), versions, {})
         token = _rendering_moments.set(moments)
         try:
             html = render_to_string(template, context, request)

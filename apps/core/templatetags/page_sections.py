@@ -2,7 +2,7 @@
 
 from django import template
 
-from ..page_sections import section_check, section_render
+from ..page_sections import section_check, section_declared, section_render
 
 register = template.Library()
 
@@ -43,9 +43,10 @@ def cached_section(parser, token):
         raise template.TemplateSyntaxError(str(error)) from error
     nodelist = parser.parse(("endcached_section",))
     parser.delete_first_token()
-    origin = parser.origin.template_name if parser.origin is not None else ""
+    origin = (parser.origin.template_name if parser.origin is not None else "") or ""
+    section_declared(origin=origin, name=name, scopes=tuple(scopes), has_by=bool(by))
     return CachedSectionNode(
-        origin=origin or "",
+        origin=origin,
         name=name,
         scopes=tuple(scopes),
         by=[parser.compile_filter(bit) for bit in by],
