@@ -11,7 +11,9 @@ Declared, not remembered:
   way; tests/test_page_cache.py finds every caller and checks that each one makes the next visit fresh.
 
 The member's version is `User.pages_version` (moved in the transaction of the change, so it commits with
-the data); a shared version is a random token in the cache. A moved version is a new key: nothing is ever
+the data); a shared version is a random token in the cache, and so is the version of a part of one member's
+data (`member_dips`, moved by her dips only: every page of hers holds it, and her cached sections that do not
+show it survive her dip, apps/core/page_sections.py). A moved version is a new key: nothing is ever
 deleted, old pages expire. Pages are stored compressed (a dashboard's 17 KB is about 4 KB in the cache).
 
 What belongs to one request stays out: a page is rendered with a placeholder where its CSRF token goes,
