@@ -23,6 +23,7 @@ class Dashboard:
 
     def __init__(self, user):
         self.user = user
+        self._club_badge_count = 0
 
     @cached_property
     def active_challenges(self) -> list[UserChallenge]:
@@ -44,14 +45,27 @@ class Dashboard:
     def badge_summary(self) -> str:
         """What chooses the badges' section besides the catalogue and her other data: her awards (an award is
         never changed, only added with a higher id or taken away, so count and highest id tell every set
-        apart) and how many club badges she has. Two small queries instead of rendering every tile."""
-        awards = UserBadge.objects.filter(user=self.user).aggregate(count=Count("pk"), last=Max("pk"))
-        clubs = ClubChallengeEntry.objects.filter(user_id=self.user.pk, completed_at__isnull=False).count()
-        return f"{awards['count']}:{awards['last']}:{clubs}"
+        apart) and how many club badges she has. One small query instead of rendering every tile."""
+        awards = UserBadge.objects.filter(user_id=self.user.pk).order_by().values("user_id")
+        clubs = ClubChallengeEntry.objects.filter(user_id=self.user.pk, completed_at__isnull=False).order_by()
+        rows = awards.annotate(
+            count=Count("pk"),
+            last=Max("pk"),
+            clubs=Subquery(clubs.values("user_id").annotate(n=Count("pk")).values("n")[:1]),
+        ).values_list("count", "last", "clubs")[:1]
+        row = next(iter(rows), None)
+        count, last, club_count = row or (0, None, self._club_badge_count_without_awards())
+        self._club_badge_count = club_count or 0
+        return f"{count}:{last}:{club_count or 0}"
+
+    def _club_badge_count_without_awards(self) -> int:
+        return ClubChallengeEntry.objects.filter(user_id=self.user.pk, completed_at__isnull=False).count()
 
     @cached_property
     def badge_count(self) -> int:
-        return sum(len(group.awards) for group in self.badge_groups) + len(self.club_badges)
+        # The club badges' count from the summary when it was read (the badges' section is keyed by it).
+        clubs = self._club_badge_count if "badge_summary" in self.__dict__ else len(self.club_badges)
+        return sum(len(group.awards) for group in self.badge_groups) + clubs
 
     @cached_property
     def _catalogue(self) -> list[Challenge]:
