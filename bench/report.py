@@ -185,6 +185,7 @@ def build(results: Path, args) -> str:
         lines.append("- no page's query count grows with the data: met (same count on the full and the tiny club).")
     lines += page_cost_lines(raw / "page_cost.json")
     lines += rendered_cost_lines(raw / "rendered_cost.json")
+    lines += rendered_db_time_lines(raw / "rendered_db_time.json")
     lines += phone_lines(raw / "phone.json")
     failed = [r["url"] for r in rows if r["errors"] or r["non200"] or r["status_after"] != 200]
     if failed:
@@ -220,14 +221,14 @@ def page_cost_lines(path: Path) -> list[str]:
     return [*lines, "", *verdicts]
 
 
-def rendered_cost_lines(path: Path) -> list[str]:
-    """bench/rendered_cost.py: pages rendered after the write that precedes them, and the database's part."""
+def rendered_db_time_lines(path: Path) -> list[str]:
+    """bench/rendered_db_time.py: pages rendered after the write that precedes them, and the database's part."""
     if not path.exists():
         return ["", "Rendered pages: not measured in this run."]
     pages = json.loads(path.read_text())
     lines = [
         "",
-        "Pages as rendered after the write that precedes them (`bench/rendered_cost.py`: the scopes moved before "
+        "Pages as rendered after the write that precedes them (`bench/rendered_db_time.py`: the scopes moved before "
         "each request): wall and CPU time per request, the database's own execution time of the page's queries "
         "and the 8 KB pages they read. Goal (issue 37 §5): the database's part does not grow with the club's history.",
         "",
@@ -240,6 +241,35 @@ def rendered_cost_lines(path: Path) -> list[str]:
             f"{page['database_ms']:.2f} | {page['blocks']} |"
         )
     return lines
+
+
+def rendered_cost_lines(path: Path) -> list[str]:
+    """bench/rendered_cost.py: each member page as rendered after the write that precedes it (issue 37)."""
+    if not path.exists():
+        return ["", "Pages as rendered after their write: not measured in this run."]
+    cost = json.loads(path.read_text())
+    lines = [
+        "",
+        "CPU of the app process for each member page as rendered right after the write that typically precedes "
+        f"it (`bench/rendered_cost.py`: the write, then one timed request; median of {cost['rounds']} rounds; "
+        f"visitor {cost.get('visitor', '?')}), against a bare signed-in page:",
+        "",
+        "| URL (after its write) | CPU ms | × bare page | next visit (cached) × bare | goal |",
+        "| --- | ---: | ---: | ---: | --- |",
+    ]
+    verdicts = []
+    for url, page in cost["pages"].items():
+        goal = page["goal_times_bare"]
+        lines.append(
+            f"| `{url}` | {page['cpu_ms']:.2f} | {page['times_bare']:.2f} | {page['cached_times_bare']:.2f} "
+            f"| {f'≤ {goal:g}×' if goal else '-'} |"
+        )
+        if goal:
+            verdict = "met" if page["times_bare"] <= goal else f"**missed** by {page['times_bare'] - goal:.2f}×"
+            verdicts.append(
+                f"- `{url}` rendered after its write at ≤ {goal:g}× a bare page: {page['times_bare']:.2f}×, {verdict}."
+            )
+    return [*lines, "", *verdicts]
 
 
 def phone_lines(path: Path) -> list[str]:

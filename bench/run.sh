@@ -117,7 +117,9 @@ fi
 
 echo "== CPU per request of the member pages and /admin, as a multiple of a bare signed-in page"
 $PY bench/page_cost.py --out "$RESULTS/raw/page_cost.json"
-echo "== /club, /admin en /veilig zoals gerenderd na de schrijfactie ervoor (issue 37 §5)"
+echo "== /club, /admin en /veilig zoals gerenderd na de schrijfactie ervoor: het deel van de database (issue 37 §5)"
+$PY bench/rendered_db_time.py --out "$RESULTS/raw/rendered_db_time.json"
+echo "== CPU of each member page as rendered after the write that precedes it (issue 37)"
 $PY bench/rendered_cost.py --out "$RESULTS/raw/rendered_cost.json"
 
 cut -d' ' -f1-3 /proc/loadavg >"$RESULTS/raw/loadavg.txt"  # other work on the machine skews every number

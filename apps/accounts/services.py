@@ -374,6 +374,11 @@ def user_save(*, user: User) -> User:
             User.objects.select_for_update().filter(pk=user.pk).first()  # roles first, then the user, as _user_remove
             if _is_last_active_admin(active_admin_ids, user.pk):
                 raise AdminActionError(MESSAGE_LAST_ACTIVE_ADMIN, code=AccountRefusal.LAST_ADMIN)
+        if user.pk is not None:
+            # save() writes every field: the version of their pages as read now, never an older one, so that
+            # it moves on from there (an old number could be the key of a page cached before).
+            current = User.objects.select_for_update().filter(pk=user.pk).values_list("pages_version", flat=True)
+            user.pages_version = current.first() or 0
         user.save()
         # Their name on their own pages and on the events' lists; the newsletter's subscribers (the active members
         # who opted in).

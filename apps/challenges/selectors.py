@@ -2,8 +2,9 @@
 
 import datetime
 from dataclasses import dataclass, field
+from functools import cached_property
 
-from django.db.models import Case, Count, Exists, OuterRef, Prefetch, Q, Subquery, Value, When
+from django.db.models import Case, Count, Exists, Max, OuterRef, Prefetch, Q, Subquery, Value, When
 from django.utils import timezone
 
 from .models import Badge, Challenge, ClubChallenge, ClubChallengeEntry, UserBadge, UserChallenge
@@ -16,15 +17,77 @@ class BadgeGroup:
     awards: list[UserBadge] = field(default_factory=list)
 
 
-@dataclass
 class Dashboard:
-    active_challenges: list[UserChallenge]
-    badge_groups: list[BadgeGroup]
-    badge_count: int
-    waterdieren: Challenge | None
-    special_challenges: list[Challenge]
-    club_challenges: list["ClubChallengeCard"] = field(default_factory=list)
-    club_badges: list[ClubChallengeEntry] = field(default_factory=list)
+    """The member's dashboard, each part read when a section of the page shows it: a section served from the
+    cache (apps/core/page_sections.py) never reads its part. One query per part at any size."""
+
+    def __init__(self, user):
+        self.user = user
+        self._club_badge_count = 0
+
+    @cached_property
+    def active_challenges(self) -> list[UserChallenge]:
+        return list(
+            UserChallenge.objects.filter(user=self.user, is_active=True)
+            .select_related("challenge")
+            .annotate(dip_total=Count("dips"))
+        )
+
+    @cached_property
+    def badge_groups(self) -> list[BadgeGroup]:
+        return _newest_badges_per_challenge(self.user)
+
+    @cached_property
+    def club_badges(self) -> list[ClubChallengeEntry]:
+        return club_badges_for(self.user)
+
+    @cached_property
+    def badge_summary(self) -> str:
+        """What chooses the badges' section besides the catalogue and her other data: her awards (an award is
+        never changed, only added with a higher id or taken away, so count and highest id tell every set
+        apart) and how many club badges she has. One small query instead of rendering every tile."""
+        awards = UserBadge.objects.filter(user_id=self.user.pk).order_by().values("user_id")
+        clubs = ClubChallengeEntry.objects.filter(user_id=self.user.pk, completed_at__isnull=False).order_by()
+        rows = awards.annotate(
+            count=Count("pk"),
+            last=Max("pk"),
+            clubs=Subquery(clubs.values("user_id").annotate(n=Count("pk")).values("n")[:1]),
+        ).values_list("count", "last", "clubs")[:1]
+        row = next(iter(rows), None)
+        count, last, club_count = row or (0, None, self._club_badge_count_without_awards())
+        self._club_badge_count = club_count or 0
+        return f"{count}:{last}:{club_count or 0}"
+
+    def _club_badge_count_without_awards(self) -> int:
+        return ClubChallengeEntry.objects.filter(user_id=self.user.pk, completed_at__isnull=False).count()
+
+    @cached_property
+    def badge_count(self) -> int:
+        # The club badges' count from the summary when it was read (the badges' section is keyed by it).
+        clubs = self._club_badge_count if "badge_summary" in self.__dict__ else len(self.club_badges)
+        return sum(len(group.awards) for group in self.badge_groups) + clubs
+
+    @cached_property
+    def _catalogue(self) -> list[Challenge]:
+        # The catalogue is shown to every member: the special challenges admins make are visible with a card
+        # under way too (only the start buttons wait until that card is done).
+        return list(
+            Challenge.objects.filter(is_active=True)
+            .prefetch_related(Prefetch("badges", queryset=Badge.objects.order_by("milestone_dips")))
+            .order_by("target_dips", "name")
+        )
+
+    @cached_property
+    def waterdieren(self) -> Challenge | None:
+        return next((c for c in self._catalogue if c.is_waterdieren), None)
+
+    @cached_property
+    def special_challenges(self) -> list[Challenge]:
+        return [c for c in self._catalogue if not c.is_waterdieren]
+
+    @cached_property
+    def club_challenges(self) -> list["ClubChallengeCard"]:
+        return club_challenges_for(self.user)
 
     @property
     def can_start(self) -> bool:
@@ -38,30 +101,7 @@ class Dashboard:
 
 
 def dashboard_for(user) -> Dashboard:
-    active: list[UserChallenge] = list(
-        UserChallenge.objects.filter(user=user, is_active=True)
-        .select_related("challenge")
-        .annotate(dip_total=Count("dips"))
-    )
-    groups = _newest_badges_per_challenge(user)
-    # The catalogue is shown to every member: the special challenges admins make are visible with a card
-    # under way too (only the start buttons wait until that card is done).
-    catalogue = list(
-        Challenge.objects.filter(is_active=True)
-        .prefetch_related(Prefetch("badges", queryset=Badge.objects.order_by("milestone_dips")))
-        .order_by("target_dips", "name")
-    )
-    waterdieren = next((c for c in catalogue if c.is_waterdieren), None)
-    club_badges = club_badges_for(user)
-    return Dashboard(
-        active_challenges=active,
-        badge_groups=groups,
-        badge_count=sum(len(group.awards) for group in groups) + len(club_badges),
-        waterdieren=waterdieren,
-        special_challenges=[c for c in catalogue if not c.is_waterdieren],
-        club_challenges=club_challenges_for(user),
-        club_badges=club_badges,
-    )
+    return Dashboard(user)
 
 
 @dataclass

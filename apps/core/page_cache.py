@@ -11,7 +11,9 @@ Declared, not remembered:
   way; tests/test_page_cache.py finds every caller and checks that each one makes the next visit fresh.
 
 The member's version is `User.pages_version` (moved in the transaction of the change, so it commits with
-the data); a shared version is a random token in the cache. A moved version is a new key: nothing is ever
+the data); a shared version is a random token in the cache, and so is the version of a part of one member's
+data (`member_dips`, moved by her dips only: every page of hers holds it, and her cached sections that do not
+show it survive her dip, apps/core/page_sections.py). A moved version is a new key: nothing is ever
 deleted, old pages expire. Pages are stored compressed (a dashboard's 17 KB is about 4 KB in the cache).
 
 What belongs to one request stays out: a page is rendered with a placeholder where its CSRF token goes,
@@ -20,6 +22,7 @@ A cache that is down costs speed, never the page: every cache error falls back t
 alias answers a failing Redis like a miss, config/settings/caches.py; an error of any other cache too).
 """
 
+import contextvars
 import datetime
 import functools
 import hashlib
@@ -56,13 +59,16 @@ PAGE_DIGEST_HEADER = "X-Koud-Page"
 class Scope:
     name: str
     shows: str  # what a page under this scope shows, for the reader
+    # A part of one member's data with a version of its own per member, so that a write of only that part
+    # (her dip) leaves her other cached sections alone. Every member page still holds it in its key.
+    per_member: bool = False
 
 
 SCOPES: dict[str, Scope] = {}
 
 
-def _scope(name: str, shows: str) -> str:
-    SCOPES[name] = Scope(name, shows)
+def _scope(name: str, shows: str, *, per_member: bool = False) -> str:
+    SCOPES[name] = Scope(name, shows, per_member)
     return name
 
 
@@ -76,6 +82,14 @@ CLUB_CHALLENGES = _scope(
 )
 FEED = _scope("feed", "the club feed: what members share, their Brrr!s, the items admins hid")
 TOGETHER = _scope("together", "the club's plonsafspraken and who goes along (/samen, the dashboard block)")
+MEMBER_DIPS = _scope(
+    "member_dips", "one member's dips and what they count for: her cards' counts, badges, statistics", per_member=True
+)
+
+
+def member_parts() -> tuple[str, ...]:
+    """The parts of a member's data with versions of their own (every member page's key holds them all)."""
+    return tuple(name for name, scope in SCOPES.items() if scope.per_member)
 
 
 @lru_cache(maxsize=1)
@@ -107,20 +121,36 @@ def release() -> str:
 def pages_changed(*scopes: str, user_ids: Iterable[int] = ()) -> None:
     """Declare what a write changes, inside its transaction: every page that shows one of `scopes` is
     rendered anew on its next visit. `MEMBER` takes the members whose own pages changed (`user_ids`); their
-    version moves in this transaction, so it commits with the data. A shared scope's version moves now
-    (later reads in this transaction get new pages) and again after the commit, because a reader in between
-    may have stored the old data under the first new version."""
+    version moves in this transaction, so it commits with the data. A part of the members' data
+    (`MEMBER_DIPS`: a dip) instead moves only that part's version of each of them: their pages, and their
+    sections that show the part, are new; their other sections are kept. A shared scope's version (and a
+    part's) moves now (later reads in this transaction get new pages) and again after the commit, because a
+    reader in between may have stored the old data under the first new version."""
     _check_scopes(scopes)
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("pages_changed() belongs inside the transaction of the write it declares")
+    user_ids = list(user_ids)
+    parts = [name for name in scopes if SCOPES[name].per_member]
     if MEMBER in scopes:
-        get_user_model().objects.filter(pk__in=list(user_ids)).update(pages_version=F("pages_version") + 1)
-    elif user_ids:
-        raise ValueError("user_ids are for the member scope: declare MEMBER too")
-    for name in scopes:
-        if name != MEMBER:
-            _bump(name)
-            transaction.on_commit(functools.partial(_bump, name))
+        get_user_model().objects.filter(pk__in=user_ids).update(pages_version=F("pages_version") + 1)
+    elif user_ids and not parts:
+        raise ValueError("user_ids are for the member scope or a part of it: declare MEMBER or the part too")
+    elif parts and not user_ids:
+        raise ValueError(f"{parts} change members' own data: name them in user_ids")
+    names = [name for name in scopes if name != MEMBER and name not in parts]
+    names += [_member_version_name(part, user_id) for part in parts for user_id in user_ids]
+    for name in names:
+        _bump(name)
+        transaction.on_commit(functools.partial(_bump, name))
+
+
+def _member_version_name(part: str, user_id: int) -> str:
+    return f"{part}:{user_id}"
+
+
+def member_versions(user_id: int, *parts: str) -> tuple:
+    """The versions of parts of one member's data (None where the cache is down)."""
+    return shared_versions(*(_member_version_name(part, user_id) for part in parts))
 
 
 def _check_scopes(scopes: Iterable[str]) -> None:
@@ -140,13 +170,22 @@ class CachedView:
 @dataclass
 class Page:
     """What a cached page shows (the template's context), and how long that stays true when no version
-    moves: until the first event listed starts, for instance."""
+    moves: until the first event listed starts, for instance. Values a cached section shows may be lazy
+    (`lazy_value`, or an object with cached properties): a section served from the cache never reads them."""
 
     context: dict
     valid_for: float = PAGE_TIMEOUT
 
 
 _VALID_UNTIL = "_page_valid_until"  # the context's list of moments a section stops being true at
+# The same list while a cached page renders, for lazy values that learn how long they stay true only when
+# they are read (which a cached section skips: it brings the moment it stored along).
+_rendering_moments: contextvars.ContextVar[list[datetime.datetime] | None] = contextvars.ContextVar(
+    "page_valid_until", default=None
+)
+# The context's key of the page being rendered without its versions, and the versions of the scopes it shows
+# by name: a cached section's key is that key with the versions of its own scopes.
+SECTION_BASE = "_page_section_base"
 
 
 def page_valid_until(context, moment: datetime.datetime) -> None:
@@ -154,6 +193,13 @@ def page_valid_until(context, moment: datetime.datetime) -> None:
     as a download link until it expires: the cached page is rendered anew from `moment` on. Outside a
     cached page (a page rendered on every visit) it does nothing."""
     moments = context.get(_VALID_UNTIL)
+    if moments is not None:
+        moments.append(moment)
+
+
+def valid_until(moment: datetime.datetime) -> None:
+    """`page_valid_until` for a lazy value, which has no template context: the page being rendered."""
+    moments = _rendering_moments.get()
     if moments is not None:
         moments.append(moment)
 
@@ -174,27 +220,41 @@ def cached_page(
     checks outside this decorator: a page served from the cache does not run the view."""
     _check_scopes(scopes)
     shown_scopes = tuple(dict.fromkeys((MEMBER, *scopes)))
-    shared = tuple(name for name in shown_scopes if name != MEMBER)
+    # Every member page holds all parts of the member's data in its key (member_parts), declared or not.
+    shared = tuple(name for name in shown_scopes if name != MEMBER and not SCOPES[name].per_member)
     query = tuple(query)
 
     def decorate(view):
         @functools.wraps(view)
         def wrapper(request, *args, **kwargs):
             user = request.user
-            key = None
+            key = section_base = None
             if user.is_authenticated:
-                key = (
+                # What chooses the page besides versions: its sections' keys hold it too.
+                section_base = (
                     f"{view.__module__}.{view.__qualname__}",
                     MEMBER,
                     user.pk,
-                    user.pages_version,
-                    *shared_versions(*shared),
                     args,
                     sorted(kwargs.items()),
                     tuple(tuple(request.GET.getlist(name)) for name in query),
                     *(vary(request) if vary else ()),
                 )
-            return _serve(request, key=key, template=template, make=lambda: view(request, *args, **kwargs))
+                parts = member_parts()
+                versions = shared_versions(*shared, *(_member_version_name(part, user.pk) for part in parts))
+                key = (*section_base, user.pages_version, *versions)
+                # The versions its sections choose from: a section shows only what its page declares.
+                section_base = (
+                    section_base,
+                    {MEMBER: user.pages_version, **dict(zip(shared + parts, versions, strict=True))},
+                )
+            return _serve(
+                request,
+                key=key,
+                section_base=section_base,
+                template=template,
+                make=lambda: view(request, *args, **kwargs),
+            )
 
         wrapper.cached_page = CachedView(scopes=shown_scopes, template=template)  # type: ignore[attr-defined]
         return wrapper
@@ -203,10 +263,16 @@ def cached_page(
 
 
 def _serve(
-    request, *, key: tuple | None, template: str, make: Callable[[], Page | HttpResponseBase]
+    request,
+    *,
+    key: tuple | None,
+    template: str,
+    make: Callable[[], Page | HttpResponseBase],
+    section_base: tuple[tuple, dict] | None = None,
 ) -> HttpResponseBase:
     """The page from the cache under `key`, else rendered from `make()` and stored. No key (nobody signed
-    in), a key with a missing version (the cache is down) or a request with messages: rendered, not stored."""
+    in), a key with a missing version (the cache is down) or a request with messages: rendered, not stored,
+    and its sections rendered too (`section_base` only for a page that may be stored)."""
     key = None if key is None else ("page", release(), *key)
     cacheable = key is not None and None not in key and not len(messages.get_messages(request))
     cache_key = _cache_key(key) if key is not None and cacheable else ""
@@ -219,7 +285,15 @@ def _serve(
             return shown
         moments: list[datetime.datetime] = []
         context = {**shown.context, "csrf_token": csrf_placeholder(), _VALID_UNTIL: moments}
-        html = render_to_string(template, context, request)
+        if cacheable and section_base is not None:
+            base, versions = section_base
+            # The third part: what the sections found in the cache in one call, per template.
+            context[SECTION_BASE] = (("section", release(), *base), versions, {})
+        token = _rendering_moments.set(moments)
+        try:
+            html = render_to_string(template, context, request)
+        finally:
+            _rendering_moments.reset(token)
         now = timezone.now()
         valid_for = min([shown.valid_for, *((moment - now).total_seconds() for moment in moments)])
         if cacheable and valid_for >= 1:

@@ -5,6 +5,8 @@ table that only screen readers see)."""
 import datetime
 from dataclasses import dataclass
 
+from django.utils.safestring import SafeString, mark_safe
+
 from apps.charts.svg import Chart, Point, bar_chart, format_value, line_chart
 from apps.core.formatting import dutch_date
 
@@ -37,6 +39,18 @@ class Calendar:
     width: int
     height: int
     dom_id: str = "chart-jaarkalender"
+
+    @property
+    def day_cells(self) -> SafeString:
+        """The year's day squares as SVG, made here in one go: a template loop over 365 days was most of the
+        page's rendering (issue 37). Only whole numbers and fixed words go in, nothing to escape."""
+        return mark_safe(  # noqa: S308 - integers and constant class names only
+            "".join(
+                f'<rect class="logbook-day{" logbook-day--dip" if cell.dipped else ""}" x="{int(cell.x)}" '
+                f'y="{int(cell.y)}" width="{CELL}" height="{CELL}" rx="2"/>'
+                for cell in self.days
+            )
+        )
 
 
 @dataclass(frozen=True)

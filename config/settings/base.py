@@ -88,6 +88,8 @@ TEMPLATES: list[dict[str, Any]] = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # apps.core has no models and is no installed app: its tags are named here.
+            "libraries": {"page_sections": "apps.core.templatetags.page_sections"},
         },
     },
 ]

@@ -5,7 +5,7 @@ from django.db.models import Count, F, Subquery
 from django.db.models.functions import Coalesce
 
 from apps.accounts.models import User
-from apps.core.page_cache import CLUB, MEMBER, pages_changed
+from apps.core.page_cache import CLUB, MEMBER_DIPS, pages_changed
 
 from ..models import ClubChallenge, Dip, PhysicalStatus, UserBadge, UserChallenge
 from .club_progress import club_progress_refresh
@@ -34,8 +34,9 @@ def user_dip_count_refresh(*, user_id: int) -> tuple[ClubChallenge, ...]:
     The dated club challenges follow the dips here too (club_progress_refresh): returns the ones the member
     newly completed."""
     User.objects.select_for_update().filter(pk=user_id).values_list("pk", flat=True).first()
-    # Whatever changed the dips changed the member's pages, and the club's dips, cards and badges on /admin.
-    pages_changed(MEMBER, CLUB, user_ids=[user_id])
+    # Whatever changed the dips changed the member's dips and what they count for (her pages, and her sections
+    # that show them: MEMBER_DIPS), and the club's dips, cards and badges on /admin.
+    pages_changed(MEMBER_DIPS, CLUB, user_ids=[user_id])
     User.objects.filter(pk=user_id).update(
         dip_count=Coalesce(
             Subquery(

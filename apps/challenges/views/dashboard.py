@@ -1,3 +1,5 @@
+import datetime
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect
@@ -5,7 +7,17 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
 from apps.accounts.access import DASHBOARD_URL, member_required_action
-from apps.core.page_cache import CATALOGUE, CLUB_CHALLENGES, CLUB_MESSAGES, EVENTS, TOGETHER, Page, cached_page
+from apps.core.page_cache import (
+    CATALOGUE,
+    CLUB_CHALLENGES,
+    CLUB_MESSAGES,
+    EVENTS,
+    TOGETHER,
+    Page,
+    cached_page,
+    valid_until,
+)
+from apps.core.page_sections import lazy_value
 from apps.events.selectors import events_valid_for, upcoming_events_for
 from apps.events.views import MESSAGE_PLACE as EVENTS_MESSAGE_PLACE
 
@@ -31,17 +43,23 @@ def _today(request) -> tuple:
 )
 def dashboard(request):
     user = request.user
-    upcoming = upcoming_events_for(user)
     context = {
+        # Both lazy: read only by the sections rendered anew (apps/core/page_sections.py).
         "dashboard": dashboard_for(user),
-        "upcoming_events": upcoming,
+        "upcoming_events": lazy_value(lambda: _upcoming_events(user)),
         # Samen plonsen's sections show their answers in place (apps.together.views MESSAGE_PLACE and
         # BUDDY_MESSAGE_PLACE; challenges sits below together, so the names are written out here).
         "message_places": (EVENTS_MESSAGE_PLACE, "together-section", "buddies-section"),
         "celebration": celebration_for(request),
         "undo_dip_id": undo_offer_for(request),
     }
-    return Page(context, valid_for=events_valid_for(upcoming))
+    return Page(context)
+
+
+def _upcoming_events(user) -> list:
+    upcoming = upcoming_events_for(user)
+    valid_until(timezone.now() + datetime.timedelta(seconds=events_valid_for(upcoming)))
+    return upcoming
 
 
 @member_required_action(DASHBOARD_URL)

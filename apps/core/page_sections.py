@@ -1,0 +1,144 @@
+"""Cached sections: the parts of a cached page, each kept by the scopes it shows, so that a write renders
+anew only the sections it changed (issue 37). The page around them is still cached whole
+(apps/core/page_cache.py); a section is what is left of the work when the page must be rendered again.
+
+    {% load page_sections %}
+    {% cached_section "badges" "member_dips" "catalogue" %} ... {% endcached_section %}
+    {% cached_section "start" "catalogue" by dashboard.can_start %} ... {% endcached_section %}
+
+Declared, not remembered: the first word is the section's name (unique in its template), the rest are the
+scopes of `SCOPES` it shows, as quoted words, so tests/test_page_cache_declared.py reads them from the
+templates. The key holds the page's own choosers (the view, its arguments and query, the day...) and always
+the signed-in member, plus the versions of the declared scopes only: `member` is the member's data as her
+writes declare it (her `pages_version`); a part with its own version (`member_dips`: her dips and what they
+count for) is that version and hers, and a section that shows the part must name it, since a dip moves only
+the part: a section of `member` alone (her name, her sign-ups) is kept through her dip, one of "catalogue"
+alone through all her changes. `by` adds plain values to the key that choose the section within its scopes
+and cost less to read than the section costs to render (whether she may start a challenge: the catalogue's
+section then survives her dips, which rarely change that).
+
+A section is cached only inside a page that may be cached (a signed-in member, no messages to show): so a
+one-time message is never in one, and its CSRF token is the page's placeholder, filled in per request. The
+moments a section stops being true at (page_valid_until, valid_until) are stored with it and handed to the
+page again when the section comes from the cache. Values only a section reads should be lazy in the view's
+context (`lazy_value`, cached properties): a section served from the cache never reads them.
+"""
+
+import datetime
+import zlib
+from collections.abc import Callable
+from typing import Any
+
+from django.utils import timezone
+from django.utils.functional import SimpleLazyObject
+from django.utils.safestring import SafeString, mark_safe
+
+from .page_cache import (
+    _VALID_UNTIL,
+    MEMBER,
+    PAGE_TIMEOUT,
+    SCOPES,
+    SECTION_BASE,
+    _cache_call,
+    _cache_key,
+    _check_scopes,
+    csrf_placeholder,
+)
+
+
+def lazy_value(make: Callable[[], Any]) -> Any:
+    """A context value made only when a rendered section reads it (a list, an object...)."""
+    return SimpleLazyObject(make)
+
+
+def section_check(name: str, scopes: tuple[str, ...]) -> None:
+    if not name:
+        raise ValueError("a cached section needs a name")
+    if not scopes:
+        raise ValueError(f"cached section {name!r} declares no scopes: name what it shows")
+    _check_scopes(scopes)
+
+
+class SectionScopeUndeclared(LookupError):
+    """A section shows a scope its page does not declare: the page's key would not move with it."""
+
+
+def section_versions(page_versions: dict, scopes: tuple[str, ...]) -> tuple:
+    """The versions a section's key holds, from those of its page: the member's own version for `member` and
+    for a part of hers (any write of her other data renders its sections anew too), the part's, the shared
+    scopes'. The page's key already holds the member."""
+    missing = set(scopes) - page_versions.keys()
+    if missing:
+        raise SectionScopeUndeclared(f"the page does not declare {sorted(missing)}: add them to its @cached_page")
+    mine = MEMBER in scopes or any(SCOPES[name].per_member for name in scopes)
+    return (page_versions[MEMBER] if mine else "-", *(page_versions[name] for name in scopes if name != MEMBER))
+
+
+# Per template, its sections without `by` (their keys are known before rendering): name -> scopes. Filled when
+# the template is compiled.
+_PLAIN_SECTIONS: dict[str, dict[str, tuple[str, ...]]] = {}
+
+
+def section_declared(*, origin: str, name: str, scopes: tuple[str, ...], has_by: bool) -> None:
+    if not has_by:
+        _PLAIN_SECTIONS.setdefault(origin, {})[name] = scopes
+
+
+def _section_key(base, page_versions, *, origin: str, name: str, scopes, chosen_by: tuple) -> tuple | None:
+    key = (*base, origin, name, *section_versions(page_versions, scopes), chosen_by)
+    return None if None in key else key
+
+
+def _prefetch(base, page_versions, *, origin: str) -> dict:
+    """The stored sections of a template that need no `by`, in one cache call: a round trip per section
+    was a good part of a page's rendering after a write."""
+    keys = [
+        _section_key(base, page_versions, origin=origin, name=name, scopes=scopes, chosen_by=())
+        for name, scopes in _PLAIN_SECTIONS.get(origin, {}).items()
+        if set(scopes) <= page_versions.keys()
+    ]
+    cache_keys = [_cache_key(key) for key in keys if key is not None]
+    stored = (_cache_call("get_many", cache_keys) or {}) if cache_keys else {}
+    return {cache_key: stored.get(cache_key) for cache_key in cache_keys}  # None: asked for, not there
+
+
+def section_render(
+    context,
+    *,
+    origin: str,
+    name: str,
+    scopes: tuple[str, ...],
+    render: Callable[[], str],
+    by: Callable[[], tuple] = tuple,
+) -> str:
+    """The section's HTML from the cache when it was rendered under this key, else rendered and stored.
+    `by` gives plain values that choose the section within its scopes (whether the member may start a
+    challenge, a summary of her badges): cheaper to read than the section is to render."""
+    page = context.get(SECTION_BASE)
+    if page is None or context.get("csrf_token") != csrf_placeholder():
+        return render()
+    base, page_versions, found = page
+    chosen_by = by()
+    if not all(value is None or isinstance(value, (bool, int, str)) for value in chosen_by):
+        raise TypeError(f"section {name!r}: `by` takes plain values (bool, int, str), not {chosen_by!r}")
+    key = _section_key(base, page_versions, origin=origin, name=name, scopes=scopes, chosen_by=chosen_by)
+    moments: list[datetime.datetime] | None = context.get(_VALID_UNTIL)
+    if key is None or moments is None:
+        return render()
+    cache_key = _cache_key(key)
+    if origin not in found:  # the first section of this template: all those without `by` in one call
+        found[origin] = _prefetch(base, page_versions, origin=origin)
+    prefetched = found[origin]
+    stored = prefetched.pop(cache_key) if cache_key in prefetched else _cache_call("get", cache_key)
+    if stored is not None:
+        compressed, until = stored
+        if until is not None:
+            moments.append(until)
+        return mark_safe(zlib.decompress(compressed).decode())  # noqa: S308 - our own rendered HTML
+    before = len(moments)
+    html = render()
+    until = min(moments[before:], default=None)
+    seconds = PAGE_TIMEOUT if until is None else (until - timezone.now()).total_seconds()
+    if seconds >= 1:
+        _cache_call("set", cache_key, (zlib.compress(str(html).encode()), until), min(int(seconds), PAGE_TIMEOUT))
+    return html if isinstance(html, SafeString) else mark_safe(html)  # noqa: S308 - rendered by the template
