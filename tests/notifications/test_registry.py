@@ -170,11 +170,6 @@ def test_the_registry_and_the_mail_texts_are_in_no_import_circle():
     assert all("apps.notifications.tasks" in circle for circle in _circles())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="tasks.py, push.py and services/delivery.py close one circle; they are rewritten by the push work "
-    "(issue 36 §2): each task beside the work it runs makes this a line. Remove this mark when it passes.",
-)
 def test_the_modules_of_notifications_import_in_a_line():
     """No import circle inside the notifications app (module level and inside functions alike): `python
     tools/import_cycles.py apps/notifications`."""
