@@ -15,7 +15,7 @@ Claim, send, record: a task's notices are claimed in one short transaction (stat
 token), pushed with no row lock held by a bounded pool of threads (WEBPUSH_CONCURRENCY, one kept-alive
 session each; only the HTTP happens in the threads), and each notice's outcome is written by its own short
 UPDATE as it comes (those that came back together share one commit), guarded by the claim token. The run
-holds a PostgreSQL advisory lock on its token for as long as it lives: a worker killed at any moment leaves
+holds a PostgreSQL advisory lock on its token for as long as it lives (claims.py): a worker killed at any moment leaves
 notices 'sending' under a token nobody holds, and `notices_recover_stuck` (services/delivery.py) queues
 those again: at the start of the next delivery run, in the check-up a claim queues for CLAIM_CHECK_AFTER
 later (tasks.notices_check_claims), or in the cron run. Only a push that was in flight when the worker died
