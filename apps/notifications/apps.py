@@ -12,7 +12,10 @@ class NotificationsConfig(AppConfig):
         from apps.accounts.signals import email_change_requested, email_changed
         from apps.invitations.signals import invitations_created
 
-        from . import kinds  # noqa: F401 - the kinds of the apps below this one, and club messages
+        from . import (
+            kinds,  # noqa: F401 - the kinds of the apps below this one, and club messages
+            tasks,  # noqa: F401 - registers each task with the seam the services enqueue through
+        )
         from .services import allauth_mail_queue
 
         # Each app declares the kinds of message it sends in its own notices.py: importing them fills the registry

@@ -21,9 +21,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from .models import Mail, MailPreference, Notice, NoticePreference, PushSubscription
+from .queueing import mails_enqueue, notices_enqueue, rows_create_once
 from .registry import KINDS, MAIL, OFF, PUSH, MessageKind, MessageKindUnknown, chosen_kinds, kind_of
-from .services.mail_queue import mails_enqueue, rows_create_once
-from .tasks import deliver_notices
 
 __all__ = [
     "KINDS",
@@ -186,9 +185,7 @@ def _told(users, notice_kind: MessageKind, title, body, url, event_id, dedupe_ke
     with transaction.atomic(savepoint=False):
         notices = rows_create_once(Notice, as_notice)
         ids = [notice.pk for notice in notices]
-        task = deliver_notices if send_after <= now else deliver_notices.using(run_after=send_after)
-        for start in range(0, len(ids), PER_TASK):
-            task.enqueue(notice_ids=ids[start : start + PER_TASK])
+        notices_enqueue(ids, per_task=PER_TASK, run_after=send_after if send_after > now else None)
         mails = rows_create_once(Mail, as_mail)
         mails_enqueue([mail.pk for mail in mails])
     told: dict[int, Notice | Mail] = {notice.user_id: notice for notice in notices}

@@ -15,7 +15,7 @@ Claim, send, record: a task's notices are claimed in one short transaction (stat
 token), pushed with no row lock held by a bounded pool of threads (WEBPUSH_CONCURRENCY, one kept-alive
 session each; only the HTTP happens in the threads), and each notice's outcome is written by its own short
 UPDATE as it comes (those that came back together share one commit), guarded by the claim token. The run
-holds a PostgreSQL advisory lock on its token for as long as it lives: a worker killed at any moment leaves
+holds a PostgreSQL advisory lock on its token for as long as it lives (claims.py): a worker killed at any moment leaves
 notices 'sending' under a token nobody holds, and `notices_recover_stuck` (services/delivery.py) queues
 those again: at the start of the next delivery run, in the check-up a claim queues for CLAIM_CHECK_AFTER
 later (tasks.notices_check_claims), or in the cron run. Only a push that was in flight when the worker died
@@ -25,40 +25,38 @@ can go twice.
 import datetime
 import json
 import logging
-import secrets
 import threading
-from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import requests
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 
+from .claims import RETRY_DELAYS, claim_token, claims_watch
 from .models import Notice, PushSubscription
 from .notices import channels_for_users, kind_of, notice_mail_queue
-from .push_transport import EndpointRefused, EndpointUnresolved, PushSession, endpoint_allowed
+from .push_transport import (
+    EndpointRefused,
+    EndpointUnresolved,
+    PushNotConfigured,
+    PushSession,
+    endpoint_allowed,
+    push_configured,
+)
+from .queueing import notices_enqueue
+from .services.delivery import notices_recover_stuck
+from .services.push_subscriptions import push_subscriptions_expire
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["endpoint_allowed", "notices_deliver", "push_configured"]
+__all__ = ["RETRY_DELAYS", "claims_watch", "endpoint_allowed", "notices_deliver", "push_configured"]
 
-# After the first try: the waits before each next one. The push service's Retry-After wins when it is longer.
-RETRY_DELAYS = [datetime.timedelta(minutes=1), datetime.timedelta(minutes=5), datetime.timedelta(minutes=30)]
 GONE = {404, 410}
-
-
-class PushNotConfigured(RuntimeError):
-    pass
-
-
-def push_configured() -> bool:
-    return bool(settings.VAPID_PUBLIC_KEY and settings.VAPID_PRIVATE_KEY)
 
 
 _vapid_cache: dict[str, Vapid] = {}
@@ -163,55 +161,6 @@ def _push_notice(devices: list[PushSubscription], data: str, sessions: "_Session
 
 # --- claim ---------------------------------------------------------------------------------------------------
 
-# The advisory lock's first key: this app's claims, apart from any other use of advisory locks.
-CLAIM_LOCK_CLASS = 36
-
-
-def claim_owner_alive(token: int) -> bool:
-    """Whether the run that claimed under this token still lives (holds its advisory lock). PostgreSQL drops
-    a session's locks when its process dies, however it died."""
-    if connection.vendor != "postgresql":
-        return True  # no session locks: recovery goes by the clock alone
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [CLAIM_LOCK_CLASS, token])
-        (free,) = cursor.fetchone()
-        if free:
-            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [CLAIM_LOCK_CLASS, token])
-    return not free
-
-
-@contextmanager
-def _claim_token() -> Iterator[int]:
-    token = secrets.randbelow(2**31 - 1) + 1
-    if connection.vendor != "postgresql":
-        yield token
-        return
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_lock(%s, %s)", [CLAIM_LOCK_CLASS, token])
-    try:
-        yield token
-    finally:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [CLAIM_LOCK_CLASS, token])
-
-
-# How long after a claim its check-up runs (tasks.notices_check_claims): a restarted worker takes a killed
-# one's notices on within about this long, whatever else is queued.
-CLAIM_CHECK_AFTER = datetime.timedelta(seconds=20)
-
-
-def claims_watch() -> None:
-    """While notices are claimed, one check-up waits in the queue (never two)."""
-    from django_tasks_db.models import DBTaskResult
-
-    from .tasks import notices_check_claims
-
-    if not Notice.objects.filter(status=Notice.Status.SENDING).exists():
-        return
-    waiting = DBTaskResult.objects.filter(status="READY", task_path=notices_check_claims.module_path)
-    if not waiting.exists():
-        notices_check_claims.using(run_after=timezone.now() + CLAIM_CHECK_AFTER).enqueue()
-
 
 def _claim(notice_ids: list[int], token: int, now: datetime.datetime) -> list[Notice]:
     """One short transaction: the due notices among these that no one else has, marked 'sending' as ours."""
@@ -235,9 +184,6 @@ def _claim(notice_ids: list[int], token: int, now: datetime.datetime) -> list[No
 
 def _record(notice: Notice, token: int, outcome: PushOutcome | None, reason: str = "") -> str:
     """Write one notice's outcome, only while the claim is still ours. In the caller's short transaction."""
-    from .services import push_subscriptions_expire
-    from .tasks import deliver_notices
-
     now = timezone.now()
     values: dict = {"claim_token": None, "claimed_at": None}
     mail = False
@@ -265,7 +211,7 @@ def _record(notice: Notice, token: int, outcome: PushOutcome | None, reason: str
         status = Notice.Status.FAILED
         Notice.objects.filter(pk=notice.pk).update(status=status)
     if status == Notice.Status.RETRY:
-        deliver_notices.using(run_after=values["send_after"]).enqueue(notice_ids=[notice.pk])
+        notices_enqueue([notice.pk], per_task=1, run_after=values["send_after"])
     if outcome is not None and outcome.gone:
         push_subscriptions_expire(subscription_ids=outcome.gone)
     return status
@@ -297,15 +243,13 @@ class _Sessions:
 
 def notices_deliver(*, notice_ids: list[int]) -> dict[str, int]:
     """Deliver the given notices: claim, push several at once, record each as it comes. Runs in the worker."""
-    from .services import notices_recover_stuck
-
     notices_recover_stuck()  # the claims a dead worker left: this worker takes them on now
     counts: dict[str, int] = {}
 
     def count(status: str) -> None:
         counts[status] = counts.get(status, 0) + 1
 
-    with _claim_token() as token:
+    with claim_token() as token:
         claimed = _claim(notice_ids, token, timezone.now())
         for _ in range(len(notice_ids) - len(claimed)):
             count("skipped")  # sent already, withdrawn, not yet due, or another run's

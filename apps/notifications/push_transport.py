@@ -21,6 +21,15 @@ from requests.adapters import HTTPAdapter
 ENDPOINT_MAX = 1000
 
 
+class PushNotConfigured(RuntimeError):
+    pass
+
+
+def push_configured() -> bool:
+    """Whether this site pushes at all: its VAPID keys are set."""
+    return bool(settings.VAPID_PUBLIC_KEY and settings.VAPID_PRIVATE_KEY)
+
+
 class EndpointRefused(Exception):
     """Not a push service this site sends to (or not at a public address): no connection is made."""
 

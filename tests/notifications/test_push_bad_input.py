@@ -8,7 +8,7 @@ import json
 import pytest
 from django_tasks_db.models import DBTaskResult
 
-from apps.notifications import notices
+from apps.notifications.kinds import CLUB_MESSAGE
 from apps.notifications.models import Notice, PushSubscription
 from apps.notifications.notices import notice_send
 from apps.notifications.services import PushError, push_subscription_save
@@ -92,9 +92,7 @@ def test_a_poisoned_device_does_not_take_the_batch_down(push_receiver, smtp_serv
         PushSubscriptionFactory(endpoint=f"https://user:pw@127.0.0.1:{port}/push/x"),
     ]
     members = [user for user, _ in good[:2]] + [device.user for device in poisoned] + [user for user, _ in good[2:]]
-    ids = [
-        notice_send(user=user, kind=notices.CLUB_MESSAGE, title="Voor iedereen", body="Tekst").pk for user in members
-    ]
+    ids = [notice_send(user=user, kind=CLUB_MESSAGE, title="Voor iedereen", body="Tekst").pk for user in members]
     DBTaskResult.objects.all().delete()  # one task for all of them, as a club message sends
     from apps.notifications.tasks import deliver_notices
 

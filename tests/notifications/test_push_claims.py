@@ -18,7 +18,7 @@ from django.db import connection, connections, transaction
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from apps.notifications import notices
+from apps.events.notices import EVENT_CHANGED
 from apps.notifications.models import Notice
 from apps.notifications.notices import notice_send
 from apps.notifications.push import notices_deliver
@@ -47,7 +47,7 @@ def _members_with_a_device(push_receiver, count: int):
 
 def _notices(browsers) -> list[int]:
     users = UserFactory._meta.model.objects.filter(pk__in=browsers)
-    return [notice_send(user=user, kind=notices.EVENT_CHANGED, title="Nieuwe tijd", body="11:00").pk for user in users]
+    return [notice_send(user=user, kind=EVENT_CHANGED, title="Nieuwe tijd", body="11:00").pk for user in users]
 
 
 def _in_a_thread(fn):

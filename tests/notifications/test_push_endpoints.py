@@ -8,7 +8,7 @@ import socket
 
 import pytest
 
-from apps.notifications import notices
+from apps.notifications.kinds import CLUB_MESSAGE
 from apps.notifications.models import Notice, PushSubscription
 from apps.notifications.notices import notice_send
 from apps.notifications.push_transport import EndpointRefused, endpoint_allowed, vetted_address
@@ -150,7 +150,7 @@ def test_delivery_connects_to_no_internal_address_stored_before(production_rules
         f"https://user:pw@127.0.0.1:{port}/push/f",
     ]:
         PushSubscriptionFactory(user=user, endpoint=endpoint)
-    notice = notice_send(user=user, kind=notices.CLUB_MESSAGE, title="Bericht", body="Tekst")
+    notice = notice_send(user=user, kind=CLUB_MESSAGE, title="Bericht", body="Tekst")
     run_worker()
 
     assert push_receiver.connections == 0
@@ -166,7 +166,7 @@ def test_a_redirect_is_not_followed(push_receiver, smtp_server):
     push_subscription_save(user=user, subscription=browser.as_json())
     elsewhere = push_receiver.subscribe()  # an endpoint of the same server that answers when reached
     push_receiver.redirect(browser.endpoint, elsewhere.endpoint)
-    notice = notice_send(user=user, kind=notices.CLUB_MESSAGE, title="Bericht", body="Tekst")
+    notice = notice_send(user=user, kind=CLUB_MESSAGE, title="Bericht", body="Tekst")
     run_worker()
 
     assert push_receiver.received == [] and push_receiver.rejected == []  # the 307 was the only answer
@@ -294,7 +294,7 @@ def test_a_push_service_whose_name_does_not_resolve_now_is_tried_again_later(set
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(socket, "getaddrinfo", getaddrinfo)
-        notice = notice_send(user=user, kind=notices.CLUB_MESSAGE, title="Bericht", body="Tekst")
+        notice = notice_send(user=user, kind=CLUB_MESSAGE, title="Bericht", body="Tekst")
         run_worker()
     notice.refresh_from_db()
     assert notice.status == Notice.Status.RETRY

@@ -16,7 +16,9 @@ from allauth.account.models import EmailAddress
 from django.conf import settings as django_settings
 from django.core.exceptions import ValidationError
 from django.utils import timezone
+from django_tasks.base import Task
 
+from apps.notifications import queueing, tasks
 from apps.notifications.messages import build_message
 from apps.notifications.models import InvitationOptOut, Mail, Notice
 from apps.notifications.notices import channels_for, notice_mail_queue
@@ -170,11 +172,6 @@ def test_the_registry_and_the_mail_texts_are_in_no_import_circle():
     assert all("apps.notifications.tasks" in circle for circle in _circles())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="tasks.py, push.py and services/delivery.py close one circle; they are rewritten by the push work "
-    "(issue 36 §2): each task beside the work it runs makes this a line. Remove this mark when it passes.",
-)
 def test_the_modules_of_notifications_import_in_a_line():
     """No import circle inside the notifications app (module level and inside functions alike): `python
     tools/import_cycles.py apps/notifications`."""
@@ -197,3 +194,19 @@ def test_each_app_declares_its_kinds_in_its_own_notices_module():
     assert owners["export_ready"] == "apps.logbook.notices"
     notifications = importlib.import_module("apps.notifications.kinds")
     assert not any(hasattr(notifications, name) for name in ("EVENT_CHANGED", "BUDDY_REQUEST", "REACTION"))
+
+
+def test_every_task_is_registered_with_the_seam_the_work_modules_enqueue_through():
+    """tasks.py sits at the top of the line; the modules below enqueue through apps.notifications.queueing, which
+    must know every task, under the path queued rows name."""
+    defined = {name: value for name, value in vars(tasks).items() if isinstance(value, Task)}
+    assert set(defined) == {
+        "deliver_mails",
+        "send_invitation_mails",
+        "deliver_notices",
+        "notices_check_claims",
+        "club_message_fan_out",
+    }
+    for name, task in defined.items():
+        assert queueing._TASKS[name] is task
+        assert queueing.task_path(name) == f"apps.notifications.tasks.{name}"

@@ -9,6 +9,10 @@ from apps.audit.actions import AuditAction
 from apps.audit.services import AuditMeta, audit_record
 from apps.core.page_cache import CLUB_MESSAGES, pages_changed
 
+from ..kinds import CLUB_MESSAGE
+from ..models import ClubMessage, Notice
+from ..notices import notices_send
+from ..queueing import club_message_fan_out_enqueue
 from ..refusals import NotificationRefusal
 from .push_subscriptions import PushError
 
@@ -22,9 +26,6 @@ NOTICES_PER_TASK = 500
 
 def club_message_send(*, author, title: str, body: str, meta: AuditMeta | None = None):
     """An admin's club message: saved now, told to every member by the worker (push or mail, their choice)."""
-    from ..models import ClubMessage
-    from ..tasks import club_message_fan_out
-
     title, body = " ".join(str(title or "").split()), str(body or "").strip()
     fields = {}
     if not title:
@@ -40,7 +41,7 @@ def club_message_send(*, author, title: str, body: str, meta: AuditMeta | None =
     with transaction.atomic():
         message = ClubMessage.objects.create(author=author, title=title, body=body)
         pages_changed(CLUB_MESSAGES)
-        club_message_fan_out.enqueue(message_id=message.pk)
+        club_message_fan_out_enqueue(message_id=message.pk)
         if meta is not None:  # the audit log, in this transaction
             audit_record(
                 meta=meta, action=AuditAction.CLUB_MESSAGE_SENT, target_type="club_message", target_id=message.pk
@@ -52,10 +53,6 @@ def club_message_fan_out_run(*, message_id: int, now: datetime.datetime | None =
     """In the worker: every active member told by `notices_send` (a notice for who wants it by push on a device,
     a mail for the others who want it; in quiet hours every one of them waits as a notice until they end). A
     second run of this task tells nobody twice: each member's notice has its key."""
-    from ..kinds import CLUB_MESSAGE
-    from ..models import ClubMessage, Notice
-    from ..notices import notices_send
-
     message = ClubMessage.objects.filter(pk=message_id).first()
     if message is None:
         return {}

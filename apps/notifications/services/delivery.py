@@ -12,9 +12,11 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from ..claims import RETRY_DELAYS, claim_owner_alive
 from ..links import UnsubscribeScope, unsubscribe_payload
 from ..messages import build_message
 from ..models import InvitationOptOut, Mail, Notice
+from ..queueing import notices_enqueue
 from ..refusals import NotificationRefusal
 from ..registry import KINDS
 from .mail_queue import (
@@ -83,9 +85,6 @@ def notices_recover_stuck(*, now: datetime.datetime | None = None) -> int:
 
     Safe beside live runs: a live claim is left alone, every write is guarded by its status (and a notice
     queued twice is claimed once), and a waiting one is queued again at most once per STUCK_AFTER."""
-    from ..push import RETRY_DELAYS, claim_owner_alive
-    from ..tasks import deliver_notices
-
     now = now or timezone.now()
     cutoff = now - datetime.timedelta(seconds=settings.BACKGROUND_STUCK_AFTER_SECONDS)
     claims: dict[int | None, datetime.datetime] = {}
@@ -120,8 +119,7 @@ def notices_recover_stuck(*, now: datetime.datetime | None = None) -> int:
         )
         Notice.objects.filter(pk__in=waiting_ids).update(claimed_at=now)
         ids = sorted(orphan_ids + waiting_ids)
-        for start in range(0, len(ids), NOTICES_PER_RECOVERY_TASK):
-            deliver_notices.enqueue(notice_ids=ids[start : start + NOTICES_PER_RECOVERY_TASK])
+        notices_enqueue(ids, per_task=NOTICES_PER_RECOVERY_TASK)
     return len(ids)
 
 

@@ -15,17 +15,18 @@ from apps.invitations.models import Invitation
 
 from ..kinds import ACCOUNT, INVITATION
 from ..models import InvitationOptOut, Mail, MailPreference, NoticePreference
+
+# MAILS_PER_TASK, mails_enqueue and rows_create_once live in queueing (below notices.py, which uses them too).
+from ..queueing import MAILS_PER_TASK as MAILS_PER_TASK
+from ..queueing import invitation_mails_enqueue, mails_enqueue, rows_create_once
 from ..refusals import NotificationRefusal
 from ..registry import OFF, flag_kinds, mail_kind_of
-from ..tasks import deliver_mails, send_invitation_mails
 
 MESSAGE_RESENT = "De uitnodiging wordt opnieuw verstuurd."
 MESSAGE_NO_INVITATION = "Deze uitnodiging bestaat niet meer."
 MESSAGE_NO_EMAIL = "Deze uitnodiging heeft geen e-mailadres."
 MESSAGE_NOT_ACTIVE = "Deze uitnodiging is al gebruikt of verlopen."
 MESSAGE_OPTED_OUT = "Dit e-mailadres wil geen uitnodigingen meer ontvangen."
-# Mails per background task (sent over one SMTP connection): 2,000 bulk invitations are 4 tasks, not 2,000.
-MAILS_PER_TASK = 500
 # SQLite caps the parameters of one query.
 _CHUNK = 500
 
@@ -34,12 +35,6 @@ class MailError(DomainError):
     """A refused mail action; the message is Dutch."""
 
     status = 409
-
-
-def mails_enqueue(mail_ids: list[int]) -> None:
-    """One delivery task per MAILS_PER_TASK queued mails (in the caller's transaction)."""
-    for start in range(0, len(mail_ids), MAILS_PER_TASK):
-        deliver_mails.enqueue(mail_ids=mail_ids[start : start + MAILS_PER_TASK])
 
 
 _enqueue = mails_enqueue
@@ -120,35 +115,6 @@ def member_mail_queue(
             return None
         _enqueue([mail.pk])
     return mail
-
-
-def rows_create_once(model, rows: list) -> list:
-    """Insert `Mail` or `Notice` rows, leaving out those whose `dedupe_key` is taken (told before under that key).
-    Returns the rows written, with their ids. A few queries for any number of rows."""
-    keys = [row.dedupe_key for row in rows if row.dedupe_key]
-    taken: set[str] = set()
-    for start in range(0, len(keys), _CHUNK):
-        part = keys[start : start + _CHUNK]
-        taken.update(model.objects.filter(dedupe_key__in=part).values_list("dedupe_key", flat=True))
-    fresh = [row for row in rows if not row.dedupe_key or row.dedupe_key not in taken]
-    if not fresh:
-        return []
-    try:
-        with transaction.atomic():
-            return model.objects.bulk_create(fresh, batch_size=_CHUNK)
-    except IntegrityError:
-        # The same change told twice at once (two cron runs): the other call wrote some of these keys meanwhile.
-        # Row by row then, each in its savepoint, so that only the rows written here are told.
-        written = []
-        for row in fresh:
-            try:
-                with transaction.atomic():
-                    row.save(force_insert=True)
-            except IntegrityError:
-                row.pk = None
-                continue
-            written.append(row)
-        return written
 
 
 def guest_mails_queue(*, kind: str, event_id: int, guests: list[tuple[int, str, str]]) -> list[Mail]:
@@ -261,8 +227,7 @@ def invitation_mails_queue(*, invitations: Iterable[Invitation]) -> int:
         # the new rows' mail status costs no query per invitation.
         Invitation.mail.related.set_cached_value(invitation, None)
     invitation_ids = [invitation.pk for invitation in invitations if invitation.email]
-    for start in range(0, len(invitation_ids), MAILS_PER_TASK):
-        send_invitation_mails.enqueue(invitation_ids=invitation_ids[start : start + MAILS_PER_TASK])
+    invitation_mails_enqueue(invitation_ids)
     return len(invitation_ids)
 
 

@@ -12,8 +12,10 @@ from django.utils import timezone
 from apps.core.errors import DomainError
 from apps.core.page_cache import MEMBER, pages_changed
 
-from ..models import MailPreference, PushSubscription
+from ..models import Channel, MailPreference, NoticePreference, PushSubscription
+from ..push_transport import EndpointRefused, push_configured, vetted_address
 from ..refusals import NotificationRefusal
+from ..registry import KINDS
 
 MESSAGE_PUSH_BAD_SUBSCRIPTION = "Dit apparaat gaf geen bruikbaar abonnement door. Probeer het opnieuw."
 MESSAGE_PUSH_NOT_HTTPS = (
@@ -67,9 +69,6 @@ def push_subscription_save(*, user, subscription: object, device_label: object =
     another member subscribed on this browser before moves to this member. Nothing in it is trusted: the
     endpoint must be a known push service at a public address (push_transport), the key a point on P-256,
     the secret 16 bytes. A member keeps at most WEBPUSH_MAX_DEVICES devices: the one seen longest ago goes."""
-    from ..push import push_configured
-    from ..push_transport import EndpointRefused, vetted_address
-
     if not push_configured():
         raise PushError(MESSAGE_PUSH_OFF, code=NotificationRefusal.PUSH_OFF, status=409)
     if not isinstance(subscription, dict):
@@ -127,8 +126,6 @@ def push_subscription_save(*, user, subscription: object, device_label: object =
 
 def push_subscription_delete(*, user, subscription_id: int) -> None:
     """'Verwijderen' next to a device: only the member's own."""
-    from ..models import PushSubscription
-
     with transaction.atomic():
         deleted, _ = PushSubscription.objects.filter(user=user, pk=subscription_id).delete()
         if not deleted:
@@ -138,8 +135,6 @@ def push_subscription_delete(*, user, subscription_id: int) -> None:
 
 def push_subscriptions_expire(*, subscription_ids: list[int]) -> int:
     """The push service said these endpoints are gone (404/410): the browser dropped them. In the worker."""
-    from ..models import PushSubscription
-
     with transaction.atomic():
         gone = PushSubscription.objects.filter(pk__in=subscription_ids)
         owners = sorted(set(gone.values_list("user_id", flat=True)))
@@ -151,9 +146,6 @@ def push_subscriptions_expire(*, subscription_ids: list[int]) -> int:
 def notice_preferences_set(*, user, choices: dict[str, str]) -> None:
     """Push, Mail or Uit per kind (the /account form). The 14-day nudge also keeps its old mail choice in
     step: the cron command looks members up by it."""
-    from ..models import Channel, NoticePreference
-    from ..registry import KINDS
-
     for kind, channel in choices.items():
         if kind not in KINDS or not KINDS[kind].chosen:
             raise PushError(MESSAGE_NOTICE_KIND, code=NotificationRefusal.NOTICE_KIND_UNKNOWN)

@@ -4,7 +4,7 @@ key for the script that re-sends a member's subscription when the app opens (`{%
 from django import template
 from django.conf import settings
 
-from ..selectors import notice_settings_for
+from ..selectors import latest_club_messages, notice_settings_for
 
 register = template.Library()
 
@@ -23,6 +23,4 @@ def push_public_key() -> str:
 @register.inclusion_tag("notifications/_club_messages.html")
 def club_messages_block():
     """The latest club messages, on the dashboard (a page under the CLUB_MESSAGES scope)."""
-    from ..selectors import latest_club_messages
-
     return {"club_messages": latest_club_messages()}
