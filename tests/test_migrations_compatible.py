@@ -19,6 +19,13 @@ pytestmark = pytest.mark.django_db
 BASELINE = Path(__file__).with_name("migrations_baseline.txt")
 
 
+# Migrations the linter doubts that were read and found safe for the previous version's code, each with why.
+REVIEWED = {
+    ("invitations", "0004_imported_code_shape"): "widens the code from 8 to 32 characters and loosens its check "
+    "(codes moved in from the original app); every 8-character code the old code writes still fits",
+}
+
+
 def baseline() -> set[tuple[str, str]]:
     lines = [line.strip() for line in BASELINE.read_text().splitlines()]
     return {tuple(line.split(".", 1)) for line in lines if line and not line.startswith("#")}  # type: ignore[misc]
@@ -39,7 +46,8 @@ def lint(migrations, capsys) -> tuple[int, str]:
 def test_new_migrations_keep_the_previous_versions_code_working(capsys):
     requires_postgresql()
     linter = MigrationLinter(no_cache=True)
-    new = [migration for key, migration in sorted(our_migrations(linter).items()) if key not in baseline()]
+    skipped = baseline() | set(REVIEWED)
+    new = [migration for key, migration in sorted(our_migrations(linter).items()) if key not in skipped]
     errors, report = lint(new, capsys)
     assert errors == 0, f"migrations the running code of the previous version would break under:\n{report}"
 
@@ -47,6 +55,7 @@ def test_new_migrations_keep_the_previous_versions_code_working(capsys):
 def test_the_baseline_names_only_existing_migrations():
     known = set(our_migrations(MigrationLinter(no_cache=True)))
     assert baseline() - known == set()
+    assert set(REVIEWED) - known == set()
 
 
 def test_the_linter_catches_the_column_that_broke_an_upgrade(capsys):

@@ -136,8 +136,10 @@ def account_register(
     return user
 
 
-def _system_meta(meta: AuditMeta | None) -> AuditMeta:
-    return meta or AuditMeta(actor_id=None, actor_label="systeem")
+def _role_audited(*, meta: AuditMeta | None, action: AuditAction, user: User, role: str) -> None:
+    """A role given or taken, in the audit log (without a request: the system did it)."""
+    meta = meta or AuditMeta(actor_id=None, actor_label="systeem")
+    audit_record(meta=meta, action=action, target_type="user", target_id=user.pk, detail=role)
 
 
 def role_grant(*, user: User, role: UserRole.Role, meta: AuditMeta | None = None) -> bool:
@@ -146,13 +148,7 @@ def role_grant(*, user: User, role: UserRole.Role, meta: AuditMeta | None = None
     with transaction.atomic():
         _role, created = UserRole.objects.get_or_create(user=user, role=role)
         if created:
-            audit_record(
-                meta=_system_meta(meta),
-                action=AuditAction.ROLE_GRANTED,
-                target_type="user",
-                target_id=user.pk,
-                detail=role,
-            )
+            _role_audited(meta=meta, action=AuditAction.ROLE_GRANTED, user=user, role=role)
         pages_changed(MEMBER, user_ids=[user.pk])  # their pages' header shows the way to /admin
     user.forget_admin_standing()  # a caller holding this object sees the change
     return created
@@ -166,13 +162,7 @@ def role_revoke(*, user: User, role: UserRole.Role, meta: AuditMeta | None = Non
             raise AdminActionError(MESSAGE_LAST_ADMIN_ROLE, code=AccountRefusal.LAST_ADMIN)
         deleted, _per_model = UserRole.objects.filter(user=user, role=role).delete()
         if deleted:
-            audit_record(
-                meta=_system_meta(meta),
-                action=AuditAction.ROLE_REVOKED,
-                target_type="user",
-                target_id=user.pk,
-                detail=role,
-            )
+            _role_audited(meta=meta, action=AuditAction.ROLE_REVOKED, user=user, role=role)
         pages_changed(MEMBER, user_ids=[user.pk])
     user.forget_admin_standing()  # a caller holding this object sees the change
     return deleted > 0
