@@ -1,11 +1,13 @@
 """Front-end weight, read from the Vite manifest: the gzipped JavaScript each page loads.
 
 Pages without an island load no JavaScript but the service worker's registration (1 KB); the
-challenge page stays within 80 KB and the admin page within 90 KB (gzipped, React included). The challenge
+challenge page stays within 81 KB and the admin page within 90 KB (gzipped, React included). The challenge
 page's budget was 75 KB until the dip details, the offline queue (IndexedDB) and the badge moment came in
 (76.7 KB measured; the details' fields and dialogs already load after the card), and 78 KB until the card
 got its reducer, register machine, error boundary and the islands' shared feedback, sign-in and
-single-flight modules (issue 23, 79.0 KB measured; the bundler now puts React in a chunk of its own):
+single-flight modules (issue 23, 79.0 KB measured; the bundler now puts React in a chunk of its own), and 80 KB
+until one swim, one stamp (the confirmed answer), "Vergeten te registreren?", queued taps that name their member
+and the refusal codes came in (80.1 KB measured, with the photo shrinking loaded only once a photo is chosen):
 see docs/performance.md."""
 
 import gzip
@@ -18,7 +20,7 @@ import pytest
 from tests.pwa import SW_REGISTRATION, without_sw_registration
 
 DIST = Path(__file__).resolve().parents[1] / "frontend" / "dist"
-BUDGETS_KB = {"src/islands/stampcard.tsx": 80, "src/islands/admin.tsx": 90}
+BUDGETS_KB = {"src/islands/stampcard.tsx": 81, "src/islands/admin.tsx": 90}
 pytestmark = pytest.mark.django_db
 
 

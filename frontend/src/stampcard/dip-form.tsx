@@ -1,5 +1,4 @@
 import { Suspense, lazy, useEffect, useId, useRef, useState, type FormEvent } from "react";
-import { shrinkPhoto } from "../lib/photo-shrink";
 import { Button } from "../ui/button";
 import { ChunkBoundary } from "../ui/chunk-boundary";
 import { ForgottenDay, type DaysAgo } from "./forgotten-day";
@@ -97,7 +96,14 @@ export function DipForm({
     }
     setError(null);
     setFile(chosen);
-    prepared.current = chosen === null ? null : { source: chosen, photo: shrinkPhoto(chosen, { maxSide: maxPhotoSide }) };
+    // The shrinking code loads with the first photo chosen: a dip without one never needs it.
+    prepared.current =
+      chosen === null
+        ? null
+        : {
+            source: chosen,
+            photo: import("../lib/photo-shrink").then(({ shrinkPhoto }) => shrinkPhoto(chosen, { maxSide: maxPhotoSide })),
+          };
   };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
