@@ -34,6 +34,9 @@ NOT_SCHEDULED = {
     "restore": "by hand",
     "reset_second_factor": "by hand",
     "import_supabase": "by hand, once",
+    "import_supabase_forget": "by hand, once the club is happy with the move",
+    "grant_organiser": "by hand",
+    "revoke_organiser": "by hand",
 }
 
 
