@@ -38,7 +38,7 @@ from apps.accounts.second_factor import MESSAGE_SECOND_FACTOR_REQUIRED
 from apps.attendance.models import Attendance
 from apps.challenges.models import ClubChallenge, ClubChallengeEntry, Dip, UserBadge, UserChallenge
 from apps.club.models import Brrr, ClubSharing, HiddenItem
-from apps.club.services import MESSAGE_NOT_ADMIN
+from apps.club.services import MESSAGE_BRRR_NOT_HERE, MESSAGE_NOT_ADMIN
 from apps.club.views import MESSAGE_HIDDEN, MESSAGE_SHARING_OFF
 from apps.events.models import CalendarFeed, Event, EventParticipant
 from apps.events.services import (
@@ -1083,7 +1083,10 @@ ROUTES: dict[str, Route] = {
                     then=lambda w, role=role: Brrr.objects.get(user=w.user(role), owner=w.member),
                 )
                 for role in SIGNED_IN
+                if role != "member"
             },
+            # The dip is the member's own: a Brrr! goes to other members' dips and badges only.
+            "member": Expect(302, message=MESSAGE_BRRR_NOT_HERE, refused=True),
         },
     ),
     "club_hide": Route(
