@@ -47,6 +47,9 @@ def site_env(**values: str) -> dict[str, str]:
         "PHOTO_STORAGE": "local",
         "LOG_LEVEL": "WARNING",
         "GUNICORN_WORKERS": "1",
+        # Each tap its own dip: the drill reads the dip ids a restore hands out again, which one swim, one stamp
+        # would fold into the morning's first dip.
+        "DIP_SAME_SWIM_HOURS": "0",
         **values,
     }
 
