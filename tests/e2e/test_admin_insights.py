@@ -168,7 +168,8 @@ def test_a_challenge_made_with_an_uploaded_badge_is_started_by_a_member(page, cl
     member_page.get_by_text("Zeehondenplons").first.wait_for()
     image = member_page.locator(f"img[src='{badge.image_url}']").first
     image.wait_for()
-    assert member_page.evaluate("(img) => img.complete && img.naturalWidth > 0", image.element_handle())
+    # The art has loaded and decoded (waited for as a state: on a busy machine it comes after the element).
+    member_page.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=image.element_handle())
     shoot(member_page, "member-started-challenge")
     image_bytes = member_page.request.get(page.base_url + badge.image_url).body()
     assert Image.open(io.BytesIO(image_bytes)).format == "PNG"

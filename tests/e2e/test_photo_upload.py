@@ -5,6 +5,7 @@ import base64
 import io
 from email.parser import BytesParser
 from email.policy import HTTP
+from urllib.parse import urlparse
 
 import pytest
 from PIL import Image
@@ -188,7 +189,8 @@ def test_a_members_queued_tap_is_not_sent_with_the_next_members_session(page):
     page.route(DIP_URL, lambda route: route.abort("connectionreset"))
     page.context.set_offline(False)
     page.get_by_role("button", name="Uitloggen").click()
-    page.wait_for_url(page.base_url + "/")
+    # Signed out: the landing page, or /auth when her queued tap met the ended session first (it stays queued).
+    page.wait_for_url(lambda url: urlparse(url).path in ("/", "/auth"))
     page.unroute(DIP_URL)
 
     # The second member signs in on the same phone: the first member's tap is not theirs to send.
@@ -200,13 +202,17 @@ def test_a_members_queued_tap_is_not_sent_with_the_next_members_session(page):
     page.wait_for_timeout(500)
     expect(page.get_by_text(WAITING)).to_have_count(0)
     assert posts == []
-    assert page.evaluate(QUEUE_LENGTH) == 1
-    assert second_card.dips.count() == 0 and first_card.dips.count() == 0
+    assert second_card.dips.count() == 0
+    # Never lost: still waiting, or (on a busy machine the service worker's own retry, which the page's route does
+    # not see, may beat the sign-out) already sent in the first member's own session.
+    sent_before_sign_out = first_card.dips.count()
+    assert sent_before_sign_out + page.evaluate(QUEUE_LENGTH) == 1
 
-    # The first member signs in here again: the dip is sent with their session and counts.
+    # The first member signs in here again: the dip is sent with their session and counts, once.
     page.context.clear_cookies()
     sign_in(page, first)
     page.goto(page.base_url + "/challenge")
-    expect(page.get_by_text("Plons toegevoegd!").first).to_be_visible()
+    if not sent_before_sign_out:
+        expect(page.get_by_text("Plons toegevoegd!").first).to_be_visible()
     assert first_card.dips.count() == 1 and second_card.dips.count() == 0
     assert page.evaluate(QUEUE_LENGTH) == 0
