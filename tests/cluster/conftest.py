@@ -142,6 +142,9 @@ def cluster(django_db_setup, tmp_path_factory):
         "GUNICORN_WORKERS": str(GUNICORN_WORKERS),
         "GUNICORN_TIMEOUT": str(GUNICORN_TIMEOUT),
         "LOG_LEVEL": "WARNING",
+        # Each tap its own dip: these tests count taps across instances, which one swim, one stamp would fold into
+        # the first dip of the morning (tests/challenges/test_same_swim*.py hold that rule).
+        "DIP_SAME_SWIM_HOURS": "0",
     }
     proxy_port = parts.free_port()
     env["SITE_URL"] = f"http://{parts.HOST}:{proxy_port}"
