@@ -23,6 +23,9 @@ export DJANGO_SECRET_KEY
 export DJANGO_ALLOWED_HOSTS=127.0.0.1,localhost
 export MEDIA_ROOT=$PWD/$RESULTS/media
 export LOG_LEVEL=${LOG_LEVEL:-WARNING}
+# Every tap of the phone bench and the load is a new stamp, as a member's first dip of a swim (one swim, one stamp
+# would fold the bench's taps into its first dip and measure the lighter confirmation instead).
+export DIP_SAME_SWIM_HOURS=0
 # As in production with more than one container: rate-limit counters and cached pages in Redis (when one
 # answers on this machine; BENCH_REDIS_URL= empty measures the database-only setup).
 if [ -z "${BENCH_REDIS_URL+set}" ] && redis-cli -h 127.0.0.1 ping >/dev/null 2>&1; then
