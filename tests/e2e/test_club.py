@@ -57,7 +57,8 @@ def test_a_shared_dip_with_its_photo_reaches_a_clubmate_who_gives_brrr(browser, 
     expect(item.get_by_text("Kees Koud plonste")).to_be_visible()
     image = item.get_by_role("img", name="Foto bij de plons van Kees Koud")
     expect(image).to_be_visible()
-    assert page.evaluate("(img) => img.complete && img.naturalWidth > 0", image.element_handle())
+    # The photo has loaded and decoded: waited for as a state (on a busy machine it comes after the element).
+    page.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=image.element_handle())
 
     item.get_by_role("button", name="Brrr!").click()
     item = page.locator(f"#item-dip-{dip.pk}")

@@ -21,8 +21,9 @@ def test_landing_page_renders_every_section_in_order(page):
     assert page.locator("footer").get_by_text("2025").is_visible()
     badges = page.locator("#badges img")
     assert badges.count() >= 6
-    # Every badge image really loaded (width known only after decoding the SVG).
-    assert all(badges.nth(i).evaluate("img => img.complete && img.naturalWidth > 0") for i in range(badges.count()))
+    # Every badge image really loaded (width known only after decoding the SVG; decode() waits for the load).
+    loaded = "img => img.decode().then(() => img.naturalWidth > 0)"
+    assert all(badges.nth(i).evaluate(loaded) for i in range(badges.count()))
     assert page.js_errors == []
 
 
