@@ -1,6 +1,6 @@
 """The layering of the apps (pyproject.toml, [tool.importlinter]): an app imports only the apps below it.
 
-    demo > adminpanel > operations > moving_in > logbook > reminders > club > together > attendance > shipping
+    demo > adminpanel > operations > logbook > moving_in > reminders > club > together > attendance > shipping
          > challenges > events > notifications > accounts
          > invitations > charts > audit > core
 

@@ -33,6 +33,7 @@ from apps.challenges.models import ClubChallengeEntry, Dip, DipBuddy, UserBadge,
 from apps.club.models import Brrr, ClubSharing
 from apps.core.spreadsheets import BOM, neutralise
 from apps.events.models import Event, EventParticipant, EventWaitlistEntry
+from apps.moving_in.models import ImportedObject
 from apps.notifications.models import Mail, Notice, NoticePreference, PushSubscription
 from apps.shipping.models import PostalAddress
 from apps.together.models import MeetupParticipant
@@ -50,6 +51,7 @@ from .export_rows import (
     _event_signup,
     _mail,
     _meetup,
+    _moved_in,
     _my_buddy,
     _notice,
     _notice_choice,
@@ -250,6 +252,12 @@ SECTIONS: list[ExportSection] = [
         ["e-mailadres", "bevestigd", "in_gebruik"],
         EmailAddress.objects.order_by("-primary", "pk"),
         _email_address,
+    ),
+    ExportSection(
+        "overgezet-uit-de-oude-app",
+        ["soort", "id_in_de_oude_app", "id_hier", "overgezet_op", "eerste_keer_ingelogd"],
+        ImportedObject.objects.order_by("imported_at", "pk"),
+        _moved_in,
     ),
 ]
 

@@ -14,6 +14,7 @@ from apps.attendance.models import Attendance
 from apps.challenges.models import ClubChallengeEntry, Dip, DipBuddy, UserBadge, UserChallenge
 from apps.club.models import Brrr, ClubSharing
 from apps.events.models import EventParticipant, EventWaitlistEntry
+from apps.moving_in.models import ImportedObject
 from apps.notifications.models import Mail, Notice, NoticePreference, PushSubscription
 from apps.notifications.registry import KINDS, MAIL_KINDS
 from apps.shipping.models import PostalAddress
@@ -227,6 +228,18 @@ def _second_factor(factor: Authenticator) -> dict:
 def _email_address(address: EmailAddress) -> dict:
     # The address in use and one waiting for its confirmation link (a change asked on /account).
     return {"e-mailadres": address.email, "bevestigd": address.verified, "in_gebruik": address.primary}
+
+
+def _moved_in(imported: ImportedObject) -> dict:
+    # What the move from the original app keeps: which old id became which row here (no photo keys: they
+    # name the old bucket's files, which the member's own photos section already carries).
+    return {
+        "soort": imported.get_kind_display(),
+        "id_in_de_oude_app": imported.old_id,
+        "id_hier": imported.new_id,
+        "overgezet_op": _moment(imported.imported_at),
+        "eerste_keer_ingelogd": _moment(imported.first_sign_in_at),
+    }
 
 
 def _meetup(place: MeetupParticipant) -> dict:

@@ -16,6 +16,7 @@ from apps.challenges.models import ClubChallenge, Dip, DipBuddy, photo_storage
 from apps.club.models import Brrr, ClubSharing
 from apps.events.models import CalendarFeed, EventWaitlistEntry
 from apps.logbook.export import SECTIONS
+from apps.moving_in.models import ImportedObject
 from apps.notifications.models import Mail, MailPreference
 from tests.challenges.photo_samples import image_bytes
 from tests.factories import (
@@ -144,6 +145,8 @@ def a_row_in_every_section(user, marker: str) -> str:
             DipBuddy(dip=tagger_dip, buddy=user),
         ]
     )
+    # Moved in from the original app: the old id the member had there.
+    ImportedObject.objects.create(kind=ImportedObject.Kind.USER, old_id=f"{marker}-uuid", new_id=user.pk, user=user)
     return photo
 
 

@@ -290,3 +290,25 @@ def test_a_database_that_is_not_the_old_apps_is_refused_in_dutch(run_import):
         run_import(database_url=server_url(os.environ["DATABASE_URL"], "postgres"))
     with pytest.raises(CommandError, match="De database van de oude app is niet bereikbaar"):
         run_import(database_url="postgres://root@127.0.0.1:1/nergens")
+
+
+def test_a_moved_in_member_finds_her_old_ids_in_her_export(small_club, run_import, client):
+    """The bookkeeping of the move is the member's data: her export says which old id became which row."""
+    import io
+    import zipfile
+
+    from apps.logbook.export import export_write
+
+    run_import(database_url=small_club.url)
+    anna = User.objects.get(email="anna@oud.nl")
+    out = io.BytesIO()
+    export_write(anna, out)
+    rows = json.loads(zipfile.ZipFile(out).read("overgezet-uit-de-oude-app.json"))
+    mine = ImportedObject.objects.filter(user=anna)
+    assert len(rows) == mine.count() > 1
+    kinds = {row["soort"] for row in rows}
+    assert {"Lid", "Kaart", "Plons"} <= kinds
+    (as_user,) = [row for row in rows if row["soort"] == "Lid"]
+    assert as_user["id_hier"] == anna.pk and as_user["id_in_de_oude_app"] == mine.get(kind="user").old_id
+    # Only her own bookkeeping: nothing of the other members who moved in.
+    assert {row["id_in_de_oude_app"] for row in rows} == set(mine.values_list("old_id", flat=True))
