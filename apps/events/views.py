@@ -105,7 +105,9 @@ def event_page(request, event_id: int):
     coming = card.event.event_date > timezone.now()
     valid_for = seconds_until_first_starts([card]) if coming else PAGE_TIMEOUT
     # Past or afgelast: the card without its Aanmelden/Afmelden forms.
-    return Page({"card": card, "past": card.event.is_cancelled or not coming}, valid_for=valid_for)
+    # The replies below (apps.together's replies_section) show their answers beside their form.
+    context = {"card": card, "past": card.event.is_cancelled or not coming, "message_places": ("replies-section",)}
+    return Page(context, valid_for=valid_for)
 
 
 @member_required_action(EVENTS_ON_DASHBOARD)

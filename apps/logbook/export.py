@@ -36,7 +36,7 @@ from apps.events.models import Event, EventParticipant, EventWaitlistEntry
 from apps.moving_in.models import ImportedObject
 from apps.notifications.models import Mail, Notice, NoticePreference, PushSubscription
 from apps.shipping.models import PostalAddress
-from apps.together.models import MeetupParticipant
+from apps.together.models import MeetupParticipant, Reply
 
 from .export_rows import (
     _attendance,
@@ -58,6 +58,7 @@ from .export_rows import (
     _postal_address,
     _profile,
     _push_device,
+    _reply,
     _second_factor,
     _tagged_me,
     _together_settings,
@@ -207,6 +208,13 @@ SECTIONS: list[ExportSection] = [
         ["wanneer", "waar", "opmerking", "door_mij_voorgesteld", "geannuleerd_op", "ik_ga_mee_sinds"],
         MeetupParticipant.objects.select_related("meetup").order_by("meetup__starts_at", "pk"),
         _meetup,
+    ),
+    ExportSection(
+        "reacties",
+        ["bij", "geschreven_op", "tekst"],
+        Reply.objects.select_related("meetup", "event").order_by("created_at", "pk"),
+        _reply,
+        owner="author",
     ),
     ExportSection(
         "buddies-bij-mijn-plonsen",

@@ -18,7 +18,7 @@ from apps.moving_in.models import ImportedObject
 from apps.notifications.models import Mail, Notice, NoticePreference, PushSubscription
 from apps.notifications.registry import KINDS, MAIL_KINDS
 from apps.shipping.models import PostalAddress
-from apps.together.models import MeetupParticipant
+from apps.together.models import MeetupParticipant, Reply
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
@@ -252,6 +252,14 @@ def _meetup(place: MeetupParticipant) -> dict:
         "geannuleerd_op": _moment(meetup.cancelled_at),
         "ik_ga_mee_sinds": _moment(place.created_at),
     }
+
+
+def _reply(reply: Reply) -> dict:
+    if reply.meetup is not None:
+        where = f"plonsafspraak: {reply.meetup.place}, {_moment(reply.meetup.starts_at)}"
+    else:
+        where = f"event: {reply.event.title}" if reply.event is not None else ""
+    return {"bij": where, "geschreven_op": _moment(reply.created_at), "tekst": reply.text}
 
 
 def _my_buddy(tag: DipBuddy) -> dict:

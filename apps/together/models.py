@@ -59,3 +59,45 @@ class MeetupParticipant(models.Model):
 
     def __str__(self):
         return f"{self.user} gaat mee naar {self.meetup}"
+
+
+REPLY_MAX_LENGTH = 300
+
+
+class Reply(models.Model):
+    """A short message under a plonsafspraak or a club event ("Ik ben 5 minuten later"): text only, shown newest
+    last with the writer's name. Under exactly one of the two (a check constraint). Events sit below samen plonsen
+    in the layers, so the reply points at the event, never the other way round. Goes with its writer's account,
+    its afspraak and its event (cascade)."""
+
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="replies_written", verbose_name="schrijver"
+    )
+    meetup = models.ForeignKey(
+        Meetup, on_delete=models.CASCADE, null=True, blank=True, related_name="replies", verbose_name="afspraak"
+    )
+    event = models.ForeignKey(
+        "events.Event", on_delete=models.CASCADE, null=True, blank=True, related_name="replies", verbose_name="event"
+    )
+    text = models.CharField("tekst", max_length=REPLY_MAX_LENGTH)
+    created_at = models.DateTimeField("geschreven op", default=timezone.now)
+
+    class Meta:
+        verbose_name = "reactie"
+        verbose_name_plural = "reacties"
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(meetup__isnull=False, event__isnull=True) | Q(meetup__isnull=True, event__isnull=False),
+                name="reply_under_one_thing",
+            ),
+            models.CheckConstraint(condition=~Q(text=""), name="reply_text_not_empty"),
+        ]
+        indexes = [
+            models.Index(fields=["meetup", "created_at"], name="reply_meetup_idx", condition=Q(meetup__isnull=False)),
+            models.Index(fields=["event", "created_at"], name="reply_event_idx", condition=Q(event__isnull=False)),
+            models.Index(fields=["author", "created_at"], name="reply_author_idx"),
+        ]
+
+    def __str__(self):
+        return f"{self.author} om {timezone.localtime(self.created_at):%Y-%m-%d %H:%M}: {self.text[:40]}"

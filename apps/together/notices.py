@@ -19,12 +19,15 @@ from apps.notifications.models import Mail, Notice
 from apps.notifications.notices import notice_send
 from apps.notifications.registry import MessageKind, message_kinds_register
 
-from .models import Meetup
+from .models import Meetup, Reply
 
 TOGETHER_JOINED = "together_joined"
 TOGETHER_CANCELLED = "together_cancelled"
 MEETUP_CANCELLED_MAIL = "meetup_cancelled"
 BUDDY_REQUEST = "buddy_request"
+REPLY_POSTED = "reply_posted"
+# How much of a reply the notice quotes.
+REPLY_QUOTE_LENGTH = 80
 
 
 def _when(meetup: Meetup) -> str:
@@ -53,6 +56,22 @@ def meetup_cancelled(*, meetup: Meetup, user: User) -> None:
         url="/samen",
         dedupe_key=f"meetup-cancelled:{meetup.pk}:{user.pk}",
     )
+
+
+def reply_posted(*, reply: Reply, where: str, url: str, users) -> None:
+    """To the proposer of the afspraak, or the organisers and admins of the event: a clubmate replied. Without a
+    key, so several replies within minutes become one notice (the kind's batch)."""
+    text = " ".join(reply.text.split())
+    if len(text) > REPLY_QUOTE_LENGTH:
+        text = text[: REPLY_QUOTE_LENGTH - 1].rstrip() + "…"
+    for user in users:
+        notice_send(
+            user=user,
+            kind=REPLY_POSTED,
+            title=f"Nieuwe reactie bij {where}",
+            body=f"{reply.author.display_name}: {text}",
+            url=url,
+        )
 
 
 def buddy_request_key(*, tagger_id: int, buddy_id: int, day) -> str:
@@ -158,6 +177,14 @@ message_kinds_register(
         label="Een buddyverzoek",
         group=_GROUP,
         position=32,
+        unsubscribe=_EVENT_MAILS,
+    ),
+    MessageKind(
+        REPLY_POSTED,
+        label="Een reactie op je afspraak of event",
+        group=_GROUP,
+        position=33,
+        batch_seconds=300,
         unsubscribe=_EVENT_MAILS,
     ),
 )

@@ -12,3 +12,8 @@ class TogetherRefusal(StrEnum):
     NOT_YOURS = "not_yours"
     BUDDY_UNKNOWN = "buddy_unknown"
     BUDDY_DONE = "buddy_done"  # answered already
+    # Replies under an afspraak or an event.
+    REPLY_INVALID = "reply_invalid"  # empty or too long: the field's message
+    REPLY_CLOSED = "reply_closed"  # the afspraak or event is cancelled or gone
+    REPLY_GONE = "reply_gone"  # the reply is not there (any more)
+    REPLY_NOT_YOURS = "reply_not_yours"  # only the writer or an admin removes a reply

@@ -15,7 +15,7 @@ from apps.challenges.models import Dip, DipBuddy
 from apps.core.formatting import dutch_date
 from apps.core.page_cache import PAGE_TIMEOUT
 
-from .models import Meetup, MeetupParticipant
+from .models import Meetup, MeetupParticipant, Reply
 from .services import MEETUP_SHOWN_AFTER
 
 DASHBOARD_MEETUP_LIMIT = 3
@@ -237,3 +237,61 @@ def buddy_tagger_name(*, user, tag_id: int) -> str:
     """Who named the member on the dip of this buddy request ("Anna"), for the answer to "Zet op mijn kaart"."""
     tag = DipBuddy.objects.select_related("dip__user").filter(pk=tag_id, buddy=user).first()
     return tag.dip.user.display_name if tag is not None else ""
+
+
+def meetup_card_for(user: User, meetup_id: int, *, now: datetime.datetime | None = None) -> MeetupCard | None:
+    """One afspraak for its own page (/samen/<id>): also a cancelled or past one, which the page says. Two queries."""
+    now = now or timezone.now()
+    participants = MeetupParticipant.objects.select_related("user").order_by("created_at", "pk")
+    meetup = (
+        Meetup.objects.select_related("proposer")
+        .prefetch_related(Prefetch("participants", queryset=participants))
+        .filter(pk=meetup_id)
+        .first()
+    )
+    if meetup is None:
+        return None
+    rows = sorted(meetup.participants.all(), key=lambda row: row.user_id != meetup.proposer_id)
+    return MeetupCard(
+        meetup=meetup,
+        going=[row.user.display_name for row in rows],
+        joined=any(row.user_id == user.pk for row in rows),
+        is_proposer=meetup.proposer_id == user.pk,
+        started=meetup.starts_at <= now,
+    )
+
+
+def seconds_until_page_changes(card: MeetupCard, *, now: datetime.datetime | None = None) -> float:
+    """An afspraak's page is true until it starts (Ik ga mee and Toch niet go); after that, or cancelled, it stays."""
+    now = now or timezone.now()
+    if card.started or card.meetup.is_cancelled:
+        return PAGE_TIMEOUT
+    return max((card.meetup.starts_at - now).total_seconds(), 0)
+
+
+@dataclass(frozen=True)
+class ReplyLine:
+    pk: int
+    name: str
+    text: str
+    created_at: datetime.datetime
+    mine: bool
+    removable: bool  # the writer's own, or any for an admin
+
+
+def replies_for(user: User, *, meetup_id: int | None = None, event_id: int | None = None) -> list[ReplyLine]:
+    """The replies under an afspraak or an event, newest last, with the writers' names. One query."""
+    rows = Reply.objects.select_related("author").order_by("created_at", "pk")
+    rows = rows.filter(meetup_id=meetup_id) if meetup_id is not None else rows.filter(event_id=event_id or 0)
+    is_admin = user.is_admin
+    return [
+        ReplyLine(
+            pk=row.pk,
+            name=row.author.display_name,
+            text=row.text,
+            created_at=row.created_at,
+            mine=row.author_id == user.pk,
+            removable=is_admin or row.author_id == user.pk,
+        )
+        for row in rows
+    ]

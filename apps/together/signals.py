@@ -7,10 +7,10 @@ from django.dispatch import receiver
 from django.utils import timezone
 
 from apps.challenges.models import DipBuddy
-from apps.core.page_cache import MEMBER, TOGETHER, pages_changed
+from apps.core.page_cache import EVENTS, MEMBER, TOGETHER, pages_changed
 
 from . import notices
-from .models import Meetup, MeetupParticipant
+from .models import Meetup, MeetupParticipant, Reply
 
 
 @receiver(post_save, sender=DipBuddy, dispatch_uid="together-buddy-request")
@@ -46,3 +46,9 @@ def meetup_deleted(sender, instance: Meetup, **kwargs) -> None:
     for participant in joined.select_related("user"):
         notices.meetup_cancelled(meetup=instance, user=participant.user)
     # The lists change as its participant rows go (meetup_participant_gone).
+
+
+@receiver(post_delete, sender=Reply, dispatch_uid="together-reply-gone")
+def reply_gone(sender, instance: Reply, **kwargs) -> None:
+    """A reply removed, or gone with its writer's account, its afspraak or its event: off the page it stood on."""
+    pages_changed(TOGETHER if instance.meetup_id is not None else EVENTS)

@@ -4,8 +4,9 @@ the stamp card)."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from apps.accounts.access import member_required_action, member_required_json
@@ -15,10 +16,13 @@ from apps.core.errors import json_endpoint
 from apps.core.page_cache import TOGETHER, Page, cached_page
 
 from .forms import MeetupForm, parse_when
+from .reply_views import REPLIES_MESSAGE_PLACE
 from .selectors import (
     buddy_candidates,
     buddy_tagger_name,
+    meetup_card_for,
     seconds_until_list_changes,
+    seconds_until_page_changes,
     spot_suggestions,
     upcoming_meetups,
 )
@@ -59,7 +63,9 @@ def _say(request, level: int, text: str, place: str = MESSAGE_PLACE) -> None:
     messages.add_message(request, level, text, extra_tags=place)
 
 
-def _back(request):
+def _back(request, meetup_id: int | None = None):
+    if request.POST.get("back") == "meetup" and meetup_id is not None:
+        return redirect(reverse("meetup", args=[meetup_id]))  # the afspraak's own page
     return redirect(BACK_TARGETS.get(request.POST.get("back", ""), SAMEN_URL))
 
 
@@ -82,6 +88,19 @@ def _page_context(request, *, form=None, errors=None) -> tuple[dict, float]:
 def samen(request):
     context, valid_for = _page_context(request)
     return Page(context, valid_for=valid_for)
+
+
+@login_required
+@require_safe
+@cached_page(TOGETHER, template="together/meetup.html")
+def meetup_page(request, meetup_id: int):
+    """One afspraak: when and where, who goes, Ik ga mee or Toch niet, and the replies with their form. A
+    cancelled one says so (and takes no more replies); one that does not exist is a 404."""
+    card = meetup_card_for(request.user, meetup_id)
+    if card is None:
+        raise Http404("Onbekende plonsafspraak")
+    context = {"card": card, "message_places": (MESSAGE_PLACE, REPLIES_MESSAGE_PLACE)}
+    return Page(context, valid_for=seconds_until_page_changes(card))
 
 
 @member_required_action(SAMEN_URL)
@@ -113,7 +132,7 @@ def join(request, meetup_id: int):
         _say(request, messages.ERROR, str(error))
     else:
         _say(request, messages.SUCCESS, MESSAGE_JOINED)
-    return _back(request)
+    return _back(request, meetup_id)
 
 
 @member_required_action(SAMEN_URL)
@@ -125,7 +144,7 @@ def leave(request, meetup_id: int):
         _say(request, messages.ERROR, str(error))
     else:
         _say(request, messages.SUCCESS, MESSAGE_LEFT)
-    return _back(request)
+    return _back(request, meetup_id)
 
 
 @member_required_action(SAMEN_URL)
@@ -137,7 +156,7 @@ def cancel(request, meetup_id: int):
         _say(request, messages.ERROR, str(error))
     else:
         _say(request, messages.SUCCESS, MESSAGE_CANCELLED)
-    return _back(request)
+    return _back(request, meetup_id)
 
 
 @member_required_action(BUDDIES_ON_DASHBOARD)

@@ -149,6 +149,8 @@ ACCOUNT_RATE_LIMITS = {
     "change_password": env_str("REAUTHENTICATE_RATE_LIMIT", "5/5m/user,20/h/user"),
     # A guest's sign-up (and cancellation) through an event's public link: no account, so per IP only.
     "event_guest": env_str("EVENT_GUEST_RATE_LIMIT", "10/m/ip,60/h/ip"),
+    # A reply under an afspraak or an event (apps/together/reply_views.py): a chat, not a flood.
+    "reply": env_str("REPLY_RATE_LIMIT", "10/m/user,60/h/user"),
 }
 # Recovery codes, adding or removing a factor and a new e-mail address ask for the password (or a passkey)
 # again, unless the member gave it in the last five minutes (allauth's reauthentication).

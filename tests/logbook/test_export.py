@@ -18,6 +18,7 @@ from apps.events.models import CalendarFeed, EventWaitlistEntry
 from apps.logbook.export import SECTIONS
 from apps.moving_in.models import ImportedObject
 from apps.notifications.models import Mail, MailPreference
+from apps.together.models import Reply
 from tests.challenges.photo_samples import image_bytes
 from tests.factories import (
     AttendanceFactory,
@@ -133,7 +134,8 @@ def a_row_in_every_section(user, marker: str) -> str:
     ClubSharing.objects.create(user=user, share_dips=True)
     Brrr.objects.create(user=user, kind="event", object_id=full.pk)
     # Samen plonsen: an afspraak the member proposed, a buddy on their dip, a clubmate who named them.
-    MeetupFactory(proposer=user, place=f"Plas {marker}")
+    meetup = MeetupFactory(proposer=user, place=f"Plas {marker}")
+    Reply.objects.create(author=user, meetup=meetup, text=f"Tot zo {marker}")  # past the service: nobody is told
     dip = Dip.objects.get(user_challenge=card)
     tagger_dip = DipFactory(
         user_challenge=UserChallengeFactory(user=UserFactory(full_name=f"Tagger {marker}")), number=1

@@ -1,18 +1,23 @@
 """The sections samen plonsen adds to other pages, each bringing its own data (and the stamp card's props):
 `{% load together %}{% together_dashboard %}` and `{% buddy_requests %}` on the dashboard,
-`{% together_settings %}` on /account."""
+`{% together_settings %}` on /account, `{% replies_section %}` under an afspraak (/samen/<id>) and an event
+(/events/<id>)."""
 
 import datetime
 
 from django import template
+from django.urls import reverse
 from django.utils import timezone
 
 from apps.core.page_cache import page_valid_until
 
+from ..models import REPLY_MAX_LENGTH
+from ..reply_views import DRAFT_KEY, PAGE_FIELD, REPLIES_MESSAGE_PLACE
 from ..selectors import (
     DASHBOARD_MEETUP_LIMIT,
     buddy_requests_for,
     meetup_now_for,
+    replies_for,
     seconds_until_list_changes,
     stamp_card_together,
     upcoming_meetups,
@@ -51,3 +56,28 @@ def stamp_card_together_data(context):
     meetup, until = meetup_now_for(user)
     page_valid_until(context, until)
     return {"together": stamp_card_together(user, meetup=meetup)}
+
+
+@register.inclusion_tag("together/_replies.html", takes_context=True)
+def replies_section(context, *, meetup=None, event=None):
+    """The replies under an afspraak (`meetup=`) or an event (`event=`), newest last, and the form to add one (not
+    under a cancelled one). One query. The answer to "Plaats reactie" and "Verwijder" stands here, beside the form
+    (the page names REPLIES_MESSAGE_PLACE in its `message_places`); a refused text comes back into the form."""
+    request = context["request"]
+    if meetup is not None:
+        kind, target, closed = "meetup", meetup, meetup.is_cancelled
+    else:
+        kind, target, closed = "event", event, event.is_cancelled
+    answers = [message for message in context.get("messages") or () if message.extra_tags == REPLIES_MESSAGE_PLACE]
+    draft = request.session.pop(DRAFT_KEY, "") if answers else ""
+    return {
+        "replies": replies_for(request.user, **{f"{kind}_id": target.pk}),
+        "post_url": reverse(f"{kind}_reply", args=[target.pk]),
+        "page_field": PAGE_FIELD,
+        "page_value": f"{kind}-{target.pk}",
+        "closed": closed,
+        "answers": answers,
+        "draft": draft,
+        "max_length": REPLY_MAX_LENGTH,
+        "csrf_token": context.get("csrf_token"),
+    }
