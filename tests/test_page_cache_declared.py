@@ -86,6 +86,7 @@ from apps.notifications.services import (
 )
 from apps.notifications.services.mail_queue import notice_choice_off
 from apps.shipping.services import physical_badges_mark, postal_address_delete, postal_address_save
+from apps.together.models import Meetup
 from tests.factories import (
     TOTP_SECRET,
     AdminFactory,
@@ -93,6 +94,7 @@ from tests.factories import (
     ClubChallengeFactory,
     EventFactory,
     InvitationFactory,
+    MeetupFactory,
     UserFactory,
 )
 from tests.moving_in.page_cache_scenarios import forget_scenario, import_scenario, signed_in_scenario
@@ -111,7 +113,10 @@ def _walk(patterns, prefix: str = ""):
 
 CACHED_PAGES = sorted(path for path, _view in _walk(get_resolver().url_patterns))
 # Arguments a cached page's path may hold, filled in when it is visited: the world's first event.
-PATH_ARGUMENTS = {"<event_id:event_id>": lambda: str(Event.objects.order_by("pk").values_list("pk", flat=True)[0])}
+PATH_ARGUMENTS = {
+    "<event_id:event_id>": lambda: str(Event.objects.order_by("pk").values_list("pk", flat=True)[0]),
+    "<event_id:meetup_id>": lambda: str(Meetup.objects.order_by("pk").values_list("pk", flat=True)[0]),
+}
 
 
 def concrete(path: str) -> str:
@@ -160,6 +165,7 @@ def two_admins():
             dip = dip_register(user=user).dip
         dip_details_update(user=user, dip_id=dip.pk, conditions=DipConditions(spot=spot))
     event_sign_up(user=first, event_id=event.pk)
+    MeetupFactory(proposer=first, place="Sloterplas")  # the world's first afspraak: /samen/<id>
     return first, second
 
 
@@ -218,6 +224,8 @@ class World:
         self.other = UserFactory(full_name="Otto Ander")
         event_sign_up(user=self.other, event_id=self.event.pk)
         event_sign_up(user=self.member, event_id=self.event.pk)  # on the waitlist
+        # The world's first afspraak (/samen/<id>), proposed by the admin, who stays in every scenario.
+        self.meetup = MeetupFactory(proposer=self.admin, place="Sloterplas")
 
     def pages(self) -> dict[tuple[str, str], tuple[int, str]]:
         return {
@@ -725,6 +733,38 @@ def _briefing(world):
     return lambda: briefing_read(user=world.member), ("member", "/challenge")
 
 
+def _reply_post(world):
+    from apps.together.replies import reply_post
+
+    act = lambda: reply_post(user=world.member, meetup_id=world.meetup.pk, text="Ik ben 5 minuten later")  # noqa: E731
+    return act, ("admin", "/samen/<event_id:meetup_id>")
+
+
+def _event_reply_post(world):
+    """A reply under an event: its page (under EVENTS) shows it."""
+    from apps.together.replies import reply_post
+
+    act = lambda: reply_post(user=world.member, event_id=world.event.pk, text="Wie rijdt er mee?")  # noqa: E731
+    return act, ("admin", "/events/<event_id:event_id>")
+
+
+def _reply_delete(world):
+    from apps.together.replies import reply_delete, reply_post
+
+    reply = reply_post(user=world.member, event_id=world.event.pk, text="Oeps")
+    return lambda: reply_delete(user=world.member, reply_id=reply.pk), ("admin", "/events/<event_id:event_id>")
+
+
+def _reply_gone(world):
+    from apps.together.models import Reply
+    from apps.together.replies import reply_post
+
+    reply_post(user=world.other, meetup_id=world.meetup.pk, text="Van Otto")
+    # Past the service: gone with an account, or in a cascade.
+    act = lambda: Reply.objects.filter(author=world.other).delete()  # noqa: E731
+    return act, ("member", "/samen/<event_id:meetup_id>")
+
+
 # Each declaring function: a scenario that sets up (before the pages are cached) and returns the act and the
 # page (viewer, path) the act visibly changes (None: no cached page shows it, then only freshness is checked).
 SCENARIOS = {
@@ -804,7 +844,24 @@ SCENARIOS = {
     "apps.together.services.briefing_read": _briefing,
     "apps.together.signals.meetup_participant_gone": _meetup_participant_gone,
     "apps.together.signals.buddy_tag_gone": _buddy_tag_gone,
+    "apps.together.replies.reply_post": _reply_post,
+    "apps.together.replies.reply_delete": _reply_delete,
+    "apps.together.signals.reply_gone": _reply_gone,
 }
+
+
+def test_a_reply_under_an_event_leaves_no_stale_page():
+    """reply_post's other branch (an event's page, under EVENTS) as the walk above checks it."""
+    world = World()
+    act, shows = _event_reply_post(world)
+    empty_the_cache()
+    before = world.pages()
+    act()
+    served = world.pages()
+    empty_the_cache()
+    rendered = world.pages()
+    assert [page for page in served if served[page] != rendered[page]] == []
+    assert before[shows] != rendered[shows]
 
 
 def test_every_declaring_function_has_a_scenario():

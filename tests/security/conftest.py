@@ -31,7 +31,7 @@ from apps.invitations.models import Invitation
 from apps.logbook.models import MemberExport
 from apps.notifications.models import InvitationOptOut, Mail, MailPreference
 from apps.shipping.models import PostalAddress
-from apps.together.models import Meetup, MeetupParticipant
+from apps.together.models import Meetup, MeetupParticipant, Reply
 from tests.challenges.photo_samples import image_bytes
 from tests.factories import (
     AdminFactory,
@@ -85,6 +85,7 @@ GUARDED_MODELS = [
     Meetup,
     MeetupParticipant,
     DipBuddy,
+    Reply,
 ]
 
 
@@ -159,6 +160,7 @@ class World:
     club_challenge: ClubChallenge
     meetup: Meetup  # proposed by the other member; the member does not go (yet)
     buddy_tag: DipBuddy  # the other member's dip names the member, not answered yet
+    reply: Reply  # the other member's, under their afspraak
 
     def user(self, role: str) -> User | None:
         return {
@@ -217,6 +219,7 @@ def world(db) -> World:
     AttendanceFactory(user=other, signed_off_by=admin)
     meetup = MeetupFactory(proposer=other, place="Sloterplas")
     buddy_tag = DipBuddy.objects.create(dip=other_photo_dip, buddy=member)
+    reply = Reply.objects.create(author=other, meetup=meetup, text="Ik neem thee mee")
     return World(
         member=member,
         other_member=other,
@@ -239,4 +242,5 @@ def world(db) -> World:
         club_challenge=ClubChallengeFactory(name="Dip a Day December"),  # running, nobody joined yet
         meetup=meetup,
         buddy_tag=buddy_tag,
+        reply=reply,
     )

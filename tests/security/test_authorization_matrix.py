@@ -148,6 +148,12 @@ ACCESS: dict[str, str] = {
     "meetup_join": "member_post",
     "meetup_leave": "member_post",
     "meetup_cancel": "member_post",
+    # An afspraak's own page, and replies under afspraken and events: every signed-in member of the club; a reply
+    # is removed by its writer or an admin (the service refuses anyone else).
+    "meetup": "member",
+    "meetup_reply": "member_post",
+    "event_reply": "member_post",
+    "reply_delete": "member_post",
     "buddy_accept": "member_post",
     "buddy_decline": "member_post",
     "buddy_candidates": "member_json",
@@ -418,6 +424,7 @@ def _default_args(world: World) -> dict:
         "object_id": 1,
         "meetup_id": world.meetup.pk,
         "tag_id": world.buddy_tag.pk,
+        "reply_id": world.reply.pk,
     }
 
 
@@ -549,6 +556,22 @@ def _meetup_cancelled(world: World):
     assert Meetup.objects.get(pk=world.meetup.pk).is_cancelled
 
 
+def _replied(role: str, **under):
+    def check(world: World):
+        from apps.together.models import Reply
+
+        target = {"meetup": world.meetup} if "meetup" in under else {"event": world.event}
+        assert Reply.objects.filter(author=world.user(role), text="Ik ben 5 minuten later", **target).exists()
+
+    return check
+
+
+def _reply_gone(world: World):
+    from apps.together.models import Reply
+
+    assert not Reply.objects.filter(pk=world.reply.pk).exists()
+
+
 def _tag_status(status: str):
     def check(world: World):
         from apps.challenges.models import DipBuddy
@@ -640,6 +663,42 @@ ROUTES: dict[str, Route] = {
                 message="De plonsafspraak is geannuleerd. Wie meeging, krijgt bericht.",
                 then=_meetup_cancelled,
             ),
+        },
+    ),
+    "meetup_reply": Route(
+        method="POST",
+        data=lambda w: {"text": "Ik ben 5 minuten later"},
+        expect={
+            "anonymous": Expect(302, _login("/samen"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            **{
+                role: Expect(302, message="Je reactie staat erbij.", then=_replied(role, meetup=True))
+                for role in SIGNED_IN
+            },
+        },
+    ),
+    "event_reply": Route(
+        method="POST",
+        data=lambda w: {"text": "Ik ben 5 minuten later"},
+        expect={
+            "anonymous": Expect(302, _login("/events"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            **{role: Expect(302, message="Je reactie staat erbij.", then=_replied(role)) for role in SIGNED_IN},
+        },
+    ),
+    "reply_delete": Route(
+        method="POST",
+        data=lambda w: {"page": f"meetup-{w.meetup.pk}"},
+        expect={
+            "anonymous": Expect(302, _login("/samen"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            **{
+                role: Expect(
+                    302, message="Alleen wie de reactie schreef, of een admin, kan hem verwijderen.", refused=True
+                )
+                for role in ("member", "bare_admin", "organiser")
+            },
+            **{
+                role: Expect(302, message="De reactie is verwijderd.", then=_reply_gone)
+                for role in ("other_member", "admin")
+            },
         },
     ),
     "buddy_accept": Route(

@@ -672,6 +672,9 @@ FORM_POSTS = [
         lambda w: {"wachtwoord-current_password": DEFAULT_PASSWORD, "wachtwoord-new_password": "nog-kouder"},
     ),
     ("member", "/account/verwijderen", lambda w: {"verwijderen-password": DEFAULT_PASSWORD}),
+    ("member", "/samen/{meetup}/reageren", lambda w: {"text": "Ik ben 5 minuten later"}),
+    ("member", "/events/{event}/reageren", lambda w: {"text": "Ik ben 5 minuten later"}),
+    ("other_member", "/reacties/{reply}/verwijderen", lambda w: {}),
 ]
 
 
@@ -679,7 +682,13 @@ FORM_POSTS = [
 @pytest.mark.parametrize(("role", "path", "data"), FORM_POSTS, ids=[f"{r}-{p}" for r, p, _ in FORM_POSTS])
 def test_a_form_without_the_right_csrf_token_is_refused_in_dutch(world: World, mailoutbox, token, role, path, data):
     client, _good = csrf_client(world, role)
-    url = path.format(event=world.event.pk, other_event=world.participation.event_id, other=world.other_member.pk)
+    url = path.format(
+        event=world.event.pk,
+        other_event=world.participation.event_id,
+        other=world.other_member.pk,
+        meetup=world.meetup.pk,
+        reply=world.reply.pk,
+    )
     payload = data(world)
     if token == "wrong":
         payload["csrfmiddlewaretoken"] = "x" * 64
@@ -960,4 +969,68 @@ def test_a_garbage_passkey_answer_when_adding_a_passkey_is_a_dutch_message(world
     response = client.post("/account/beveiliging/passkeys/toevoegen", {"name": "Telefoon", "credential": credential})
     assert response.status_code == 200
     assert MESSAGE_PASSKEY_ANSWER_BROKEN in html_of(response) or "Voer een geldige JSON in." in html_of(response)
+    assert database_state() == before
+
+
+# --- replies under an afspraak or an event (issue 34 §5) ----------------------------------------------------
+
+REPLY_TEXTS = [*HOSTILE_NAMES, "Hoi\x00daar", "\u202eesrever", "😀" * 300]
+
+
+@pytest.mark.parametrize("text", REPLY_TEXTS)
+def test_a_hostile_reply_is_kept_as_text_and_escaped_on_both_pages(world: World, text):
+    client = world.client("member")
+    for page in (f"/samen/{world.meetup.pk}", f"/events/{world.event.pk}"):
+        response = client.post(f"{page}/reageren", {"text": text})
+        assert response.status_code == 302 and response["Location"] == f"{page}#reacties"
+        assert messages_of(response)[-1] == "Je reactie staat erbij."
+        html = html_of(client.get(page))
+        if "<" in text or '"' in text:
+            assert_no_raw_markup(html, text)
+    from apps.together.models import Reply
+
+    kept = Reply.objects.filter(author=world.member).order_by("pk").values_list("text", flat=True)
+    assert list(kept) == [text.replace("\x00", "")] * 2
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (HUGE, "Houd je reactie kort: hoogstens 300 tekens."),
+        ("x" * 301, "Houd je reactie kort: hoogstens 300 tekens."),
+        ("", "Schrijf eerst je reactie."),
+        ("\x00\x00 \n", "Schrijf eerst je reactie."),
+    ],
+)
+def test_a_bad_reply_is_refused_in_dutch_and_stores_nothing(world: World, text, message):
+    client = world.client("member")
+    before = database_state()
+    for page in (f"/samen/{world.meetup.pk}", f"/events/{world.event.pk}"):
+        response = client.post(f"{page}/reageren", {"text": text})
+        assert response.status_code == 302 and response["Location"] == f"{page}#reacties"
+        assert messages_of(response)[-1] == message
+        assert message in html_of(client.get(page))
+    assert database_state() == before
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/samen/999999999999999999/reageren",
+        "/events/999999999999999999/reageren",
+        "/reacties/999999999999999999/verwijderen",
+        "/samen/99999999999999999999/reageren",
+        "/reacties/abc/verwijderen",
+        "/reacties/-1/verwijderen",
+    ],
+)
+def test_replies_to_ids_that_are_not_there_are_a_clear_answer(world: World, path):
+    before = database_state()
+    for role in ("member", "admin"):
+        response = world.client(role).post(path, {"text": "Hallo", "page": "event-abc"})
+        assert response.status_code in (302, 404), (role, path, response.status_code)
+        if response.status_code == 302:
+            assert messages_of(response), "a refused reply says why"
+    assert world.client("member").get("/samen/abc").status_code == 404
+    assert world.client("member").get("/samen/999999999999999999").status_code == 404
     assert database_state() == before

@@ -1,0 +1,31 @@
+"""Replies under a plonsafspraak in real Chromium at 390 px: a member opens the afspraak from /samen, writes "Ik ben
+5 minuten later", and sees her reply and the confirmation where she is looking (after the jump to #reacties)."""
+
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import screenshot, sign_in
+from tests.factories import MeetupFactory, UserFactory
+
+
+def test_a_member_replies_under_an_afspraak_on_a_phone(page, transactional_db):
+    anna, bert = UserFactory(full_name="Anna Dijk"), UserFactory(full_name="Bert Bos")
+    MeetupFactory(proposer=anna, place="Sloterplas", note="Wie neemt thee mee?")
+    page.set_viewport_size({"width": 390, "height": 844})
+    sign_in(page, bert)
+
+    page.goto(page.base_url + "/samen")
+    page.get_by_role("article", name="Sloterplas").get_by_role("link", name="Bekijk de afspraak en de reacties").click()
+    expect(page.get_by_role("heading", name="Plonsafspraak", exact=True)).to_be_visible()
+    replies = page.get_by_role("region", name="Reacties")
+    expect(replies).to_contain_text("Nog geen reacties.")
+
+    replies.get_by_label("Jouw reactie").fill("Ik ben 5 minuten later <b>echt</b>")
+    replies.get_by_role("button", name="Plaats reactie").click()
+
+    confirmation = page.get_by_text("Je reactie staat erbij.")
+    expect(confirmation).to_be_visible()
+    expect(confirmation).to_be_in_viewport()
+    expect(page.get_by_role("region", name="Reacties (1)")).to_contain_text("Bert Bos")
+    expect(page.get_by_text("Ik ben 5 minuten later <b>echt</b>")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(page, "replies_meetup_390")
