@@ -275,6 +275,7 @@ def test_the_samen_list_links_to_each_afspraak(member_client, meetup):
 
 
 def test_going_along_from_the_afspraak_page_lands_back_there(member_client, member, meetup):
+    assert "Ik ga mee" in member_client.get(f"/samen/{meetup.pk}").content.decode()
     response = member_client.post(f"/samen/{meetup.pk}/ik-ga-mee", {"back": "meetup"})
     assert response["Location"] == f"/samen/{meetup.pk}"
     page = member_client.get(response["Location"]).content.decode()
