@@ -3,8 +3,10 @@
 
 from playwright.sync_api import expect
 
+from apps.together.replies import reply_post
 from tests.e2e.conftest import screenshot, sign_in
-from tests.factories import MeetupFactory, UserFactory
+from tests.e2e.test_accessibility import assert_no_violations
+from tests.factories import EventFactory, MeetupFactory, UserFactory
 
 
 def test_a_member_replies_under_an_afspraak_on_a_phone(page, transactional_db):
@@ -29,3 +31,23 @@ def test_a_member_replies_under_an_afspraak_on_a_phone(page, transactional_db):
     expect(page.get_by_text("Ik ben 5 minuten later <b>echt</b>")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(page, "replies_meetup_390")
+    assert_no_violations(page, "/samen/<id> with a reply")
+
+
+def test_the_replies_under_an_event_fit_a_small_phone(page, transactional_db):
+    anna, bert = UserFactory(full_name="Anna Dijk"), UserFactory(full_name="Bert Bos")
+    event = EventFactory(title="Nieuwjaarsduik")
+    reply_post(user=anna, event_id=event.pk, text="Wie rijdt er mee vanaf Utrecht? " + "Heel lang woord" * 12)
+    page.set_viewport_size({"width": 320, "height": 568})
+    sign_in(page, bert)
+    page.goto(page.base_url + f"/events/{event.pk}")
+    replies = page.get_by_role("region", name="Reacties (1)")
+    expect(replies).to_contain_text("Anna Dijk")
+    expect(replies.get_by_role("button", name="Verwijder")).to_have_count(0)  # not hers to remove
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    replies.get_by_label("Jouw reactie").fill("Ik!")
+    replies.get_by_role("button", name="Plaats reactie").click()
+    expect(page.get_by_text("Je reactie staat erbij.")).to_be_in_viewport()
+    expect(page.get_by_role("region", name="Reacties (2)")).to_contain_text("Ik!")
+    screenshot(page, "replies_event_320")
+    assert_no_violations(page, "/events/<id> with replies")
