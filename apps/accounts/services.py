@@ -10,7 +10,7 @@ from django.utils import timezone
 from apps.audit.actions import AuditAction
 from apps.audit.services import AuditMeta, audit_record
 from apps.core.errors import DomainError
-from apps.core.page_cache import CLUB, CLUB_CHALLENGES, EVENTS, MEMBER, pages_changed
+from apps.core.page_cache import CLUB, CLUB_CHALLENGES, EVENTS, MEMBER, TOGETHER, pages_changed
 from apps.invitations.services import (
     MESSAGE_CODE_REQUIRED,
     MESSAGE_EMAIL_INVALID,
@@ -218,8 +218,9 @@ def account_profile_update(
             fields += ["newsletter_consent_at", "newsletter_consent_source"]
         locked.full_name, locked.newsletter_consent = full_name, bool(newsletter_consent)
         locked.save(update_fields=fields)
-        # The dashboard greets them by name; the newsletter's subscribers on /admin; who goes, by name, on /events.
-        pages_changed(MEMBER, CLUB, EVENTS, user_ids=[user.pk])
+        # The dashboard greets them by name; the newsletter's subscribers on /admin; who goes, by name, on /events
+        # and the afspraken, and who wrote the replies there.
+        pages_changed(MEMBER, CLUB, EVENTS, TOGETHER, user_ids=[user.pk])
         if new_email:
             _email_change_request(user=locked, email=new_email)
     user.full_name, user.newsletter_consent = full_name, bool(newsletter_consent)
@@ -370,9 +371,9 @@ def user_save(*, user: User) -> User:
             current = User.objects.select_for_update().filter(pk=user.pk).values_list("pages_version", flat=True)
             user.pages_version = current.first() or 0
         user.save()
-        # Their name on their own pages and on the events' lists; the newsletter's subscribers (the active members
-        # who opted in).
-        pages_changed(MEMBER, CLUB, EVENTS, user_ids=[user.pk])
+        # Their name on their own pages, on the events' and afspraken's lists and replies; the newsletter's
+        # subscribers (the active members who opted in).
+        pages_changed(MEMBER, CLUB, EVENTS, TOGETHER, user_ids=[user.pk])
     return user
 
 

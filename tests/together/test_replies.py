@@ -319,3 +319,14 @@ def test_old_replies_stay_readable_on_a_past_afspraak(member_client, member):
     reply_post(user=member, meetup_id=past.pk, text="Was heerlijk")
     page = member_client.get(f"/samen/{past.pk}").content.decode()
     assert "Was heerlijk" in page and "Ik ga mee" not in page
+
+
+def test_a_new_name_shows_on_the_replies_at_once(client, member, other_member, meetup):
+    from apps.accounts.services import account_profile_update
+
+    reply_post(user=member, meetup_id=meetup.pk, text="Ik kom ook")
+    client.force_login(other_member)
+    assert "Marit Zwemmer" in client.get(f"/samen/{meetup.pk}").content.decode()  # now in the page cache
+    account_profile_update(user=member, full_name="Marit Nieuw", email=member.email, newsletter_consent=False)
+    page = client.get(f"/samen/{meetup.pk}").content.decode()
+    assert "Marit Nieuw" in page and "Marit Zwemmer" not in page
