@@ -160,6 +160,7 @@ def privacy_facts() -> dict:
         "export_keep_hours": settings.EXPORT_KEEP_HOURS,
         "export_link_minutes": max(1, settings.EXPORT_LINK_SECONDS // 60),
         "guest_keep_days": GUEST_KEEP_DAYS,
+        "guest_confirm_minutes": settings.GUEST_CONFIRM_MINUTES,
         "audit_keep_days": settings.AUDIT_KEEP_DAYS,
         "session_days": settings.SESSION_COOKIE_AGE // 86400,
         "invitation_days": VALID_DAYS,

@@ -68,6 +68,8 @@ from apps.events.services import (
     event_waitlist_fill,
     events_deactivate,
     guest_cancel,
+    guest_confirm,
+    guest_holds_expire,
     guest_sign_up,
     guests_delete_old,
     guests_invite,
@@ -420,6 +422,23 @@ def _guest_cancel(world):
     event = _open_for_guests(world)
     guest = guest_sign_up(token=event.guest_token, name="Gijs Gast", email="gijs@example.nl", safety_agreed=True)
     return lambda: guest_cancel(guest_id=guest.pk), ("member", "/events")
+
+
+def _guest_confirm(world):
+    """A guest of the world's event confirms their address: the organiser's event page lists them now."""
+    world.event.open_for_guests, world.event.max_participants = True, 3  # room for the waiting member and a guest
+    world.event.save()
+    guest = guest_sign_up(token=world.event.guest_token, name="Gijs Gast", email="gijs@example.nl", safety_agreed=True)
+    return lambda: guest_confirm(guest_id=guest.pk), ("admin", "/admin/events/<event_id:event_id>")
+
+
+def _guest_holds_expire(world):
+    """A sign-up whose hold ran out goes, and its place is offered to the member waiting for it (/events)."""
+    event = EventFactory(title="Gastenduik", max_participants=1, open_for_guests=True)
+    guest = guest_sign_up(token=event.guest_token, name="Gijs Gast", email="gijs@example.nl", safety_agreed=True)
+    event_sign_up(user=world.member, event_id=event.pk)  # on the waitlist: the guest holds the place
+    EventGuest.objects.filter(pk=guest.pk).update(confirm_by=timezone.now())
+    return lambda: guest_holds_expire(), ("member", "/events")
 
 
 def _guest_deleted(world):
@@ -804,6 +823,8 @@ SCENARIOS = {
     "apps.events.services.signups.waitlist_offers_expire": _offers_expire,
     "apps.events.services.guests.guest_sign_up": _guest_sign_up,
     "apps.events.services.guests.guest_cancel": _guest_cancel,
+    "apps.events.services.guests.guest_confirm": _guest_confirm,
+    "apps.events.services.guests.guest_holds_expire": _guest_holds_expire,
     "apps.events.services.guests.guests_delete_old": _guests_delete_old,
     "apps.events.services.guests.guests_invite": _guests_invite,
     "apps.events.signals.guest_gone": _guest_deleted,

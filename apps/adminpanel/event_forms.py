@@ -58,6 +58,18 @@ class EventForm(forms.Form):
         help_text="Gasten zonder account melden zich aan via een deelbare link (bijvoorbeeld in WhatsApp); "
         "ze tellen mee voor het maximum.",
     )
+    guest_limit = forms.IntegerField(
+        label="Maximum gasten",
+        required=False,
+        min_value=1,
+        max_value=10000,
+        help_text="Hoeveel gasten er hoogstens via de gastenlink bij mogen. Leeg: geen apart maximum.",
+        error_messages={
+            "invalid": MESSAGE_BAD_NUMBER,
+            "min_value": "Het maximum aantal gasten is minstens 1 (of laat het leeg voor geen apart maximum).",
+            "max_value": MESSAGE_MAXIMUM_TOO_HIGH,
+        },
+    )
     repeat_until = _date_field("Herhaal elke week tot", required=False)
     scope = forms.ChoiceField(
         label="Wat pas je aan?", choices=SCOPE_CHOICES, initial=SCOPE_ONE, widget=forms.RadioSelect, required=False
@@ -84,6 +96,7 @@ class EventForm(forms.Form):
                 "description": event.description,
                 "max_participants": event.max_participants,
                 "open_for_guests": event.open_for_guests,
+                "guest_limit": event.guest_limit,
             }
 
     def details(self) -> EventDetails:
@@ -96,6 +109,7 @@ class EventForm(forms.Form):
             description=data.get("description") or "",
             max_participants=data.get("max_participants"),
             open_for_guests=bool(data.get("open_for_guests")),
+            guest_limit=data.get("guest_limit"),
         )
 
     @property

@@ -39,6 +39,8 @@ class Event(models.Model):
     location = models.CharField("locatie", max_length=LOCATION_MAX_LENGTH, blank=True)
     description = models.TextField("omschrijving", blank=True)
     max_participants = models.PositiveIntegerField("maximum deelnemers", null=True, blank=True)
+    # The most guests (through the guest link) the event takes, within max_participants; empty: no cap of its own.
+    guest_limit = models.PositiveIntegerField("maximum gasten", null=True, blank=True)
     is_active = models.BooleanField("actief", default=True)
     # Guests (no account) sign up through a public link that holds `guest_token`; they share the places.
     open_for_guests = models.BooleanField(
@@ -75,6 +77,10 @@ class Event(models.Model):
             models.CheckConstraint(
                 condition=Q(cancelled_at__isnull=True) | Q(is_active=False),
                 name="event_cancelled_is_inactive",
+            ),
+            models.CheckConstraint(
+                condition=Q(guest_limit__isnull=True) | Q(guest_limit__gte=1),
+                name="event_guest_limit_positive",
             ),
         ]
         indexes = [models.Index(fields=["event_date"], name="event_upcoming_idx", condition=Q(is_active=True))]
@@ -171,16 +177,25 @@ class EventWaitlistEntry(EventSignUp):
         return f"{self.user} wacht op {self.event}"
 
 
+def guest_holds_place(now) -> Q:
+    """The guests who take a place at `now`: the confirmed ones and those still within their hold."""
+    return Q(confirm_by__isnull=True) | Q(confirm_by__gt=now)
+
+
 class EventGuest(models.Model):
     """Someone without an account who signed up through an event's guest link. Guests take places like
-    members do (counted under the event's lock). Removed 30 days after the event (`delete_old_guests`)
-    unless they became members."""
+    members do (counted under the event's lock). A new guest confirms their address with the link in their
+    mail before `confirm_by` (GUEST_CONFIRM_MINUTES): until then the place is only held for them, after that
+    it is free again and the sign-up goes (`send_scheduled_mail`). Removed 30 days after the event
+    (`delete_old_guests`) unless they became members."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="guests", verbose_name="event")
     name = models.CharField("naam", max_length=150)
     email = models.EmailField("e-mailadres", max_length=254)
     safety_agreed_at = models.DateTimeField("akkoord met de veiligheidsregels op")
     created_at = models.DateTimeField("aangemeld op", default=timezone.now)
+    # Empty: the address is confirmed (and every guest who signed up before confirmation existed).
+    confirm_by = models.DateTimeField("bevestigen vóór", null=True, blank=True)
     invitation = models.ForeignKey(
         "invitations.Invitation",
         on_delete=models.SET_NULL,

@@ -10,6 +10,7 @@ change told twice (a double submit, a retry) tells once. Call inside the writing
 
 import datetime
 import hashlib
+from dataclasses import dataclass
 from typing import Any
 
 from django.core import signing
@@ -22,7 +23,7 @@ from apps.notifications.links import UnsubscribeScope, absolute_url
 from apps.notifications.models import Mail
 from apps.notifications.notices import notice_send, notices_send, notices_withdraw
 from apps.notifications.registry import GUEST, MessageKind, message_kinds_register
-from apps.notifications.services import guest_mail_queue, guest_mails_queue
+from apps.notifications.services import guest_mail_queue, guest_mails_queue, member_mail_queue
 
 from .models import Event, EventGuest, EventWaitlistEntry
 
@@ -34,6 +35,7 @@ WAITLIST_OFFER_MAIL = "waitlist_offer"
 GUEST_CONFIRMATION = "guest_confirmation"
 GUEST_EVENT_CHANGED = "guest_event_changed"
 GUEST_EVENT_CANCELLED = "guest_event_cancelled"
+GUEST_LINK_MEMBER = "guest_link_member"
 
 # ---------------------------------------------------------------------------------------------------------
 # Changes
@@ -60,13 +62,14 @@ def when_and_where(event: Event) -> str:
 
 
 def _guests_told(event: Event, *, kind: str, change: str, digest: str) -> int:
-    """Each guest of a coming `event` gets a mail about the change (rendered when it goes out, with their cancel
-    link), once per change: the key names the event, the guest and the change. One query for the guests."""
+    """Each confirmed guest of a coming `event` gets a mail about the change (rendered when it goes out, with
+    their cancel link), once per change: the key names the event, the guest and the change. An address not
+    confirmed (yet) is told nothing. One query for the guests."""
     if event.event_date < timezone.now():
         return 0
     guests = [
         (guest.pk, guest.email, f"guest-{change}:{event.pk}:{guest.pk}:{digest}")
-        for guest in event.guests.order_by("created_at", "pk")
+        for guest in event.guests.filter(confirm_by__isnull=True).order_by("created_at", "pk")
     ]
     return len(guest_mails_queue(kind=kind, event_id=event.pk, guests=guests))
 
@@ -172,6 +175,7 @@ def _offer_mail_context(mail: Mail) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------------------
 
 GUEST_CANCEL_SALT = "koud.events.guest-cancel"
+GUEST_CONFIRM_SALT = "koud.events.guest-confirm"
 
 
 def guest_cancel_token(guest: EventGuest) -> str:
@@ -180,18 +184,59 @@ def guest_cancel_token(guest: EventGuest) -> str:
     return signing.dumps({"g": guest.pk, "e": guest.email}, salt=GUEST_CANCEL_SALT, compress=True)
 
 
-def guest_from_cancel_token(token: str) -> EventGuest | None:
+def _signed_payload(token: str, *, salt: str) -> dict | None:
     try:
-        payload = signing.loads(token, salt=GUEST_CANCEL_SALT)
+        payload = signing.loads(token, salt=salt)
     except signing.BadSignature:
         return None
     if not isinstance(payload, dict) or not isinstance(payload.get("g"), int):
         return None
+    return payload
+
+
+def guest_from_cancel_token(token: str) -> EventGuest | None:
+    payload = _signed_payload(token, salt=GUEST_CANCEL_SALT)
+    if payload is None:
+        return None
     return EventGuest.objects.select_related("event").filter(pk=payload["g"], email=payload.get("e")).first()
 
 
+def guest_confirm_token(guest: EventGuest) -> str:
+    """A signed token for the confirmation link in the guest's first mail: the guest, their address and the
+    event (so a link whose sign-up has gone can still point back to the event's guest page)."""
+    return signing.dumps({"g": guest.pk, "e": guest.email, "v": guest.event_id}, salt=GUEST_CONFIRM_SALT, compress=True)
+
+
+@dataclass(frozen=True)
+class GuestConfirmLink:
+    """What a confirmation link names: the guest (None when the sign-up has gone) and the event's id."""
+
+    guest: EventGuest | None
+    event_id: int
+
+
+def guest_from_confirm_token(token: str) -> GuestConfirmLink | None:
+    """None for a link this app did not make (the page is a 404)."""
+    payload = _signed_payload(token, salt=GUEST_CONFIRM_SALT)
+    if payload is None or not isinstance(payload.get("v"), int):
+        return None
+    guest = EventGuest.objects.select_related("event").filter(pk=payload["g"], email=payload.get("e")).first()
+    return GuestConfirmLink(guest=guest, event_id=payload["v"])
+
+
 def guest_confirmation_notify(*, guest: EventGuest) -> Mail | None:
+    """The mail with the link that confirms the guest's address (and their place). It carries nothing the
+    visitor typed, not even their name: whoever fills in someone else's address makes the club send only its
+    own text."""
     return guest_mail_queue(kind=GUEST_CONFIRMATION, to_email=guest.email, event_id=guest.event_id, guest_id=guest.pk)
+
+
+def guest_link_member_notify(*, user: User, event: Event) -> Mail | None:
+    """Someone filled in a member's address on the event's guest page: the page answers as for any address,
+    and the member hears it here, by mail, once per event (however often it is tried)."""
+    return member_mail_queue(
+        kind=GUEST_LINK_MEMBER, user=user, event_id=event.pk, dedupe_key=f"guest-link-member:{event.pk}:{user.pk}"
+    )
 
 
 def guest_notices_delete(*, guest_ids: list[int]) -> None:
@@ -200,14 +245,24 @@ def guest_notices_delete(*, guest_ids: list[int]) -> None:
 
 
 def _guest_mail_context(mail: Mail) -> dict[str, Any]:
+    """No name: a guest's mails greet neutrally (the name is what a visitor typed, about any address)."""
     context = event_mail_context(mail)
     guest = EventGuest.objects.filter(pk=mail.guest_id).first() if mail.guest_id is not None else None
     if guest is None:
-        return context | {"guest_name": "", "cancel_url": absolute_url(reverse("events"))}
+        return context | {"cancel_url": absolute_url(reverse("events")), "confirm_url": "", "confirm_by": None}
+    unconfirmed = guest.confirm_by is not None
     return context | {
-        "guest_name": guest.name,
         "cancel_url": absolute_url(reverse("event_guest_cancel", args=[guest_cancel_token(guest)])),
+        "confirm_url": (
+            absolute_url(reverse("event_guest_confirm", args=[guest_confirm_token(guest)])) if unconfirmed else ""
+        ),
+        "confirm_by": guest.confirm_by,
     }
+
+
+def _guest_link_member_context(mail: Mail) -> dict[str, Any]:
+    context = event_mail_context(mail)
+    return context | {"event_url": absolute_url(reverse("events") + f"#event-{mail.event_id}")}
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -274,8 +329,8 @@ message_kinds_register(
     ),
     MessageKind(
         GUEST_CONFIRMATION,
-        display="Aanmelding als gast",
-        subject="Je bent aangemeld als gast: {event_title}",
+        display="Aanmelding als gast bevestigen",
+        subject="Bevestig je aanmelding als gast: {event_title}",
         templates="events/mail/guest_confirmation",
         recipient=GUEST,
         context=_guest_mail_context,
@@ -295,5 +350,13 @@ message_kinds_register(
         templates="events/mail/guest_event_cancelled",
         recipient=GUEST,
         context=_guest_mail_context,
+    ),
+    # A member's address on the guest page: the member hears it (a mail only, no choice under Meldingen).
+    MessageKind(
+        GUEST_LINK_MEMBER,
+        display="Gastaanmelding met je adres",
+        subject="Aanmelden voor {event_title}",
+        templates="events/mail/guest_link_member",
+        context=_guest_link_member_context,
     ),
 )

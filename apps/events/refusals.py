@@ -18,12 +18,15 @@ class EventRefusal(StrEnum):
     GUESTS_CLOSED = "guests_closed"
     GUESTS_ADMIN_ONLY = "guests_admin_only"
     GUESTS_NOT_YET = "guests_not_yet"
+    GUEST_LIMIT_REACHED = "guest_limit_reached"  # the event's own cap on guests
+    GUEST_CONFIRM_TOO_LATE = "guest_confirm_too_late"  # the hold ran out and the places went meanwhile
     # Organising: the details, a series, changing and cancelling.
     TITLE_REQUIRED = "title_required"
     TITLE_TOO_LONG = "title_too_long"
     LOCATION_TOO_LONG = "location_too_long"
     MAXIMUM_TOO_LOW = "maximum_too_low"
     MAXIMUM_BELOW_PARTICIPANTS = "maximum_below_participants"
+    GUEST_LIMIT_TOO_LOW = "guest_limit_too_low"
     START_IN_PAST = "start_in_past"
     REPEAT_BEFORE_START = "repeat_before_start"
     SERIES_TOO_LONG = "series_too_long"

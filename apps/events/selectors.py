@@ -19,14 +19,14 @@ from django.db.models import (
     Value,
     Window,
 )
-from django.db.models.functions import Coalesce, RowNumber
+from django.db.models.functions import Coalesce, Least, RowNumber
 from django.urls import reverse
 from django.utils import timezone
 
 from apps.core.page_cache import PAGE_TIMEOUT
 from apps.notifications.services import mail_preference_for
 
-from .models import CalendarFeed, Event, EventGuest, EventParticipant, EventWaitlistEntry
+from .models import CalendarFeed, Event, EventGuest, EventParticipant, EventWaitlistEntry, guest_holds_place
 
 DASHBOARD_EVENT_LIMIT = 3
 # Upcoming events per page of /events: a club with many plans gets "Meer events", not one endless page.
@@ -50,7 +50,7 @@ class EventCard:
     guest_count: int = 0
     offers_held: int = 0  # places held by open waitlist offers
     offer_expires_at: datetime.datetime | None = None  # the member's own open offer
-    next_offer_end: datetime.datetime | None = None  # when the first open offer on this event runs out
+    next_offer_end: datetime.datetime | None = None  # the first open offer or unconfirmed guest hold to run out
     # Who goes, by name (on /events the first NAMES_ON_CARD; on the event's own page all of them).
     names: tuple[str, ...] = ()
 
@@ -85,10 +85,13 @@ class EventCard:
         return not self.joined and not self.on_waitlist and self.is_full
 
 
-def _count(model, **conditions):
+def _count(model, *where: Q, **conditions):
     """A correlated COUNT: two counts through joins would multiply each other."""
     rows = (
-        model.objects.filter(event=OuterRef("pk"), **conditions).order_by().values("event").annotate(total=Count("pk"))
+        model.objects.filter(*where, event=OuterRef("pk"), **conditions)
+        .order_by()
+        .values("event")
+        .annotate(total=Count("pk"))
     )
     return Coalesce(Subquery(rows.values("total"), output_field=IntegerField()), 0)
 
@@ -109,18 +112,21 @@ def _cards(events) -> list[EventCard]:
     ]
 
 
+def _first_end(model, field: str, now) -> Subquery:
+    rows = model.objects.filter(event=OuterRef("pk"), **{f"{field}__gt": now}).order_by(field).values(field)
+    return Subquery(rows[:1], output_field=DateTimeField())
+
+
 def _counts(now):
+    offer_end = _first_end(EventWaitlistEntry, "offer_expires_at", now)
+    hold_end = _first_end(EventGuest, "confirm_by", now)
     return {
         "participant_total": _count(EventParticipant),
-        "guest_total": _count(EventGuest),
+        "guest_total": _count(EventGuest, guest_holds_place(now)),  # confirmed, or within their hold
         "offers_open": _count(EventWaitlistEntry, offer_expires_at__gt=now),
-        # When the first open offer runs out, the page's counts change: a cached page lives no longer.
-        "next_offer_end": Subquery(
-            EventWaitlistEntry.objects.filter(event=OuterRef("pk"), offer_expires_at__gt=now)
-            .order_by("offer_expires_at")
-            .values("offer_expires_at")[:1],
-            output_field=DateTimeField(),
-        ),
+        # When the first open offer or guest hold runs out, the page's counts change: a cached page lives no
+        # longer. (LEAST of the two, either of which may be NULL, on PostgreSQL and SQLite alike.)
+        "next_offer_end": Least(Coalesce(offer_end, hold_end), Coalesce(hold_end, offer_end)),
     }
 
 
@@ -353,7 +359,8 @@ def event_lists(event: Event) -> EventLists:
     return EventLists(
         participants=list(event.participants.select_related("user").order_by("created_at", "pk")),
         waitlist=list(event.waitlist.select_related("user").order_by("id")),
-        guests=list(event.guests.order_by("created_at", "pk")),
+        # Confirmed guests only: an address nobody confirmed (yet) is no one's name on a list.
+        guests=list(event.guests.filter(confirm_by__isnull=True).order_by("created_at", "pk")),
     )
 
 
@@ -376,11 +383,14 @@ def event_list_rows(event: Event) -> list[tuple]:
 
 
 def guest_places_left(event: Event) -> int | None:
-    """Places still free for a guest (None: no maximum), counted like the sign-up counts them, in one query."""
-    if event.max_participants is None:
+    """Places still free for a guest (None: no maximum; the event's and its cap on guests), counted like the
+    sign-up counts them, in one query."""
+    if event.max_participants is None and event.guest_limit is None:
         return None
     counted = Event.objects.filter(pk=event.pk).annotate(**_counts(timezone.now())).first()
     if counted is None:
         return 0
-    taken = counted.participant_total + counted.guest_total + counted.offers_open  # type: ignore[attr-defined]
-    return max(event.max_participants - taken, 0)
+    guests: int = counted.guest_total  # type: ignore[attr-defined]
+    taken = counted.participant_total + guests + counted.offers_open  # type: ignore[attr-defined]
+    pairs = ((event.guest_limit, guests), (event.max_participants, taken))
+    return max(min(maximum - used for maximum, used in pairs if maximum is not None), 0)

@@ -49,7 +49,7 @@ register_converter(GuestTokenConverter, "guest_token")
 
 
 class SignedTokenConverter:
-    """A signed cancel token (django.core.signing: base64 and colons), bounded in length."""
+    """A signed cancel or confirmation token (django.core.signing: base64 and colons), bounded in length."""
 
     regex = "[A-Za-z0-9_:.-]{20,400}"
 
@@ -71,6 +71,7 @@ urlpatterns = [
     path("events/<event_id:event_id>/ik-kan-niet", views.offer_decline, name="event_offer_decline"),
     path("events/<event_id:event_id>.ics", views.ics, name="event_ics"),
     path("events/gast/afmelden/<signed_token:token>", guest_views.guest_cancel_page, name="event_guest_cancel"),
+    path("events/gast/bevestigen/<signed_token:token>", guest_views.guest_confirm_page, name="event_guest_confirm"),
     path("events/gast/<guest_token:token>", guest_views.guest_sign_up_page, name="event_guest_sign_up"),
     path("agenda/vernieuwen", views.calendar_renew, name="calendar_renew"),
     path("agenda/<feed_token:token>.ics", views.calendar_feed, name="calendar_feed"),

@@ -62,7 +62,7 @@ JOBS: list[Job] = [
     Job(
         "send_scheduled_mail",
         "send_scheduled_mail",
-        "herinneringen, verlopen wachtlijstplekken, mislukte mails opnieuw",
+        "herinneringen, verlopen wachtlijstplekken en gastaanmeldingen, mislukte mails opnieuw",
         every=15 * MINUTE,
     ),
     Job("delete_old_exports", "delete_old_exports", "verlopen downloads van 'Download mijn gegevens' weg", every=HOUR),

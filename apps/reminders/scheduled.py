@@ -15,7 +15,7 @@ from apps.core.background import stuck_tasks_requeue
 from apps.core.formatting import clock_time, dutch_date
 from apps.events.models import EventParticipant
 from apps.events.notices import EVENT_REMINDER
-from apps.events.services import waitlist_offers_expire
+from apps.events.services import guest_holds_expire, waitlist_offers_expire
 from apps.notifications.notices import notice_send
 from apps.notifications.services import mails_recover_stuck, mails_retry_failed, notices_recover_stuck
 
@@ -33,6 +33,7 @@ class ScheduledRun:
     retried: int
     recovered: int = 0  # mails, notices and tasks a dead worker (or a failed task) left behind, queued again
     offers_expired: int = 0  # waitlist offers that ran out; their places went to the next in line
+    guest_holds_expired: int = 0  # guest sign-ups not confirmed in time; their places went to the waitlist
 
 
 def _local(now: datetime.datetime) -> datetime.datetime:
@@ -105,10 +106,12 @@ def dip_nudges_queue(*, now: datetime.datetime) -> int:
 
 def scheduled_mails_send(*, now: datetime.datetime | None = None) -> ScheduledRun:
     now = now or timezone.now()
-    # Offers first: a place that runs out now is offered on (with its mail) in this same run.
+    # Holds and offers first: a place that runs out now is offered on (with its mail) in this same run.
+    guest_holds_expired = guest_holds_expire(now=now)
     offers_expired = waitlist_offers_expire(now=now)
     return ScheduledRun(
         offers_expired=offers_expired,
+        guest_holds_expired=guest_holds_expired,
         reminders=event_reminders_queue(now=now),
         nudges=dip_nudges_queue(now=now),
         retried=mails_retry_failed(now=now),

@@ -351,6 +351,9 @@ EXPORT_KEEP_HOURS = env_int("EXPORT_KEEP_HOURS", 24)
 AUDIT_KEEP_DAYS = env_int("AUDIT_KEEP_DAYS", 365)
 # How long a freed place stays offered to the first on an event's waitlist (shorter when the event starts sooner).
 WAITLIST_OFFER_HOURS = env_int("WAITLIST_OFFER_HOURS", 12)
+# How long a guest's place (through an event's guest link) is held until they confirm their address with the link
+# in their mail; after that it is free again (shorter when the event starts sooner).
+GUEST_CONFIRM_MINUTES = env_int("GUEST_CONFIRM_MINUTES", 30)
 EXPORT_LINK_SECONDS = env_int("EXPORT_LINK_SECONDS", 300)
 EXPORT_SERVE_VIA = env_str("EXPORT_SERVE_VIA", "app")
 EXPORT_ACCEL_LOCATION = "/protected-exports/"

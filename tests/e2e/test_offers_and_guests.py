@@ -1,5 +1,6 @@
 """In real Chromium: a waiting member gets the freed place offered on /events and says Ik kom; a guest signs
-up through the shared link without an account, and the place count shows them."""
+up through the shared link without an account, confirms with the link in the mail, and the place count shows
+them."""
 
 import datetime
 import re
@@ -9,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from apps.events.models import EventGuest
+from apps.events.notices import guest_confirm_token
 from apps.events.services import event_leave, event_sign_up
 from tests.e2e.conftest import screenshot, sign_in
 from tests.factories import EventFactory, UserFactory
@@ -67,10 +69,20 @@ def test_a_guest_signs_up_through_the_shared_link(page, sunday):
     page.get_by_label("Ik heb de veiligheidsregels gelezen en ga ermee akkoord").check()
     page.get_by_role("button", name="Aanmelden als gast").click()
 
-    expect(page.get_by_text("Je bent aangemeld als gast!")).to_be_visible()
-    expect(page.get_by_text("Nog 1 plek vrij")).to_be_visible()
-    assert EventGuest.objects.get(event=sunday).email == "gijs@example.nl"
+    expect(page.get_by_text("Bijna klaar! Kijk in je mail")).to_be_visible()
+    expect(page.get_by_text("Nog 1 plek vrij")).to_be_visible()  # held for the guest until they confirm
+    guest = EventGuest.objects.get(event=sunday)
+    assert guest.email == "gijs@example.nl" and guest.confirm_by is not None
     screenshot(page, "guest_signed_up")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")  # no sideways scroll
+
+    page.goto(page.base_url + f"/events/gast/bevestigen/{guest_confirm_token(guest)}")
+    page.get_by_role("button", name="Ja, ik doe mee").click()
+    expect(page.get_by_text("Je aanmelding is bevestigd: je doet mee als gast.")).to_be_visible()
+    screenshot(page, "guest_confirmed")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    guest.refresh_from_db()
+    assert guest.confirm_by is None
 
     sign_in(page, UserFactory())
     page.goto(page.base_url + "/events")

@@ -28,6 +28,7 @@ def test_the_statement_says_the_numbers_the_app_enforces(client, settings):
     settings.EXPORT_KEEP_HOURS = 36
     settings.EXPORT_LINK_SECONDS = 600
     settings.AUDIT_KEEP_DAYS = 400
+    settings.GUEST_CONFIRM_MINUTES = 45
     settings.SESSION_COOKIE_AGE = 14 * 86400
     response = client.get("/privacy")
     assert response.status_code == 200
@@ -38,6 +39,7 @@ def test_the_statement_says_the_numbers_the_app_enforces(client, settings):
     assert "verloopt na 14 dagen" in retention
     assert "blijft 36 uur staan" in retention and "werkt 10 minuten" in retention
     assert f"{GUEST_KEEP_DAYS} dagen na het event" in retention
+    assert "niet binnen 45 minuten met de link in de e-mail is bevestigd" in retention
     assert f"{VALID_DAYS} dagen geldig" in retention
     assert "400 dagen" in retention
 

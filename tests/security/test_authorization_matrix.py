@@ -128,9 +128,10 @@ ACCESS: dict[str, str] = {
     "event_offer_decline": "member_post",
     "event_ics": "member",
     "events": "member",
-    # An event's guest link and a guest's signed cancel link: the token is the credential (a wrong one is a 404,
-    # test_a_wrong_guest_token_is_a_404_for_everyone below).
+    # An event's guest link and a guest's signed confirmation and cancel links: the token is the credential (a
+    # wrong one is a 404, test_a_wrong_guest_token_is_a_404_for_everyone below).
     "event_guest_sign_up": "public",
+    "event_guest_confirm": "public",
     "event_guest_cancel": "public",
     "calendar_renew": "member_post",
     # The secret token in the URL is the credential: a calendar app fetches it without a session.
@@ -339,6 +340,7 @@ URL_ARGS: dict[str, Callable[[World], dict]] = {
     "calendar_feed": lambda w: {"token": CalendarFeed.objects.get(user=w.member).token},
     "event_guest_sign_up": lambda w: {"token": _guest_event(w).guest_token},
     "event_guest_cancel": lambda w: {"token": _guest_cancel_link(w)},
+    "event_guest_confirm": lambda w: {"token": _guest_confirm_link(w)},
     "mail_unsubscribe": lambda w: {"token": unsubscribe_token(scope=UnsubscribeScope.EVENT_MAILS, user_id=w.member.pk)},
     # Only the latest dip of a card can be undone.
     "dip_undo": lambda w: {"dip_id": w.member_plain_dip.pk},
@@ -384,6 +386,23 @@ def _guest_cancel_link(world: World) -> str:
         defaults={"name": "Gijs Gast", "safety_agreed_at": timezone.now()},
     )
     return guest_cancel_token(guest)
+
+
+def _guest_confirm_link(world: World) -> str:
+    """A sign-up through the guest link that waits for its confirmation (the place is held for it)."""
+    from apps.events.models import EventGuest
+    from apps.events.notices import guest_confirm_token
+
+    guest, _ = EventGuest.objects.get_or_create(
+        event=_guest_event(world),
+        email="bevestig@example.nl",
+        defaults={
+            "name": "Bea Bevestig",
+            "safety_agreed_at": timezone.now(),
+            "confirm_by": timezone.now() + datetime.timedelta(minutes=30),
+        },
+    )
+    return guest_confirm_token(guest)
 
 
 def _member_export_link(world: World) -> str:
@@ -1353,8 +1372,13 @@ def test_matrix(world, pattern, role):
 def test_a_wrong_guest_token_is_a_404_for_everyone(world, role):
     client = world.client(role)
     _guest_cancel_link(world)
+    _guest_confirm_link(world)
     before = database_state()
-    for url in ("/events/gast/" + "x" * 32, "/events/gast/afmelden/" + "a" * 40 + ":" + "b" * 20):
+    for url in (
+        "/events/gast/" + "x" * 32,
+        "/events/gast/afmelden/" + "a" * 40 + ":" + "b" * 20,
+        "/events/gast/bevestigen/" + "a" * 40 + ":" + "b" * 20,
+    ):
         assert client.get(url).status_code == 404
         assert client.post(url, {"name": "Gijs", "email": "gijs@example.nl", "safety_agreed": "on"}).status_code == 404
     assert database_state() == before

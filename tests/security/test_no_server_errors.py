@@ -183,6 +183,7 @@ WRITES = [
         kwargs={"token": lambda world: _guest_event().guest_token},
     ),
     Write("event_guest_cancel", ("anonymous",), kwargs={"token": lambda world: _guest_cancel_token()}),
+    Write("event_guest_confirm", ("anonymous",), kwargs={"token": lambda world: _guest_confirm_token()}),
     Write("calendar_renew", MEMBER_ROLES),
     Write("mail_unsubscribe", ("anonymous",), kwargs={"token": "bad-token"}),
     Write("mail_preferences", MEMBER_ROLES, ("event_mails", "dip_nudge")),
@@ -223,12 +224,12 @@ WRITES = [
     Write(
         "adminpanel_event_new",
         ("member", "admin"),
-        ("title", "date", "time", "location", "description", "max_participants", "repeat_until"),
+        ("title", "date", "time", "location", "description", "max_participants", "guest_limit", "repeat_until"),
     ),
     Write(
         "adminpanel_event_edit",
         ("member", "admin"),
-        ("title", "date", "time", "location", "description", "max_participants", "scope"),
+        ("title", "date", "time", "location", "description", "max_participants", "guest_limit", "scope"),
         kwargs={"event_id": "event"},
     ),
     Write("adminpanel_event_cancel", ("member", "admin"), ("reason", "scope"), kwargs={"event_id": "event"}),
@@ -274,6 +275,24 @@ def _guest_cancel_token() -> str:
         event=_guest_event(), email="gast@example.nl", defaults={"name": "Gijs", "safety_agreed_at": timezone.now()}
     )
     return guest_cancel_token(guest)
+
+
+def _guest_confirm_token() -> str:
+    from django.utils import timezone
+
+    from apps.events.models import EventGuest
+    from apps.events.notices import guest_confirm_token
+
+    guest, _ = EventGuest.objects.get_or_create(
+        event=_guest_event(),
+        email="bevestig@example.nl",
+        defaults={
+            "name": "Bea",
+            "safety_agreed_at": timezone.now(),
+            "confirm_by": timezone.now() + datetime.timedelta(minutes=30),
+        },
+    )
+    return guest_confirm_token(guest)
 
 
 # Our URL names that take no input worth fuzzing (pages read with GET alone, files, redirects).

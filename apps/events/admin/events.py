@@ -132,6 +132,7 @@ class EventAdmin(ServiceDeleteMixin, admin.ModelAdmin):
         "max_participants",
         "is_active",
         "open_for_guests",
+        "guest_limit",
         "guest_link",
         "guest_list",
         "series",

@@ -13,14 +13,19 @@ from ..services import (
 class EventGuestAdmin(admin.ModelAdmin):
     """The guests of every event. After an event the organiser selects guests and invites them to join the club
     (`guests_invite`: the invitations service, with its mail). Guests are not edited or deleted here: they
-    cancel through their own link, and `delete_old_guests` removes them 30 days after the event."""
+    cancel through their own link, a sign-up not confirmed in time goes (`send_scheduled_mail`), and
+    `delete_old_guests` removes them 30 days after the event."""
 
-    list_display = ["name", "email", "event", "created_at", "invited"]
+    list_display = ["name", "email", "event", "created_at", "confirmed", "invited"]
     list_filter = ["event"]
     search_fields = ["name", "email", "event__title"]
     list_select_related = ["event", "invitation"]
-    readonly_fields = ["event", "name", "email", "safety_agreed_at", "created_at", "invitation"]
+    readonly_fields = ["event", "name", "email", "safety_agreed_at", "created_at", "confirm_by", "invitation"]
     actions = ["invite"]
+
+    @admin.display(description="bevestigd", boolean=True)
+    def confirmed(self, obj):
+        return obj.confirm_by is None
 
     @admin.display(description="uitgenodigd", boolean=True)
     def invited(self, obj):

@@ -12,6 +12,7 @@ from ..models import (
     Event,
     EventParticipant,
     EventWaitlistEntry,
+    guest_holds_place,
 )
 from ..notices import waitlist_offer_notice_withdraw, waitlist_offer_notify
 from ..refusals import EventRefusal
@@ -84,11 +85,13 @@ def _lock_upcoming_event(event_id: int) -> Event:
 
 
 def _free_places(event: Event, *, now=None) -> int | None:
-    """None: no maximum. Participants, guests and the places held by open offers are taken."""
+    """None: no maximum. Participants, guests (confirmed, or within the hold of their confirmation link) and the
+    places held by open offers are taken."""
     if event.max_participants is None:
         return None
     now = now or timezone.now()
-    taken = event.participants.count() + event.guests.count() + event.waitlist.filter(offer_expires_at__gt=now).count()
+    guests = event.guests.filter(guest_holds_place(now)).count()
+    taken = event.participants.count() + guests + event.waitlist.filter(offer_expires_at__gt=now).count()
     return max(event.max_participants - taken, 0)
 
 

@@ -1,9 +1,15 @@
-"""Guests: signing up without an account, cancelling, inviting them to become members, clean-up."""
+"""Guests: signing up without an account, confirming the address, cancelling, inviting them to become members,
+clean-up.
+
+A sign-up through the guest link holds a place for GUEST_CONFIRM_MINUTES; only the link in the mail makes it a
+guest's place (like a waitlist offer, the hold runs out and the place is free again). The page answers a
+member's address like any other and tells the member by mail instead."""
 
 import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
@@ -18,8 +24,9 @@ from apps.invitations.services import MESSAGE_EMAIL_INVALID, invitation_create
 from ..models import (
     Event,
     EventGuest,
+    guest_holds_place,
 )
-from ..notices import guest_confirmation_notify
+from ..notices import guest_confirmation_notify, guest_link_member_notify
 from ..refusals import EventRefusal
 from .common import (
     MESSAGE_PAST,
@@ -41,13 +48,28 @@ SAFETY_TEXT = (
     "Zwem nooit alleen, blijf kort in het water en luister naar je lichaam. Warm daarna rustig op met droge "
     "kleren en iets warms te drinken. Je doet mee op eigen risico."
 )
+# The answer to every accepted address, a member's too ({minutes}: GUEST_CONFIRM_MINUTES).
 MESSAGE_GUEST_SIGNED_UP = (
-    "Je bent aangemeld als gast! Je krijgt een bevestiging per e-mail, met een link om je af te melden."
+    "Bijna klaar! Kijk in je mail: bevestig je aanmelding met de link die we je stuurden. "
+    "We houden je plek {minutes} minuten vast."
 )
-MESSAGE_GUEST_DUPLICATE = "Met dit e-mailadres ben je al aangemeld als gast voor dit event."
-MESSAGE_GUEST_IS_MEMBER = "Dit e-mailadres hoort bij een lid: log in en meld je aan op de eventspagina."
+MESSAGE_GUEST_DUPLICATE = (
+    "Met dit e-mailadres ben je al aangemeld als gast voor dit event. De link om te bevestigen of af te melden "
+    "staat in je mail."
+)
 MESSAGE_GUEST_CLOSED = "Dit event is niet (meer) open voor gasten."
 MESSAGE_GUEST_FULL = "Dit event is vol. Er is helaas geen plek meer voor gasten."
+MESSAGE_GUEST_LIMIT = "Het maximum aantal gasten voor dit event is bereikt. Er is helaas geen plek meer voor gasten."
+MESSAGE_GUEST_CONFIRMED = "Je aanmelding is bevestigd: je doet mee als gast. Tot dan!"
+MESSAGE_GUEST_ALREADY_CONFIRMED = "Je aanmelding was al bevestigd: je doet mee als gast."
+MESSAGE_GUEST_CONFIRM_TOO_LATE = (
+    "Je bevestiging kwam te laat: we hielden je plek even vast, maar intussen is er geen plek meer voor gasten. "
+    "Je aanmelding is vervallen."
+)
+MESSAGE_GUEST_LINK_GONE = (
+    "Deze aanmelding bestaat niet meer: de bevestiging kwam te laat of je hebt je afgemeld. "
+    "Je kunt je opnieuw aanmelden."
+)
 MESSAGE_GUEST_CANCELLED = "Je bent afgemeld als gast. Jammer dat je er niet bij bent!"
 MESSAGE_SAFETY_REQUIRED = "Lees de veiligheidsregels en vink aan dat je ermee akkoord gaat."
 MESSAGE_NAME_TOO_LONG = f"Je naam mag hoogstens {NAME_MAX_LENGTH} tekens lang zijn."
@@ -85,40 +107,140 @@ def _guest_input_errors(*, name: str, email: str, safety_agreed: bool) -> dict[s
     return errors
 
 
+def guest_confirm_deadline(event: Event, *, now: datetime.datetime) -> datetime.datetime:
+    """GUEST_CONFIRM_MINUTES from now, but never past the event's start."""
+    return min(now + datetime.timedelta(minutes=settings.GUEST_CONFIRM_MINUTES), event.event_date)
+
+
+def _guest_room_refusal(event: Event, *, now: datetime.datetime) -> EventError | None:
+    """Under the event's lock: is there a place for one more guest? A waiting member's offer comes first (made
+    here, and kept: the caller commits it before it raises the refusal), then the event's places, then its own
+    cap on guests. Returns the refusal when there is none."""
+    if event.waitlist.exists():
+        _offers_refresh(event, now=now)
+    free = _free_places(event, now=now)
+    if free is not None and free <= 0:
+        return EventFull(MESSAGE_GUEST_FULL)
+    if event.guest_limit is not None and event.guests.filter(guest_holds_place(now)).count() >= event.guest_limit:
+        return EventError(MESSAGE_GUEST_LIMIT, code=EventRefusal.GUEST_LIMIT_REACHED)
+    return None
+
+
 def guest_sign_up(*, token: str, name: str | None, email: str | None, safety_agreed: bool) -> EventGuest:
-    """A guest's sign-up through the event's public link: a place, counted with the members' under the event's
-    lock (a waiting member's offer comes first), and a confirmation mail with the cancel link. Raises
-    ValidationError (per field) for bad input and EventError for a refusal."""
+    """A sign-up through the event's public link: a place held for GUEST_CONFIRM_MINUTES (counted with the
+    members' under the event's lock; a waiting member's offer comes first) and a mail with the link that confirms
+    it. The same address again within the hold gets the same answer (and no second mail).
+
+    A member's address gets the same answer and holds a place the same way, so neither the page, nor the places
+    left, nor a second try tells who is a member; but the member gets no link to confirm it (it can never become
+    their guest place, and goes when the hold ends, without their name): they are told by mail to sign up as the
+    member they are. Raises ValidationError (per field) for bad input and EventError for a refusal."""
     name = " ".join((name or "").split())
     email = (email or "").strip().lower()
     errors = _guest_input_errors(name=name, email=email, safety_agreed=safety_agreed)
     if errors:
         raise ValidationError(errors)
-    if User.objects.filter(email__iexact=email).exists():
-        raise ValidationError({"email": [MESSAGE_GUEST_IS_MEMBER]})
     with transaction.atomic():
         pages_changed(EVENTS)
         event = Event.objects.select_for_update().filter(guest_token=token).first()
         if event is None or not event.open_for_guests:
             raise EventError(MESSAGE_GUEST_CLOSED, code=EventRefusal.GUESTS_CLOSED)
         event = _lock_upcoming_event(event.pk)
-        if EventGuest.objects.filter(event=event, email=email).exists():
-            raise EventAlreadyJoined(MESSAGE_GUEST_DUPLICATE)
-        if event.waitlist.exists():
-            _offers_refresh(event)
-        free = _free_places(event)
-        if free is not None and free <= 0:
-            raise EventFull(MESSAGE_GUEST_FULL)
         now = timezone.now()
-        try:
-            with transaction.atomic():
-                guest = EventGuest.objects.create(
-                    event=event, name=name, email=email, safety_agreed_at=now, created_at=now
-                )
-        except IntegrityError as exc:
-            raise EventAlreadyJoined(MESSAGE_GUEST_DUPLICATE) from exc
+        earlier = EventGuest.objects.filter(event=event, email=email).first()
+        if earlier is not None:
+            if earlier.confirm_by is None:
+                raise EventAlreadyJoined(MESSAGE_GUEST_DUPLICATE)
+            if earlier.confirm_by > now:
+                return earlier  # still waiting for its confirmation: the same answer as the first time
+            earlier.delete()  # a hold that ran out: this sign-up starts anew
+        refusal = _guest_room_refusal(event, now=now)
+        if refusal is None:
+            return _guest_hold(event, name=name, email=email, now=now)
+    raise refusal  # after the commit: an offer made to a waiting member meanwhile stands
+
+
+def _guest_hold(event: Event, *, name: str, email: str, now: datetime.datetime) -> EventGuest:
+    """The held place and its mail (under the event's lock): the link to confirm it, or the member's note."""
+    member = User.objects.filter(email__iexact=email).first()
+    try:
+        with transaction.atomic():
+            guest = EventGuest.objects.create(
+                event=event,
+                name="" if member is not None else name,
+                email=email,
+                safety_agreed_at=now,
+                created_at=now,
+                confirm_by=guest_confirm_deadline(event, now=now),
+            )
+    except IntegrityError as exc:
+        raise EventAlreadyJoined(MESSAGE_GUEST_DUPLICATE) from exc
+    if member is not None:
+        guest_link_member_notify(user=member, event=event)
+    else:
         guest_confirmation_notify(guest=guest)
     return guest
+
+
+class GuestConfirmed:
+    """What `guest_confirm` did."""
+
+    CONFIRMED = "confirmed"
+    ALREADY = "already"  # a second tap on the link
+
+
+def guest_confirm(*, guest_id: int, now: datetime.datetime | None = None) -> str | None:
+    """The link in the guest's mail: the address is confirmed and the place is theirs. Within the hold the place
+    is there; after it, only when there is still room (a waiting member comes first). Confirming twice is
+    harmless (ALREADY); None when the sign-up has gone (cancelled, or cleaned up after its hold)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        guest = EventGuest.objects.filter(pk=guest_id).only("event_id").first()
+        if guest is None:
+            return None
+        event = _lock_upcoming_event(guest.event_id)
+        guest = EventGuest.objects.filter(pk=guest_id).first()  # again, under the event's lock
+        if guest is None:
+            return None
+        if guest.confirm_by is None:
+            return GuestConfirmed.ALREADY
+        if User.objects.filter(email__iexact=guest.email).exists():
+            return None  # a member's address only ever held a place (guest_sign_up): it is no guest of theirs
+        refusal = None
+        if guest.confirm_by <= now:
+            if not event.open_for_guests:
+                raise EventError(MESSAGE_GUEST_CLOSED, code=EventRefusal.GUESTS_CLOSED)
+            refusal = _guest_room_refusal(event, now=now)
+        pages_changed(EVENTS)  # the organiser's lists show the guest, or the waitlist has a new offer
+        if refusal is None:
+            EventGuest.objects.filter(pk=guest_id).update(confirm_by=None)
+            return GuestConfirmed.CONFIRMED
+    # After the commit: an offer made to a waiting member meanwhile stands.
+    raise EventError(MESSAGE_GUEST_CONFIRM_TOO_LATE, code=EventRefusal.GUEST_CONFIRM_TOO_LATE) from refusal
+
+
+def guest_holds_expire(*, now: datetime.datetime | None = None) -> int:
+    """Cron (`send_scheduled_mail`): sign-ups not confirmed in time go (with their mails), and the places they
+    held are offered to the waitlist. Each event under its own lock, skipping one another run holds right now;
+    idempotent. Returns how many sign-ups went."""
+    now = now or timezone.now()
+    event_ids = list(
+        EventGuest.objects.filter(confirm_by__lte=now)
+        .order_by("event_id")
+        .values_list("event_id", flat=True)
+        .distinct()
+    )
+    removed = 0
+    for event_id in event_ids:
+        with transaction.atomic():
+            event = Event.objects.select_for_update(skip_locked=True).filter(pk=event_id).first()
+            if event is None:
+                continue
+            pages_changed(EVENTS)
+            _, deleted = EventGuest.objects.filter(event=event, confirm_by__lte=now).delete()
+            removed += deleted.get(EventGuest._meta.label, 0)
+            _offers_refresh(event, now=now)
+    return removed
 
 
 def guest_cancel(*, guest_id: int) -> bool:
@@ -158,7 +280,12 @@ def guests_invite(*, guest_ids: Iterable[int], invited_by: User) -> GuestInvitat
     for guest in guests:
         with transaction.atomic():
             pages_changed(EVENTS)  # the organiser's event page marks who was invited
-            locked = EventGuest.objects.select_for_update().filter(pk=guest.pk, invitation__isnull=True).first()
+            # Only a confirmed guest: an address nobody confirmed is not invited anywhere.
+            locked = (
+                EventGuest.objects.select_for_update()
+                .filter(pk=guest.pk, invitation__isnull=True, confirm_by__isnull=True)
+                .first()
+            )
             if locked is None:
                 skipped += 1
                 continue

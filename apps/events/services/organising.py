@@ -39,6 +39,7 @@ MESSAGE_TITLE_TOO_LONG = f"De titel mag hoogstens {TITLE_MAX_LENGTH} tekens zijn
 MESSAGE_LOCATION_TOO_LONG = f"De plek mag hoogstens {LOCATION_MAX_LENGTH} tekens zijn."
 MESSAGE_START_IN_PAST = "Kies een datum en tijd in de toekomst."
 MESSAGE_MAXIMUM_TOO_LOW = "Het maximum is minstens 1 (of laat het leeg voor geen maximum)."
+MESSAGE_GUEST_LIMIT_TOO_LOW = "Het maximum aantal gasten is minstens 1 (of laat het leeg voor geen apart maximum)."
 MESSAGE_MAXIMUM_BELOW_PARTICIPANTS = (
     "{title} op {date} heeft al {count} deelnemers: het maximum kan niet lager dan {count}."
 )
@@ -68,6 +69,9 @@ class EventDetails:
     max_participants: int | None = None
     # Open voor gasten: a public link lets guests without an account sign up (apps.events.links.guest_link_url).
     open_for_guests: bool = False
+    # The most guests the event takes (within max_participants); None: no cap of its own. Guests already signed
+    # up keep their place when it is lowered.
+    guest_limit: int | None = None
 
     def check(self, *, now: datetime.datetime) -> None:
         if not self.title.strip():
@@ -78,6 +82,8 @@ class EventDetails:
             raise EventError(MESSAGE_LOCATION_TOO_LONG, code=EventRefusal.LOCATION_TOO_LONG, status=400)
         if self.max_participants is not None and self.max_participants < 1:
             raise EventError(MESSAGE_MAXIMUM_TOO_LOW, code=EventRefusal.MAXIMUM_TOO_LOW, status=400)
+        if self.guest_limit is not None and self.guest_limit < 1:
+            raise EventError(MESSAGE_GUEST_LIMIT_TOO_LOW, code=EventRefusal.GUEST_LIMIT_TOO_LOW, status=400)
         if self.starts_at <= now:
             raise EventError(MESSAGE_START_IN_PAST, code=EventRefusal.START_IN_PAST, status=400)
 
@@ -88,6 +94,7 @@ class EventDetails:
         event.description = self.description.strip()
         event.max_participants = self.max_participants
         event.open_for_guests = self.open_for_guests
+        event.guest_limit = self.guest_limit
         if self.open_for_guests and not event.guest_token:
             # Set here as well as in Event.save(): a series is written with bulk_create, which skips save().
             event.guest_token = secrets.token_urlsafe(24)

@@ -11,7 +11,8 @@ from apps.reminders.scheduled import scheduled_mails_send
 
 class Command(BaseCommand):
     help = (
-        "Laat verlopen wachtlijstaanbiedingen vervallen (de plek gaat naar de volgende), zet de herinneringen "
+        "Laat verlopen wachtlijstaanbiedingen en onbevestigde gastaanmeldingen vervallen (de plek gaat naar de "
+        "volgende), zet de herinneringen "
         "(event morgen, 14 dagen geen plons), mislukte e-mails en werk van een "
         "gestopte worker (opnieuw) in de wachtrij; ruimt fotobestanden zonder plons op."
     )
@@ -31,6 +32,7 @@ class Command(BaseCommand):
         run = scheduled_mails_send(now=moment)
         self.stdout.write(
             f"{run.offers_expired} verlopen wachtlijstaanbod(en), "
+            f"{run.guest_holds_expired} onbevestigde gastaanmelding(en) vervallen, "
             f"{run.reminders} herinnering(en) voor events, {run.nudges} plonsherinnering(en), "
             f"{run.retried} mislukte e-mail(s) opnieuw in de wachtrij, "
             f"{run.recovered} blijven hangende e-mail(s) en taken opnieuw in de wachtrij."
