@@ -73,6 +73,9 @@ from apps.events.services import (
     guest_sign_up,
     guests_delete_old,
     guests_invite,
+    series_dates_fill,
+    series_join,
+    series_leave,
     waitlist_offer_accept,
     waitlist_offer_decline,
     waitlist_offers_expire,
@@ -95,6 +98,7 @@ from tests.factories import (
     ChallengeFactory,
     ClubChallengeFactory,
     EventFactory,
+    EventSeriesFactory,
     InvitationFactory,
     MeetupFactory,
     UserFactory,
@@ -353,6 +357,33 @@ def _sign_up(world):
 
 def _leave(world):
     return lambda: event_leave(user=world.other, event_id=world.event.pk), ("member", "/events")
+
+
+def _series_dates(world) -> list[Event]:
+    series = EventSeriesFactory()
+    start = timezone.now() + datetime.timedelta(days=3)
+    return [
+        EventFactory(title="Zondagduik", series=series, event_date=start + datetime.timedelta(weeks=week))
+        for week in range(2)
+    ]
+
+
+def _series_join(world):
+    dates = _series_dates(world)
+    return lambda: series_join(user=world.member, series_id=dates[0].series_id), ("member", "/events")
+
+
+def _series_leave(world):
+    dates = _series_dates(world)
+    series_join(user=world.member, series_id=dates[0].series_id)
+    return lambda: series_leave(user=world.member, series_id=dates[0].series_id), ("member", "/events")
+
+
+def _series_dates_fill(world):
+    dates = _series_dates(world)
+    series_join(user=world.member, series_id=dates[0].series_id)
+    added = EventFactory(series_id=dates[0].series_id, event_date=dates[1].event_date + datetime.timedelta(weeks=1))
+    return lambda: series_dates_fill(event_id=added.pk), ("member", "/events")
 
 
 def _event_save(world):
@@ -813,6 +844,9 @@ SCENARIOS = {
     "apps.challenges.management.commands.seed_catalogue.handle": _seed_catalogue,
     "apps.events.services.signups._sign_up": _sign_up,
     "apps.events.services.signups.event_leave": _leave,
+    "apps.events.services.series.series_join": _series_join,
+    "apps.events.services.series.series_leave": _series_leave,
+    "apps.events.services.series.series_dates_fill": _series_dates_fill,
     "apps.events.services.changes.event_save": _event_save,
     "apps.events.services.changes.event_delete": _event_delete,
     "apps.events.services.changes.events_deactivate": _deactivate,

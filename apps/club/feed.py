@@ -1,5 +1,6 @@
 """The club feed is built from a declared list of sources. Each source is one kind of item (a shared dip, an
-earned badge, an event, a plonsafspraak, a club message, a completed club challenge): the rows that may show,
+earned badge, an event, a weekly series (once, not per date), an afgelast event, a plonsafspraak, a club
+message, a completed club challenge): the rows that may show,
 the moment each one happened, and how it reads. A new kind is one more entry in SOURCES; paging, hiding and
 Brrr! follow from it. The /club view declares the page-cache scope of every source's writes.
 
@@ -17,14 +18,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Exists, F, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, F, IntegerField, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 
 from apps.challenges.models import ClubChallengeEntry, Dip, UserBadge
 from apps.core.formatting import dutch_date
 from apps.core.numbers import whole_number
-from apps.events.models import Event
+from apps.events.models import Event, EventSeries
+from apps.events.series_selectors import series_label
 from apps.notifications.models import ClubMessage
 from apps.together.models import Meetup
 
@@ -159,13 +162,69 @@ def _badge_item(award) -> FeedItem:
 
 
 def _events() -> QuerySet:
-    return Event.objects.filter(is_active=True)
+    """An event on its own: a weekly series is one item of its own (`_series`), not one per date."""
+    return Event.objects.filter(is_active=True, series__isnull=True)
 
 
 def _event_item(event) -> FeedItem:
     when = dutch_date(timezone.localtime(event.event_date).date())
     text = f"Nieuw event: {event.title} op {when}" + (f" in {event.location}" if event.location else "")
     return FeedItem("event", event.pk, event.created_at, None, "", text, link=reverse("events"))
+
+
+def _series() -> QuerySet:
+    """A weekly series, once ("Elke zondag tot 28 februari: Zondagduik"), while a date of it goes ahead; read
+    from its first such date (title, place, weekday) in the same query."""
+    dates = Event.objects.filter(series_id=OuterRef("pk"), is_active=True).order_by("event_date", "pk")
+    return EventSeries.objects.filter(Exists(dates)).annotate(
+        first_id=Subquery(dates.values("pk")[:1]),
+        first_date=Subquery(dates.values("event_date")[:1]),
+        title=Subquery(dates.values("title")[:1]),
+        location=Subquery(dates.values("location")[:1]),
+    )
+
+
+def _series_item(series) -> FeedItem:
+    label = series_label(first=series.first_date, until=series.repeat_until)
+    text = f"{label}: {series.title}" + (f" in {series.location}" if series.location else "")
+    return FeedItem(
+        "series", series.pk, series.created_at, None, "", text, link=reverse("event", args=[series.first_id])
+    )
+
+
+def _cancellations() -> QuerySet:
+    """An afgelast event, at the moment it was called off. Dates of a series called off together ("dit event en
+    de volgende") are one item, shown from the first of them."""
+    together = Event.objects.filter(
+        series_id=OuterRef("series_id"), series__isnull=False, cancelled_at=OuterRef("cancelled_at")
+    )
+    earlier = together.filter(
+        Q(event_date__lt=OuterRef("event_date")) | Q(event_date=OuterRef("event_date"), pk__lt=OuterRef("pk"))
+    )
+    counted = together.order_by().values("series_id").annotate(total=Count("pk")).values("total")
+    return (
+        Event.objects.filter(cancelled_at__isnull=False)
+        .filter(~Exists(earlier))
+        .annotate(dates_together=Coalesce(Subquery(counted, output_field=IntegerField()), 1))
+    )
+
+
+def _cancellation_item(event) -> FeedItem:
+    when = dutch_date(timezone.localtime(event.event_date).date())
+    if event.dates_together > 1:
+        text = f"Afgelast: {event.title}, {event.dates_together} data vanaf {when}"
+    else:
+        text = f"Afgelast: {event.title} op {when}"
+    return FeedItem(
+        "cancelled",
+        event.pk,
+        event.cancelled_at,
+        None,
+        "",
+        text,
+        link=reverse("event", args=[event.pk]),
+        body=event.cancel_reason,
+    )
 
 
 def _meetups() -> QuerySet:
@@ -214,6 +273,8 @@ SOURCES: dict[str, FeedSource] = {
         FeedSource("dip", "created_at", _shared_dips, _dip_item),
         FeedSource("badge", "earned_at", _shared_badges, _badge_item),
         FeedSource("event", "created_at", _events, _event_item),
+        FeedSource("series", "created_at", _series, _series_item),
+        FeedSource("cancelled", "cancelled_at", _cancellations, _cancellation_item),
         FeedSource("meetup", "created_at", _meetups, _meetup_item),
         FeedSource("message", "created_at", _club_messages, _club_message_item),
         FeedSource("clubchallenge", "completed_at", _completed_club_challenges, _club_challenge_item),

@@ -215,6 +215,46 @@ class EventGuest(models.Model):
         return f"{self.name} (gast) bij {self.event}"
 
 
+class EventSeriesMember(models.Model):
+    """ "Ik kom elke week": a member signed up for every date of a series. Each date still has its own
+    sign-up (EventParticipant or a waitlist entry), made by apps.events.services.series for every coming date
+    and for dates added later; attendance and waitlists keep working per date."""
+
+    series = models.ForeignKey(EventSeries, on_delete=models.CASCADE, related_name="members", verbose_name="reeks")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="event_series", verbose_name="gebruiker"
+    )
+    created_at = models.DateTimeField("elke week sinds", default=timezone.now)
+
+    class Meta:
+        verbose_name = "vaste deelnemer van een reeks"
+        verbose_name_plural = "vaste deelnemers van reeksen"
+        ordering = ["created_at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["series", "user"], name="one_series_membership_per_user")]
+
+    def __str__(self):
+        return f"{self.user} elke week bij {self.series}"
+
+
+class EventSeriesSkip(models.Model):
+    """A series member who signed off for one date: remembered, so that date is not signed up again for them
+    (signing up for that date themselves removes it)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="series_skips", verbose_name="event")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="event_series_skips", verbose_name="gebruiker"
+    )
+    created_at = models.DateTimeField("afgemeld op", default=timezone.now)
+
+    class Meta:
+        verbose_name = "overgeslagen datum"
+        verbose_name_plural = "overgeslagen datums"
+        constraints = [models.UniqueConstraint(fields=["event", "user"], name="one_series_skip_per_user_and_event")]
+
+    def __str__(self):
+        return f"{self.user} slaat {self.event} over"
+
+
 class CalendarFeed(models.Model):
     """The secret behind a member's calendar subscription (/agenda/<token>.ics): whoever has it reads
     the member's events, so it is long, random, and replaced when the member renews the link."""

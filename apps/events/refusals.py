@@ -34,3 +34,6 @@ class EventRefusal(StrEnum):
     ALREADY_CANCELLED = "already_cancelled"
     CANCEL_REASON_REQUIRED = "cancel_reason_required"
     CANCEL_REASON_TOO_LONG = "cancel_reason_too_long"
+    # A weekly series as one thing: "Ik kom elke week" and "Ik stop met deze reeks".
+    SERIES_UNKNOWN = "series_unknown"
+    SERIES_OVER = "series_over"  # no coming date left to sign up for

@@ -35,8 +35,6 @@ EVENTS_PER_PAGE = 10
 PAST_EVENT_LIMIT = 50
 # Names of who goes on each card of /events; the event's own page lists everyone.
 NAMES_ON_CARD = 8
-# Events per page of /admin/events.
-ORGANISER_EVENTS_PER_PAGE = 25
 
 
 @dataclass(frozen=True)
@@ -183,8 +181,12 @@ class EventsPage:
 
 def upcoming_events_page(user, *, number: str | int | None) -> EventsPage:
     """The upcoming events on page `number` (1 is the first; anything that is not a page is the nearest
-    one): one count and one query for the page's events."""
-    events = _annotated(user).filter(is_active=True, event_date__gte=timezone.now()).order_by("event_date", "pk")
+    one): one count and one query for the page's events. An afgelast event stays, struck through with its reason."""
+    events = (
+        _annotated(user)
+        .filter(Q(is_active=True) | Q(cancelled_at__isnull=False), event_date__gte=timezone.now())
+        .order_by("event_date", "pk")
+    )
     page = Paginator(events, EVENTS_PER_PAGE).get_page(number)
     cards = _with_names(_cards(page.object_list), limit=NAMES_ON_CARD)
     first = cards[:1] if page.number == 1 else _cards(events[:1])
@@ -297,51 +299,6 @@ def event_card_for(user, *, event_id: int) -> EventCard | None:
     if event is None:
         return None
     return _with_names(_cards([event]), limit=None)[0]
-
-
-@dataclass(frozen=True)
-class OrganiserEventRow:
-    event: Event
-    participant_count: int
-    waitlist_count: int
-    joined: bool = False  # the organiser is on the list themselves
-
-
-@dataclass(frozen=True)
-class OrganiserEventsPage:
-    rows: list[OrganiserEventRow]
-    page: PaginatorPage
-    valid_for: float
-
-
-def organiser_events_page(user, *, past: bool, number: str | int | None) -> OrganiserEventsPage:
-    """/admin/events: the coming events (earliest first) or the past ones (latest first), afgelast ones
-    included, with their counts: one count and one query per page."""
-    now = timezone.now()
-    events = Event.objects.annotate(
-        participant_total=_count(EventParticipant),
-        waitlist_total=_count(EventWaitlistEntry),
-        joined_by_user=Exists(EventParticipant.objects.filter(event=OuterRef("pk"), user=user)),
-    )
-    if past:
-        events = events.filter(event_date__lt=now).order_by("-event_date", "-pk")
-    else:
-        events = events.filter(event_date__gte=now).order_by("event_date", "pk")
-    page = Paginator(events, ORGANISER_EVENTS_PER_PAGE).get_page(number)
-    rows = [
-        OrganiserEventRow(
-            event=event,
-            participant_count=event.participant_total,
-            waitlist_count=event.waitlist_total,
-            joined=event.joined_by_user,
-        )
-        for event in page.object_list
-    ]
-    # The coming list changes when its first event starts (it moves to the past).
-    first = Event.objects.filter(event_date__gte=now).order_by("event_date").values_list("event_date", flat=True)
-    starts = first.first()
-    valid_for = min((starts - now).total_seconds(), PAGE_TIMEOUT) if starts is not None else PAGE_TIMEOUT
-    return OrganiserEventsPage(rows=rows, page=page, valid_for=valid_for)
 
 
 @dataclass(frozen=True)

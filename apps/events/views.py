@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
 from apps.accounts.access import member_required_action
+from apps.core.numbers import whole_number
 from apps.core.page_cache import EVENTS, PAGE_TIMEOUT, Page, cached_page
 
 from .ics import event_ics, ics_filename, member_calendar_ics
@@ -28,6 +29,7 @@ from .selectors import (
     seconds_until_first_starts,
     upcoming_events_page,
 )
+from .series_selectors import series_state_for
 from .services import (
     MESSAGE_CALENDAR_CREATED,
     MESSAGE_CALENDAR_RENEWED,
@@ -38,6 +40,8 @@ from .services import (
     MESSAGE_OFFER_DECLINED,
     MESSAGE_OFFER_NONE,
     MESSAGE_OFFER_TAKEN,
+    MESSAGE_SERIES_LEFT,
+    MESSAGE_SERIES_NOT_MEMBER,
     MESSAGE_WAITLIST_LEFT,
     MESSAGE_WAITLISTED,
     EventAlreadyJoined,
@@ -48,6 +52,8 @@ from .services import (
     calendar_feed_renew,
     event_leave,
     event_sign_up,
+    series_join,
+    series_leave,
     waitlist_offer_accept,
     waitlist_offer_decline,
 )
@@ -105,9 +111,60 @@ def event_page(request, event_id: int):
     coming = card.event.event_date > timezone.now()
     valid_for = seconds_until_first_starts([card]) if coming else PAGE_TIMEOUT
     # Past or afgelast: the card without its Aanmelden/Afmelden forms.
-    # The replies below (apps.together's replies_section) show their answers beside their form.
-    context = {"card": card, "past": card.event.is_cancelled or not coming, "message_places": ("replies-section",)}
+    context = {
+        "card": card,
+        "past": card.event.is_cancelled or not coming,
+        # A date of a weekly series: "Ik kom elke week" / "Ik stop met deze reeks" (events/_series_sign_up.html).
+        "series": series_state_for(request.user, event=card.event),
+        # The replies below (apps.together's replies_section) show their answers beside their form.
+        "message_places": ("replies-section",),
+    }
+    if context["series"] is not None:
+        context["message_places"] += (MESSAGE_PLACE,)  # the series' answers show in its section (#series)
     return Page(context, valid_for=valid_for)
+
+
+def _back_to_event(request):
+    """Back to the date's page the series form was on (`event`), else where `back` says."""
+    event_id = whole_number(request.POST.get("event"))
+    if event_id is not None and request.POST.get("back") == "event":
+        return redirect(reverse("event", args=[event_id]) + "#series")
+    return _back(request)
+
+
+@member_required_action(EVENTS_ON_DASHBOARD)
+@require_POST
+def series_join_view(request, series_id: int):
+    """ "Ik kom elke week": a sign-up for every coming date of the series (or its waitlist)."""
+    try:
+        joined = series_join(user=request.user, series_id=series_id)
+    except EventError as error:
+        _say(request, messages.ERROR, str(error))
+    except DatabaseError:
+        logger.exception("series sign-up failed (series %s, user %s)", series_id, request.user.pk)
+        _say(request, messages.ERROR, MESSAGE_FAILED)
+    else:
+        _say(request, messages.INFO if joined.already else messages.SUCCESS, joined.message())
+    return _back_to_event(request)
+
+
+@member_required_action(EVENTS_ON_DASHBOARD)
+@require_POST
+def series_leave_view(request, series_id: int):
+    """ "Ik stop met deze reeks": off every coming date of the series."""
+    try:
+        left = series_leave(user=request.user, series_id=series_id)
+    except EventError as error:
+        _say(request, messages.ERROR, str(error))
+    except DatabaseError:
+        logger.exception("series leave failed (series %s, user %s)", series_id, request.user.pk)
+        _say(request, messages.ERROR, MESSAGE_FAILED)
+    else:
+        if left is None:
+            _say(request, messages.INFO, MESSAGE_SERIES_NOT_MEMBER)
+        else:
+            _say(request, messages.SUCCESS, MESSAGE_SERIES_LEFT)
+    return _back_to_event(request)
 
 
 @member_required_action(EVENTS_ON_DASHBOARD)

@@ -32,7 +32,7 @@ from apps.attendance.models import Attendance
 from apps.challenges.models import ClubChallengeEntry, Dip, DipBuddy, UserBadge, UserChallenge, photo_storage
 from apps.club.models import Brrr, ClubSharing
 from apps.core.spreadsheets import BOM, neutralise
-from apps.events.models import Event, EventParticipant, EventWaitlistEntry
+from apps.events.models import Event, EventParticipant, EventSeriesMember, EventSeriesSkip, EventWaitlistEntry
 from apps.moving_in.models import ImportedObject
 from apps.notifications.models import Mail, Notice, NoticePreference, PushSubscription
 from apps.shipping.models import PostalAddress
@@ -60,6 +60,8 @@ from .export_rows import (
     _push_device,
     _reply,
     _second_factor,
+    _series_membership,
+    _series_skip,
     _tagged_me,
     _together_settings,
     _waitlist_entry,
@@ -159,6 +161,25 @@ SECTIONS: list[ExportSection] = [
         ["event", "datum", "sinds"],
         EventWaitlistEntry.objects.select_related("event").order_by("created_at", "pk"),
         _waitlist_entry,
+    ),
+    # "Ik kom elke week" (issue 34 §3): the series the member comes to and the dates they skipped.
+    ExportSection(
+        "reeksen",
+        ["reeks", "tot_en_met", "elke_week_sinds"],
+        EventSeriesMember.objects.select_related("series")
+        .annotate(
+            title=Subquery(
+                Event.objects.filter(series_id=OuterRef("series_id")).order_by("event_date").values("title")[:1]
+            )
+        )
+        .order_by("created_at", "pk"),
+        _series_membership,
+    ),
+    ExportSection(
+        "reeksen-overgeslagen",
+        ["event", "datum", "afgemeld_op"],
+        EventSeriesSkip.objects.select_related("event").order_by("event__event_date", "pk"),
+        _series_skip,
     ),
     ExportSection(
         "aanwezigheid",

@@ -13,7 +13,7 @@ from apps.accounts.models import User
 from apps.attendance.models import Attendance
 from apps.challenges.models import ClubChallengeEntry, Dip, DipBuddy, UserBadge, UserChallenge
 from apps.club.models import Brrr, ClubSharing
-from apps.events.models import EventParticipant, EventWaitlistEntry
+from apps.events.models import EventParticipant, EventSeriesMember, EventSeriesSkip, EventWaitlistEntry
 from apps.moving_in.models import ImportedObject
 from apps.notifications.models import Mail, Notice, NoticePreference, PushSubscription
 from apps.notifications.registry import KINDS, MAIL_KINDS
@@ -122,6 +122,22 @@ def _event_signup(signup: EventParticipant) -> dict:
         "datum": _moment(signup.event.event_date),
         "locatie": signup.event.location,
         "aangemeld_op": _moment(signup.created_at),
+    }
+
+
+def _series_membership(membership: EventSeriesMember) -> dict:
+    return {
+        "reeks": getattr(membership, "title", None) or str(membership.series),
+        "tot_en_met": membership.series.repeat_until.isoformat(),
+        "elke_week_sinds": _moment(membership.created_at),
+    }
+
+
+def _series_skip(skip: EventSeriesSkip) -> dict:
+    return {
+        "event": skip.event.title,
+        "datum": _moment(skip.event.event_date),
+        "afgemeld_op": _moment(skip.created_at),
     }
 
 

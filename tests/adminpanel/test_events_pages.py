@@ -349,6 +349,10 @@ def test_the_organisers_pages_cost_the_same_queries_small_and_large(admin_client
     EventParticipantFactory(event=small)
     EventGuestFactory(event=small)
     EventParticipantFactory(event=EventFactory())  # one coming, one past: each list has a page to show
+    # A small series with a past and a coming date: each list folds one (issue 34 §3).
+    few_dates = EventSeries.objects.create(repeat_until=timezone.localdate() + datetime.timedelta(weeks=1))
+    EventFactory(series=few_dates, event_date=timezone.now() - datetime.timedelta(days=6))
+    EventFactory(series=few_dates, event_date=timezone.now() + datetime.timedelta(days=1))
     urls = {
         "detail": "/admin/events/{}",
         "csv": "/admin/events/{}/deelnemers.csv",

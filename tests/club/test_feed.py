@@ -17,9 +17,11 @@ from apps.challenges.services.sharing import dip_photo_share_set
 from apps.club.feed import Cursor, cursor_parse, feed_items
 from apps.club.models import ClubSharing
 from apps.club.services import club_sharing_set, item_hide
+from apps.events.services import event_cancel
 from apps.together.models import Meetup
 from tests.adminpanel.lists import plans_of_every_query
 from tests.challenges.photo_samples import image_bytes
+from tests.events.test_series_feed import series_of
 from tests.factories import (
     ClubChallengeEntryFactory,
     ClubChallengeFactory,
@@ -182,6 +184,8 @@ def _club_of(size: int, looking):
         DipFactory(user_challenge=card, photo="x.jpg", share_photo=True)
         UserBadgeFactory(user_challenge=card)
         EventFactory()
+        series_of(3, title=f"Reeks {n}")  # one item per series (issue 34 §3)
+        event_cancel(event_id=EventFactory().pk, reason="Storm")  # and one per cancellation
         MeetupFactory(proposer=owner, place=f"Plek {n}")
         ClubMessageFactory(title=f"Bericht {n}")
         challenge = ClubChallengeFactory(kind=ClubChallenge.Kind.DAYS, target=1)
@@ -189,9 +193,9 @@ def _club_of(size: int, looking):
         ClubChallengeEntryFactory(user=looking, club_challenge=challenge)  # the member's own progress shows
 
 
-# The feed's six sources, the Brrr!s, the sharing choice, the club challenges with the member's dip dates, and
+# The feed's eight sources, the Brrr!s, the sharing choice, the club challenges with the member's dip dates, and
 # the session and member: the same at any club size.
-FEED_QUERY_BUDGET = 13
+FEED_QUERY_BUDGET = 15
 
 
 @pytest.mark.parametrize("size", [2, 40])
@@ -208,6 +212,7 @@ def test_the_feed_costs_a_fixed_number_of_queries(member_client, member, django_
         html = page(member_client)
     # Every kind of item was on the page the budget paid for.
     assert "plonste" in html and "verdiende de badge" in html and "Nieuw event" in html
+    assert "Elke " in html and "Afgelast: " in html
     assert "stelt voor" in html and "Clubbericht: Bericht" in html and "voltooide de clubchallenge" in html
     assert "Clubchallenge" in html and "Doe mee" not in html  # joined everything: progress, no "Doe mee"
 

@@ -590,3 +590,53 @@ def dashboard_buddy_request() -> Visit:
 @screen("veilig")
 def veilig() -> Visit:
     return Visit("/veilig", UserFactory())
+
+
+def _weekly_series(*, member: User | None = None) -> list[Event]:
+    """A 13-date Sunday series (issue 34 §3): the second date afgelast with its reason; `member` comes every week."""
+    from apps.events.services import EventDetails, event_cancel, event_series_create, series_join
+
+    start = timezone.now() + datetime.timedelta(days=2)
+    details = EventDetails(
+        title="Zondagduik bij het Strandpaviljoen",
+        starts_at=start,
+        location="Strandpaviljoen 12, Scheveningen",
+        max_participants=12,
+    )
+    dates = event_series_create(details=details, repeat_until=timezone.localdate(start) + datetime.timedelta(weeks=12))
+    event_cancel(event_id=dates[1].pk, reason="Storm op zee: windkracht 8 verwacht, we slaan deze week over.")
+    if member is not None:
+        series_join(user=member, series_id=dates[0].series_id)
+    return dates
+
+
+@screen("event-series-date")
+def event_series_date() -> Visit:
+    member = UserFactory(full_name="Marit Zwemmer")
+    dates = _weekly_series(member=member)
+    return Visit(f"/events/{dates[2].pk}", member)
+
+
+@screen("event-series-date-not-member")
+def event_series_date_not_member() -> Visit:
+    dates = _weekly_series()
+    return Visit(f"/events/{dates[0].pk}", UserFactory())
+
+
+@screen("event-cancelled-date")
+def event_cancelled_date() -> Visit:
+    dates = _weekly_series(member=UserFactory())
+    return Visit(f"/events/{dates[1].pk}", UserFactory())
+
+
+@screen("events-cancelled-date")
+def events_cancelled_date() -> Visit:
+    _weekly_series()
+    return Visit("/events", UserFactory())
+
+
+@screen("admin-events-series")
+def admin_events_series() -> Visit:
+    _weekly_series(member=UserFactory())
+    EventFactory(title="Nieuwjaarsduik")
+    return Visit("/admin/events/", AdminFactory(full_name="Anna Admin"))

@@ -14,7 +14,7 @@ from django.http import FileResponse
 
 from apps.challenges.models import ClubChallenge, Dip, DipBuddy, photo_storage
 from apps.club.models import Brrr, ClubSharing
-from apps.events.models import CalendarFeed, EventWaitlistEntry
+from apps.events.models import CalendarFeed, EventSeriesMember, EventSeriesSkip, EventWaitlistEntry
 from apps.logbook.export import SECTIONS
 from apps.moving_in.models import ImportedObject
 from apps.notifications.models import Mail, MailPreference
@@ -29,6 +29,7 @@ from tests.factories import (
     DipFactory,
     EventFactory,
     EventParticipantFactory,
+    EventSeriesFactory,
     MeetupFactory,
     NoticeFactory,
     NoticePreferenceFactory,
@@ -120,6 +121,11 @@ def a_row_in_every_section(user, marker: str) -> str:
     PostalAddressFactory(user=user, recipient=marker, street=f"{marker}straat 1")
     EventParticipantFactory(user=user, event=EventFactory(title=f"Duik {marker}"))
     AttendanceFactory(user=user, event=EventFactory(title=f"Zondagduik {marker}"), signed_off_by=None)
+    # A weekly series the member comes to every week, with one date skipped (issue 34 §3).
+    series = EventSeriesFactory()
+    EventFactory(title=f"Reeksduik {marker}", series=series)
+    EventSeriesMember.objects.create(series=series, user=user)
+    EventSeriesSkip.objects.create(event=EventFactory(title=f"Overgeslagen {marker}", series=series), user=user)
     full = EventFactory(title=f"Wachtlijst {marker}", max_participants=1)
     EventWaitlistEntry.objects.create(event=full, user=user)
     CalendarFeed.objects.create(user=user, token=f"token-{marker}")

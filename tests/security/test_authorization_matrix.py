@@ -40,12 +40,15 @@ from apps.challenges.models import ClubChallenge, ClubChallengeEntry, Dip, UserB
 from apps.club.models import Brrr, ClubSharing, HiddenItem
 from apps.club.services import MESSAGE_BRRR_NOT_HERE, MESSAGE_NOT_ADMIN
 from apps.club.views import MESSAGE_HIDDEN, MESSAGE_SHARING_OFF
-from apps.events.models import CalendarFeed, Event, EventParticipant
+from apps.events.models import CalendarFeed, Event, EventParticipant, EventSeriesMember
 from apps.events.services import (
     MESSAGE_CALENDAR_CREATED,
     MESSAGE_CALENDAR_RENEWED,
     MESSAGE_GUESTS_INVITED,
     MESSAGE_OFFER_NONE,
+    MESSAGE_SERIES_LEFT,
+    MESSAGE_SERIES_NOT_MEMBER,
+    SeriesJoin,
 )
 from apps.invitations.models import Invitation
 from apps.logbook.models import MemberExport
@@ -54,7 +57,13 @@ from apps.notifications.links import UnsubscribeScope, unsubscribe_token
 from apps.notifications.models import Mail, MailPreference, NoticePreference, PushSubscription
 from apps.notifications.services import MESSAGE_PUSH_OFF
 from apps.shipping.models import PostalAddress
-from tests.factories import DEFAULT_PASSWORD, PushSubscriptionFactory
+from tests.factories import (
+    DEFAULT_PASSWORD,
+    EventFactory,
+    EventParticipantFactory,
+    EventSeriesFactory,
+    PushSubscriptionFactory,
+)
 
 from .conftest import ROLES, World, database_state
 
@@ -126,6 +135,8 @@ ACCESS: dict[str, str] = {
     "event_leave": "member_post",
     "event_offer_accept": "member_post",
     "event_offer_decline": "member_post",
+    "event_series_join": "member_post",
+    "event_series_leave": "member_post",
     "event_ics": "member",
     "events": "member",
     # An event's guest link and a guest's signed confirmation and cancel links: the token is the credential (a
@@ -335,6 +346,9 @@ URL_ARGS: dict[str, Callable[[World], dict]] = {
     "adminpanel_event_guests_invite": lambda w: {"event_id": _past_guest(w).event_id},
     # The other member's place: a member may only ever give up their own.
     "event_leave": lambda w: {"event_id": w.participation.event_id},
+    # A weekly series with a coming date (issue 34 §3); for Ik stop the other member comes every week.
+    "event_series_join": lambda w: {"series_id": _series(w, other_comes=False)},
+    "event_series_leave": lambda w: {"series_id": _series(w, other_comes=True)},
     # The member's device: only the member may remove it.
     "notice_device_delete": lambda w: {"subscription_id": PushSubscriptionFactory(user=w.member).pk},
     "calendar_feed": lambda w: {"token": CalendarFeed.objects.get(user=w.member).token},
@@ -506,6 +520,22 @@ def _dips_on(card_attr: str, count: int):
 def _card_exists(exists: bool):
     def check(world: World):
         assert UserChallenge.objects.filter(pk=world.member_card.pk).exists() is exists
+
+    return check
+
+
+def _series(world: World, *, other_comes: bool) -> int:
+    series = EventSeriesFactory()
+    event = EventFactory(title="Zondagduik", series=series)
+    if other_comes:
+        EventSeriesMember.objects.create(series=series, user=world.other_member)
+        EventParticipantFactory(event=event, user=world.other_member)
+    return series.pk
+
+
+def _series_member(role: str, *, member: bool):
+    def check(world: World):
+        assert EventSeriesMember.objects.filter(user=world.user(role)).exists() is member
 
     return check
 
@@ -863,6 +893,39 @@ ROUTES: dict[str, Route] = {
             "other_member": Expect(302, "/dashboard#events", then=_others_place_kept(False)),
             "admin": Expect(302, "/dashboard#events", refused=True),
             "bare_admin": Expect(302, "/dashboard#events", refused=True),
+        },
+    ),
+    "event_series_join": Route(
+        method="POST",
+        expect={
+            "anonymous": Expect(302, _login("/dashboard#events"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            **{
+                role: Expect(
+                    302,
+                    "/dashboard#events",
+                    message=SeriesJoin(places=1).message(),
+                    then=_series_member(role, member=True),
+                )
+                for role in SIGNED_IN
+            },
+        },
+    ),
+    # Only the other member comes every week: only they stop; nobody else's membership is touched.
+    "event_series_leave": Route(
+        method="POST",
+        expect={
+            "anonymous": Expect(302, _login("/dashboard#events"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            **{
+                role: Expect(302, "/dashboard#events", message=MESSAGE_SERIES_NOT_MEMBER, refused=True)
+                for role in SIGNED_IN
+                if role != "other_member"
+            },
+            "other_member": Expect(
+                302,
+                "/dashboard#events",
+                message=MESSAGE_SERIES_LEFT,
+                then=_series_member("other_member", member=False),
+            ),
         },
     ),
     # Nobody in the world has a waitlist offer: Ik kom is refused with the reason, Ik kan niet changes nothing.

@@ -29,7 +29,8 @@ from apps.core.numbers import whole_number
 from apps.core.page_cache import CLUB, EVENTS, Page, cached_page
 from apps.events.links import guest_link_url
 from apps.events.models import CANCEL_REASON_MAX_LENGTH, Event, EventGuest
-from apps.events.selectors import event_list_rows, event_lists, organiser_events_page
+from apps.events.selectors import event_list_rows, event_lists
+from apps.events.series_selectors import organiser_events_page
 from apps.events.services import (
     MESSAGE_CREATED,
     MESSAGE_EVENT_CANCELLED,

@@ -102,6 +102,14 @@ from .organising import (
     event_series_create,
     event_update,
 )
+from .series import (
+    MESSAGE_SERIES_LEFT,
+    MESSAGE_SERIES_NOT_MEMBER,
+    SeriesJoin,
+    series_dates_fill,
+    series_join,
+    series_leave,
+)
 from .signups import (
     OfferAnswer,
     OfferEnded,
@@ -170,6 +178,8 @@ __all__ = [
     "MESSAGE_REPEAT_BEFORE_START",
     "MESSAGE_SAFETY_REQUIRED",
     "MESSAGE_SERIES_CREATED",
+    "MESSAGE_SERIES_LEFT",
+    "MESSAGE_SERIES_NOT_MEMBER",
     "MESSAGE_SERIES_TOO_LONG",
     "MESSAGE_START_IN_PAST",
     "MESSAGE_TITLE_REQUIRED",
@@ -184,6 +194,7 @@ __all__ = [
     "OfferEnded",
     "SAFETY_TEXT",
     "SERIES_MAX_WEEKS",
+    "SeriesJoin",
     "SignUp",
     "calendar_feed_renew",
     "event_cancel",
@@ -206,6 +217,9 @@ __all__ = [
     "guests_delete_old",
     "guests_invite",
     "offer_deadline",
+    "series_dates_fill",
+    "series_join",
+    "series_leave",
     "waitlist_offer_accept",
     "waitlist_offer_decline",
     "waitlist_offers_expire",

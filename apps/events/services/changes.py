@@ -19,6 +19,7 @@ from .common import (
     _moved,
     _offers_refresh,
 )
+from .series import series_dates_fill
 
 
 def event_save(*, event: Event) -> list[EventWaitlistEntry]:
@@ -38,7 +39,11 @@ def event_save(*, event: Event) -> list[EventWaitlistEntry]:
             notices.event_changed_notify(
                 event=event, previous_date=before.event_date, previous_location=before.location
             )
-        return _offers_refresh(event)
+        offers = _offers_refresh(event)
+        if event.series_id is not None and (before is None or before.series_id != event.series_id):
+            # A date added to a series: its members ("Ik kom elke week") are signed up for it too.
+            series_dates_fill(event_id=event.pk)
+        return offers
 
 
 def calendar_feed_renew(*, user: User) -> CalendarFeed:

@@ -11,6 +11,8 @@ from apps.core.page_cache import EVENTS, pages_changed
 from ..models import (
     Event,
     EventParticipant,
+    EventSeriesMember,
+    EventSeriesSkip,
     EventWaitlistEntry,
 )
 from ..notices import waitlist_offer_notice_withdraw
@@ -38,28 +40,38 @@ def _sign_up(*, user: User, event_id: int, allow_waitlist: bool) -> SignUp:
     with transaction.atomic():
         pages_changed(EVENTS)
         event = _lock_upcoming_event(event_id)
-        # Duplicate before full: a member who already has a place should hear that, not "vol".
-        if EventParticipant.objects.filter(event=event, user=user).exists():
-            raise EventAlreadyJoined()
-        entry = EventWaitlistEntry.objects.filter(event=event, user=user).first()
-        if entry is not None:
-            raise EventAlreadyWaitlisted(waitlist_position(entry))
-        if event.waitlist.exists():
-            # Free places while members wait (an expired offer, a participant removed outside the services):
-            # they are offered to the waitlist first.
-            _offers_refresh(event)
-        free = _free_places(event)
-        if free is None or free > 0:
-            try:
-                # A savepoint, so the outer transaction (and its lock) survives a constraint violation.
-                with transaction.atomic():
-                    return SignUp(participant=EventParticipant.objects.create(event=event, user=user))
-            except IntegrityError as exc:
-                raise EventAlreadyJoined() from exc
-        if not allow_waitlist:
-            raise EventFull()
-        entry = EventWaitlistEntry.objects.create(event=event, user=user)
-        return SignUp(waitlist_position=waitlist_position(entry))
+        sign_up = _take_place(event=event, user=user, allow_waitlist=allow_waitlist)
+        if event.series_id is not None:
+            # A series member who skipped this date and signs up for it after all: no longer skipped.
+            EventSeriesSkip.objects.filter(event=event, user=user).delete()
+        return sign_up
+
+
+def _take_place(*, event: Event, user: User, allow_waitlist: bool) -> SignUp:
+    """Under the event's lock (`_lock_upcoming_event`): a place when there is one, else (with `allow_waitlist`)
+    the end of the waitlist. Also for the dates of a series (apps.events.services.series)."""
+    # Duplicate before full: a member who already has a place should hear that, not "vol".
+    if EventParticipant.objects.filter(event=event, user=user).exists():
+        raise EventAlreadyJoined()
+    entry = EventWaitlistEntry.objects.filter(event=event, user=user).first()
+    if entry is not None:
+        raise EventAlreadyWaitlisted(waitlist_position(entry))
+    if event.waitlist.exists():
+        # Free places while members wait (an expired offer, a participant removed outside the services):
+        # they are offered to the waitlist first.
+        _offers_refresh(event)
+    free = _free_places(event)
+    if free is None or free > 0:
+        try:
+            # A savepoint, so the outer transaction (and its lock) survives a constraint violation.
+            with transaction.atomic():
+                return SignUp(participant=EventParticipant.objects.create(event=event, user=user))
+        except IntegrityError as exc:
+            raise EventAlreadyJoined() from exc
+    if not allow_waitlist:
+        raise EventFull()
+    entry = EventWaitlistEntry.objects.create(event=event, user=user)
+    return SignUp(waitlist_position=waitlist_position(entry))
 
 
 def event_sign_up(*, user: User, event_id: int) -> SignUp:
@@ -94,6 +106,8 @@ def event_leave(*, user: User, event_id: int) -> str | None:
         if event.event_date < timezone.now():
             raise EventError(MESSAGE_PAST, code=EventRefusal.PAST)
         deleted, _ = EventParticipant.objects.filter(event=event, user=user).delete()
+        if event.series_id is not None:
+            _series_skip_remember(event=event, user=user)
         if deleted:
             _offers_refresh(event)
             return Left.PLACE
@@ -106,6 +120,12 @@ def event_leave(*, user: User, event_id: int) -> str | None:
             waitlist_offer_notice_withdraw(event_id=event.pk, user_ids=[user.pk])
             _offers_refresh(event)
         return Left.WAITLIST
+
+
+def _series_skip_remember(*, event: Event, user: User) -> None:
+    """A series member signing off for one date: that date is skipped, not signed up again for them."""
+    if EventSeriesMember.objects.filter(series_id=event.series_id, user=user).exists():
+        EventSeriesSkip.objects.get_or_create(event=event, user=user)
 
 
 class OfferAnswer:
