@@ -228,6 +228,8 @@ def plan_list(
         + [(card.meetup.starts_at, 1, card.meetup.pk, card) for card in meetups],
         key=lambda item: item[:3],
     )
+    if number > 1 and len(merged) <= (number - 1) * per_page:  # past the end: the last page there is
+        number = max((len(merged) + per_page - 1) // per_page, 1)
     shown = merged[(number - 1) * per_page : number * per_page]
     shown_events = [item[3] for item in shown if item[1] == 0]
     event_cards = {card.event.pk: card for card in cards_with_names(shown_events)} if shown_events else {}

@@ -1,4 +1,4 @@
-"""In real Chromium: a waiting member gets the freed place offered on /events and says Ik kom; a guest signs
+"""In real Chromium: a waiting member gets the freed place offered on the plan list (/samen) and says Ik kom; a guest signs
 up through the shared link without an account, and the place count shows them."""
 
 import datetime
@@ -34,7 +34,7 @@ def test_the_waiting_member_takes_the_offered_place(page, sunday):
     event_leave(user=leaving, event_id=sunday.pk)  # the place is offered to `waiting`
 
     sign_in(page, waiting)
-    page.goto(page.base_url + "/events")
+    page.goto(page.base_url + "/samen")
     card = page.get_by_role("article", name="Zondagduik")
     expect(card).to_contain_text(
         re.compile(r"Er is een plek vrij bij Zondagduik: bevestig vóór \w+ \d+ \w+, \d\d:\d\d")
@@ -73,6 +73,6 @@ def test_a_guest_signs_up_through_the_shared_link(page, sunday):
     screenshot(page, "guest_signed_up")
 
     sign_in(page, UserFactory())
-    page.goto(page.base_url + "/events")
+    page.goto(page.base_url + "/samen")
     expect(page.get_by_role("article", name="Zondagduik")).to_contain_text("1 / 2 deelnemers (waarvan 1 gast)")
     assert page.js_errors == []

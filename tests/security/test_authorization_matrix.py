@@ -127,7 +127,8 @@ ACCESS: dict[str, str] = {
     "event_offer_accept": "member_post",
     "event_offer_decline": "member_post",
     "event_ics": "member",
-    "events": "member",
+    # The old list of events: one list with the plonsafspraken now (/samen), for everyone a redirect there.
+    "events": "redirect",
     # An event's guest link and a guest's signed cancel link: the token is the credential (a wrong one is a 404,
     # test_a_wrong_guest_token_is_a_404_for_everyone below).
     "event_guest_sign_up": "public",
@@ -769,9 +770,9 @@ ROUTES: dict[str, Route] = {
     "event_join": Route(
         method="POST",
         expect={
-            "anonymous": Expect(302, _login("/dashboard#events"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            "anonymous": Expect(302, _login("/dashboard#samen"), message=MESSAGE_SESSION_EXPIRED, refused=True),
             **{
-                role: Expect(302, "/dashboard#events", message="Je bent aangemeld voor dit event!", then=_joined(role))
+                role: Expect(302, "/dashboard#samen", message="Je bent aangemeld voor dit event!", then=_joined(role))
                 for role in SIGNED_IN
             },
         },
@@ -779,27 +780,27 @@ ROUTES: dict[str, Route] = {
     "event_leave": Route(
         method="POST",
         expect={
-            "anonymous": Expect(302, _login("/dashboard#events"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            "anonymous": Expect(302, _login("/dashboard#samen"), message=MESSAGE_SESSION_EXPIRED, refused=True),
             # Leaving an event you are not on is harmless; someone else's place is never touched.
-            "member": Expect(302, "/dashboard#events", refused=True),
-            "other_member": Expect(302, "/dashboard#events", then=_others_place_kept(False)),
-            "admin": Expect(302, "/dashboard#events", refused=True),
-            "bare_admin": Expect(302, "/dashboard#events", refused=True),
+            "member": Expect(302, "/dashboard#samen", refused=True),
+            "other_member": Expect(302, "/dashboard#samen", then=_others_place_kept(False)),
+            "admin": Expect(302, "/dashboard#samen", refused=True),
+            "bare_admin": Expect(302, "/dashboard#samen", refused=True),
         },
     ),
     # Nobody in the world has a waitlist offer: Ik kom is refused with the reason, Ik kan niet changes nothing.
     "event_offer_accept": Route(
         method="POST",
         expect={
-            "anonymous": Expect(302, _login("/dashboard#events"), message=MESSAGE_SESSION_EXPIRED, refused=True),
-            **{role: Expect(302, "/dashboard#events", message=MESSAGE_OFFER_NONE, refused=True) for role in SIGNED_IN},
+            "anonymous": Expect(302, _login("/dashboard#samen"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            **{role: Expect(302, "/dashboard#samen", message=MESSAGE_OFFER_NONE, refused=True) for role in SIGNED_IN},
         },
     ),
     "event_offer_decline": Route(
         method="POST",
         expect={
-            "anonymous": Expect(302, _login("/dashboard#events"), message=MESSAGE_SESSION_EXPIRED, refused=True),
-            **{role: Expect(302, "/dashboard#events", message=MESSAGE_OFFER_NONE, refused=True) for role in SIGNED_IN},
+            "anonymous": Expect(302, _login("/dashboard#samen"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            **{role: Expect(302, "/dashboard#samen", message=MESSAGE_OFFER_NONE, refused=True) for role in SIGNED_IN},
         },
     ),
     # A new e-mail address: not on a session alone; the password (or a passkey) first, nothing changes yet.
@@ -861,7 +862,7 @@ ROUTES: dict[str, Route] = {
         expect={
             role: Expect(
                 302,
-                "/dashboard#events",
+                "/dashboard#samen",
                 # "The old link stops working" only for whoever had one (the world's member has).
                 message=MESSAGE_CALENDAR_RENEWED if role == "member" else MESSAGE_CALENDAR_CREATED,
                 then=lambda w, role=role: CalendarFeed.objects.get(user=w.user(role)),
@@ -1195,6 +1196,7 @@ def expected(pattern: Pattern, role: str, url: str, route: Route) -> Expect:
             "account_login": "/auth",
             "account_signup": "/auth?tab=registreren",
             "favicon": "/static/favicon.ico",
+            "events": "/samen",
         }.get(pattern.key, "/auth")
         return Expect(302, target)
     if decision == "allauth_member":

@@ -57,7 +57,7 @@ def test_events_and_afspraken_in_one_list_soonest_first(member_client):
     between = EventFactory(title="Zondagduik", event_date=_in(2))
     last = MeetupFactory(starts_at=_in(4), place="IJ-haven")
     html = member_client.get("/samen").content.decode()
-    assert "<h1 class=\"page-title\">Wie gaat er plonsen?</h1>" in html
+    assert '<h1 class="page-title">Wie gaat er plonsen?</h1>' in html
     assert _rows(html) == [f"afspraak-{sooner.pk}", f"event-{between.pk}", f"event-{later.pk}", f"afspraak-{last.pk}"]
     assert "Plonsafspraak maken" in html and 'action="/samen/nieuw"' in html  # the form stays on the page
     assert "Maak mijn agenda-link" in html  # and the calendar subscription
@@ -187,6 +187,7 @@ def test_pages_of_plans(member_client):
     assert "Events waar je aan meedeed" in first and "Events waar je aan meedeed" not in second
     assert set(_rows(first)).isdisjoint(_rows(second))
     assert _rows(member_client.get("/samen?pagina=abc").content.decode()) == _rows(first)
+    assert _rows(member_client.get("/samen?pagina=7").content.decode()) == _rows(second)  # the last there is
 
 
 @pytest.mark.parametrize(("asked", "page"), [(None, 1), ("", 1), ("0", 1), ("2", 2), ("x", 1), ("٣", 1), ("999", 10)])
