@@ -87,7 +87,9 @@ def _page_context(request, *, form=None, errors=None) -> tuple[dict, float]:
 
 def _history(user) -> dict:
     cards = past_events_joined_by(user)
-    shown = [(card.event.pk, card.event.title, card.event.event_date, card.event.location) for card in cards]
+    shown: list[tuple] = [
+        (card.event.pk, card.event.title, card.event.event_date, card.event.location) for card in cards
+    ]
     shown += [(card.event.description, card.participant_count, card.guest_count) for card in cards]
     return {"past_events": cards, "history_version": digest(*shown)}
 

@@ -1,5 +1,5 @@
-"""In real Chromium: a waiting member gets the freed place offered on the plan list (/samen) and says Ik kom; a guest signs
-up through the shared link without an account, and the place count shows them."""
+"""In real Chromium: a waiting member gets the freed place offered on the plan list (/samen) and says Ik kom;
+a guest signs up through the shared link without an account, and the place count shows them."""
 
 import datetime
 import re

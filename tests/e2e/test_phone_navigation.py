@@ -1,7 +1,8 @@
 """Issue 28 §2: an app's navigation on the phone, and tap targets a cold finger hits.
 
-The bottom bar (Vandaag, Kaart, Samen, Club, Ik; the club's events are in Samen's one list of plans) on phones, the same links in the header on a laptop, only
-for signed-in members; and every link and button of every page of screens.py at least 44 x 44 px at 390 px.
+The bottom bar (Vandaag, Kaart, Samen, Club, Ik; the club's events are in Samen's one list of plans) on phones,
+the same links in the header on a laptop, only for signed-in members; and every link and button of every page of
+screens.py at least 44 x 44 px at 390 px.
 """
 
 import pytest

@@ -1,5 +1,6 @@
-"""Who goes, by name: on the plan list /samen (the first names per row; /events leads there) and on the event's own page /events/<id> (all of
-them), for signed-in members; a fixed number of queries with a series of 52 weeks and 200 participants."""
+"""Who goes, by name: on the plan list /samen (the first names per row; /events leads there) and on the
+event's own page /events/<id> (all of them), for signed-in members; a fixed number of queries with a series
+of 52 weeks and 200 participants."""
 
 import datetime
 
