@@ -118,7 +118,7 @@ def test_a_weekly_series_is_one_row_with_its_next_date_and_its_dates(member_clie
     html = member_client.get("/samen").content.decode()
     assert _rows(html) == [f"event-{dates[0].pk}"]  # one row, on its next date
     row = _row(html, f"event-{dates[0].pk}")
-    assert "elke week" in row and "Elke week · volgende keer:" in row
+    assert "Elke week · volgende keer:" in row
     assert "Alle data (4)" in row
     for date in dates[1:]:
         assert f'href="/events/{date.pk}"' in row
