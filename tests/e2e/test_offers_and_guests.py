@@ -46,7 +46,7 @@ def test_the_waiting_member_takes_the_offered_place(page, sunday):
 
     expect(page.get_by_text("Top, je hebt de plek! Je bent aangemeld voor dit event.")).to_be_visible()
     card = page.get_by_role("article", name="Zondagduik")
-    expect(card.get_by_text("Aangemeld", exact=True)).to_be_visible()
+    expect(card.get_by_text("Je bent aangemeld", exact=True)).to_be_visible()
     expect(card).to_contain_text("2 / 2 deelnemers")
     assert sunday.participants.filter(user=waiting).exists()
     assert page.js_errors == []
