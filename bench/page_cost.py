@@ -37,7 +37,7 @@ PAGES = [
     (BARE, "member", None),
     ("/dashboard", "member", 2.0),
     ("/challenge", "member", 2.0),
-    ("/events", "member", 2.0),
+    ("/samen", "member", 2.0),  # the plan list (events and plonsafspraken; /events leads there)
     ("/statistieken", "member", 2.0),
     ("/account", "member", 2.0),
     ("/", "member", 2.0),

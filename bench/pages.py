@@ -5,8 +5,8 @@ PAGES = [
     ("/", "member"),
     ("/dashboard", "member"),
     ("/challenge", "member"),
-    ("/events", "member"),
-    ("/events?pagina=2", "member"),
+    ("/samen", "member"),  # the plan list: events and plonsafspraken (/events leads there)
+    ("/samen?pagina=2", "member"),
     ("/statistieken", "member"),
     ("/account", "member"),
     ("/admin", "admin"),

@@ -6,7 +6,7 @@ multiple of a bare signed-in page (issue 37, goal 1).
 
 The page cache makes a page cheap only until something it shows changes, and members visit right after
 they changed something: her own dip before /dashboard, /challenge, /statistieken and /account; another
-member's dip before /club; her sign-up before /events; an afspraak before /samen. Each round visits the page
+member's dip before /club; her sign-up, and an afspraak, before the plan list /samen. Each round visits the page
 (not timed: what the other pages' writes changed is rendered there), does its write through its service (not
 timed), then times the next request of the page with the CPU time of this
 process (time.process_time: waiting on PostgreSQL or Redis does not count), then takes the write back
@@ -130,8 +130,9 @@ PAGES: list[tuple[str, Callable[[], Undo]]] = [
     ("/statistieken", _dip_by(None)),
     ("/account", _dip_by(None)),
     ("/club", _dip_by(2)),
-    ("/events", _sign_up),
-    ("/samen", _meetup),
+    # The plan list (events and plonsafspraken, /events leads there): after her sign-up, after an afspraak.
+    ("/samen", _sign_up),
+    ("/samen?na=afspraak", _meetup),
 ]
 
 

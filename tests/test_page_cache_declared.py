@@ -133,7 +133,7 @@ def concrete(path: str) -> str:
 
 
 def test_the_walk_finds_the_cached_pages_and_each_declares_known_scopes():
-    assert {"/account", "/dashboard", "/challenge", "/events", "/statistieken", "/admin"} <= set(CACHED_PAGES)
+    assert {"/account", "/dashboard", "/challenge", "/samen", "/statistieken", "/admin"} <= set(CACHED_PAGES)
     assert {"/events/<event_id:event_id>", "/admin/events/", "/admin/events/<event_id:event_id>"} <= set(CACHED_PAGES)
     for path, view in _walk(get_resolver().url_patterns):
         unfilled = path
@@ -352,11 +352,11 @@ def _seed_catalogue(world):
 def _sign_up(world):
     world.event.max_participants = 3
     event_save(event=world.event)
-    return lambda: event_sign_up(user=world.admin, event_id=world.event.pk), ("member", "/events")
+    return lambda: event_sign_up(user=world.admin, event_id=world.event.pk), ("member", "/samen")
 
 
 def _leave(world):
-    return lambda: event_leave(user=world.other, event_id=world.event.pk), ("member", "/events")
+    return lambda: event_leave(user=world.other, event_id=world.event.pk), ("member", "/samen")
 
 
 def _series_dates(world) -> list[Event]:
@@ -391,12 +391,12 @@ def _event_save(world):
         world.event.title = "Nieuwjaarsduik (hernoemd)"
         event_save(event=world.event)
 
-    return act, ("member", "/events")
+    return act, ("member", "/samen")
 
 
 def _event_delete(world):
     nobody = EventFactory(title="Zonder deelnemers", event_date=timezone.now() + datetime.timedelta(days=40))
-    return lambda: event_delete(event_id=nobody.pk), ("admin", "/events")
+    return lambda: event_delete(event_id=nobody.pk), ("admin", "/samen")
 
 
 def _deactivate(world):
@@ -406,15 +406,15 @@ def _deactivate(world):
 def _waitlist_fill(world):
     EventParticipant.objects.filter(user=world.other).update(event=EventFactory())  # a place freed past the services
 
-    return lambda: event_waitlist_fill(event_id=world.event.pk), ("member", "/events")
+    return lambda: event_waitlist_fill(event_id=world.event.pk), ("member", "/samen")
 
 
 def _participant_deleted(world):
-    return lambda: EventParticipant.objects.filter(user=world.other).delete(), ("member", "/events")
+    return lambda: EventParticipant.objects.filter(user=world.other).delete(), ("member", "/samen")
 
 
 def _waitlist_entry_deleted(world):
-    return lambda: EventWaitlistEntry.objects.filter(user=world.member).delete(), ("member", "/events")
+    return lambda: EventWaitlistEntry.objects.filter(user=world.member).delete(), ("member", "/samen")
 
 
 def _offered(world):
@@ -423,18 +423,18 @@ def _offered(world):
 
 def _offer_accept(world):
     _offered(world)
-    return lambda: waitlist_offer_accept(user=world.member, event_id=world.event.pk), ("member", "/events")
+    return lambda: waitlist_offer_accept(user=world.member, event_id=world.event.pk), ("member", "/samen")
 
 
 def _offer_decline(world):
     _offered(world)
-    return lambda: waitlist_offer_decline(user=world.member, event_id=world.event.pk), ("member", "/events")
+    return lambda: waitlist_offer_decline(user=world.member, event_id=world.event.pk), ("member", "/samen")
 
 
 def _offers_expire(world):
     _offered(world)
     EventWaitlistEntry.objects.filter(user=world.member).update(offer_expires_at=timezone.now())
-    return lambda: waitlist_offers_expire(), ("member", "/events")
+    return lambda: waitlist_offers_expire(), ("member", "/samen")
 
 
 def _open_for_guests(world):
@@ -445,14 +445,14 @@ def _guest_sign_up(world):
     event = _open_for_guests(world)
     return (
         lambda: guest_sign_up(token=event.guest_token, name="Gijs Gast", email="gijs@example.nl", safety_agreed=True),
-        ("member", "/events"),
+        ("member", "/samen"),
     )
 
 
 def _guest_cancel(world):
     event = _open_for_guests(world)
     guest = guest_sign_up(token=event.guest_token, name="Gijs Gast", email="gijs@example.nl", safety_agreed=True)
-    return lambda: guest_cancel(guest_id=guest.pk), ("member", "/events")
+    return lambda: guest_cancel(guest_id=guest.pk), ("member", "/samen")
 
 
 def _guest_confirm(world):
@@ -475,7 +475,7 @@ def _guest_holds_expire(world):
 def _guest_deleted(world):
     event = _open_for_guests(world)
     guest_sign_up(token=event.guest_token, name="Gijs Gast", email="gijs@example.nl", safety_agreed=True)
-    return lambda: EventGuest.objects.filter(event=event).delete(), ("member", "/events")
+    return lambda: EventGuest.objects.filter(event=event).delete(), ("member", "/samen")
 
 
 def _guests_delete_old(world):
@@ -484,7 +484,7 @@ def _guests_delete_old(world):
     )
     EventParticipant.objects.create(event=past, user=world.member)
     EventGuest.objects.create(event=past, name="Gijs Gast", email="gijs@example.nl", safety_agreed_at=timezone.now())
-    return lambda: guests_delete_old(), ("member", "/events")
+    return lambda: guests_delete_old(), ("member", "/samen")
 
 
 def _guests_invite(world):
@@ -500,7 +500,7 @@ def _guests_invite(world):
 
 
 def _calendar(world):
-    return lambda: calendar_feed_renew(user=world.member), ("member", "/events")
+    return lambda: calendar_feed_renew(user=world.member), ("member", "/samen")
 
 
 def _mail_preferences(world):
@@ -652,7 +652,7 @@ def _event_create(world):
 
 def _event_series_create(world):
     until = timezone.localdate() + datetime.timedelta(weeks=3)
-    return lambda: event_series_create(details=_details(world), repeat_until=until), ("member", "/events")
+    return lambda: event_series_create(details=_details(world), repeat_until=until), ("member", "/samen")
 
 
 def _event_update(world):
@@ -941,8 +941,8 @@ def test_after_each_declared_write_every_cached_page_is_fresh(declaring):
 
 def test_an_event_without_participants_deleted_in_the_django_admin_leaves_every_page(admin_client, member):
     event = EventFactory(title="Niemand kwam")
-    assert "Niemand kwam" in client_for(member).get("/events").content.decode()
+    assert "Niemand kwam" in client_for(member).get("/samen").content.decode()
     response = admin_client.post(f"/django-admin/events/event/{event.pk}/delete/", {"post": "yes"})
     assert response.status_code == 302
-    assert "Niemand kwam" not in client_for(member).get("/events").content.decode()
+    assert "Niemand kwam" not in client_for(member).get("/samen").content.decode()
     assert "Niemand kwam" not in client_for(member).get("/dashboard").content.decode()

@@ -1,10 +1,14 @@
-"""Addresses of an event's public guest pages."""
+"""Addresses of an event's public guest pages, and of the plan list."""
 
 from django.urls import reverse
 
 from apps.notifications.links import absolute_url
 
 from .models import Event
+
+# The one list of plans (club events and plonsafspraken, apps.together's /samen): where /events leads, and
+# where mails and notices about events send a member to.
+PLANS_URL = "/samen"
 
 
 def guest_link_url(event: Event, *, absolute: bool = False) -> str:

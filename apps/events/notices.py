@@ -25,6 +25,7 @@ from apps.notifications.notices import notice_send, notices_send, notices_withdr
 from apps.notifications.registry import GUEST, MessageKind, message_kinds_register
 from apps.notifications.services import guest_mail_queue, guest_mails_queue, member_mail_queue
 
+from .links import PLANS_URL
 from .models import Event, EventGuest, EventWaitlistEntry
 
 EVENT_REMINDER = "event_reminder"
@@ -108,7 +109,7 @@ def event_cancelled_notify(*, event: Event, deleted: bool = False) -> int:
             kind=EVENT_CANCELLED,
             title=f"Afgelast: {event.title}",
             body=f"{event.title} ({when_and_where(event)}) gaat niet door.{reason}",
-            url="/events" if deleted else f"/events/{event.pk}",
+            url=PLANS_URL if deleted else f"/events/{event.pk}",
             event_id=None if deleted else event.pk,
             dedupe_key=lambda user_id: f"event-cancelled:{event.pk}:{user_id}:{digest}",
         )
@@ -132,7 +133,7 @@ def waitlist_offer_notify(*, entry: EventWaitlistEntry) -> object | None:
         kind=WAITLIST_PLACE,
         title=f"Er is een plek vrij bij {event.title}",
         body=f"Bevestig vóór {dutch_date(until.date())}, {clock_time(until)}: Ik kom of Ik kan niet.",
-        url=f"/events#event-{event.pk}",
+        url=f"{PLANS_URL}#event-{event.pk}",
         event_id=event.pk,
         dedupe_key=f"waitlist-offer:{entry.pk}:{entry.offered_at.timestamp():.0f}",
     )
@@ -165,8 +166,8 @@ def _offer_mail_context(mail: Mail) -> dict[str, Any]:
     )
     return context | {
         "offer_expires_at": entry.offer_expires_at if entry is not None else None,
-        # /events asks to sign in first and then lands on the event's card with Ik kom / Ik kan niet.
-        "offer_url": absolute_url(reverse("events") + f"#event-{mail.event_id}"),
+        # The plan list asks to sign in first and then lands on the event's row with Ik kom / Ik kan niet.
+        "offer_url": absolute_url(f"{PLANS_URL}#event-{mail.event_id}"),
     }
 
 
@@ -249,7 +250,7 @@ def _guest_mail_context(mail: Mail) -> dict[str, Any]:
     context = event_mail_context(mail)
     guest = EventGuest.objects.filter(pk=mail.guest_id).first() if mail.guest_id is not None else None
     if guest is None:
-        return context | {"cancel_url": absolute_url(reverse("events")), "confirm_url": "", "confirm_by": None}
+        return context | {"cancel_url": absolute_url(PLANS_URL), "confirm_url": "", "confirm_by": None}
     unconfirmed = guest.confirm_by is not None
     return context | {
         "cancel_url": absolute_url(reverse("event_guest_cancel", args=[guest_cancel_token(guest)])),
@@ -262,7 +263,7 @@ def _guest_mail_context(mail: Mail) -> dict[str, Any]:
 
 def _guest_link_member_context(mail: Mail) -> dict[str, Any]:
     context = event_mail_context(mail)
-    return context | {"event_url": absolute_url(reverse("events") + f"#event-{mail.event_id}")}
+    return context | {"event_url": absolute_url(reverse("event", args=[mail.event_id]))}
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -276,7 +277,7 @@ def event_mail_context(mail: Mail) -> dict[str, Any]:
     return {
         "event": event,
         "event_title": event.title if event is not None else "",
-        "events_url": absolute_url(reverse("events")),
+        "events_url": absolute_url(PLANS_URL),
     }
 
 

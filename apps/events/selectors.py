@@ -351,3 +351,14 @@ def guest_places_left(event: Event) -> int | None:
     taken = counted.participant_total + guests + counted.offers_open  # type: ignore[attr-defined]
     pairs = ((event.guest_limit, guests), (event.max_participants, taken))
     return max(min(maximum - used for maximum, used in pairs if maximum is not None), 0)
+
+
+def annotated_events(user):
+    """Events with what a member's card shows (counts, the member's place, waitlist and offer), for a list
+    built by a layer above (the plan list of apps.together): filter and order it, then `cards_with_names`."""
+    return _annotated(user)
+
+
+def cards_with_names(events, *, limit: int | None = NAMES_ON_CARD) -> list[EventCard]:
+    """The cards of `annotated_events` rows, with the first `limit` names of who goes: one query for the names."""
+    return _with_names(_cards(events), limit=limit)

@@ -9,9 +9,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import DatabaseError
 from django.db.models import Q
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect
-from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
@@ -20,14 +19,12 @@ from apps.core.numbers import whole_number
 from apps.core.page_cache import EVENTS, PAGE_TIMEOUT, Page, cached_page
 
 from .ics import event_ics, ics_filename, member_calendar_ics
+from .links import PLANS_URL
 from .models import CalendarFeed, Event
 from .selectors import (
     calendar_events_for_token,
-    club_life_settings_for,
     event_card_for,
-    past_events_joined_by,
     seconds_until_first_starts,
-    upcoming_events_page,
 )
 from .series_selectors import series_state_for
 from .services import (
@@ -61,7 +58,7 @@ from .services import (
 logger = logging.getLogger(__name__)
 
 # Where a sign-up form came from, so the member lands back on the same page (never an outside URL).
-BACK_TARGETS = {"dashboard": "/dashboard#events", "events": "/events", "account": "/account#agenda", "event": "/events"}
+BACK_TARGETS = {"dashboard": "/dashboard#samen", "events": PLANS_URL, "account": "/account#agenda", "event": PLANS_URL}
 EVENTS_ON_DASHBOARD = BACK_TARGETS["dashboard"]
 # The answer to Aanmelden/Afmelden is shown in the events section, where the page lands (#events), not at
 # the top of the page far out of view. The dashboard names this place in its `message_places`.
@@ -76,28 +73,13 @@ def _say(request, level, text: str) -> None:
     messages.add_message(request, level, text, extra_tags=MESSAGE_PLACE)
 
 
-PAGE_PARAMETER = "pagina"
-
-
-def _site(request) -> tuple:
-    """The calendar link on the page is absolute: one page per address the site is reached at."""
-    return (request.scheme, request.get_host())
-
-
-@login_required
 @require_safe
-@cached_page(EVENTS, template="events/events.html", query=[PAGE_PARAMETER], vary=_site)
 def events_page(request):
-    upcoming = upcoming_events_page(request.user, number=request.GET.get(PAGE_PARAMETER))
-    context = {
-        "upcoming_events": upcoming.cards,
-        "upcoming_page": upcoming.page,
-        "page_parameter": PAGE_PARAMETER,
-        # The member's history and settings below the first page of what is coming.
-        "past_events": past_events_joined_by(request.user) if upcoming.page.number == 1 else None,
-        "club_life": club_life_settings_for(request.user, request=request),
-    }
-    return Page(context, valid_for=upcoming.valid_for)
+    """/events was the list of events: it is one list with the plonsafspraken now (apps.together's /samen).
+    A temporary redirect keeps old links and bookmarks working, with their query string (?pagina=); a
+    browser keeps the #event-<id> of the old link, and the list's rows carry those ids."""
+    query = request.META.get("QUERY_STRING", "")
+    return HttpResponseRedirect(PLANS_URL + (f"?{query}" if query else ""))
 
 
 @login_required
@@ -255,7 +237,7 @@ def calendar_feed(request, token: str):
     if found is None:
         raise Http404("Onbekende agenda-link")
     _feed, events = found
-    body = member_calendar_ics(events, url=request.build_absolute_uri(reverse("events")))
+    body = member_calendar_ics(events, url=request.build_absolute_uri(PLANS_URL))
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = 'inline; filename="koud-water-challenge.ics"'
     # A private calendar: no shared cache may keep it, and it is not a page to index.
@@ -269,7 +251,7 @@ def calendar_feed(request, token: str):
 def ics(request, event_id: int):
     # An afgelast event still has its file (STATUS:CANCELLED), so a calendar that holds it can mark it off.
     event = get_object_or_404(Event.objects.filter(Q(is_active=True) | Q(cancelled_at__isnull=False)), pk=event_id)
-    body = event_ics(event, url=request.build_absolute_uri(reverse("dashboard") + "#events"))
+    body = event_ics(event, url=request.build_absolute_uri(f"{PLANS_URL}#event-{event.pk}"))
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{ics_filename(event)}"'
     return response

@@ -13,6 +13,7 @@ from django.utils import timezone
 from apps.challenges.models import UserChallenge
 from apps.core.background import stuck_tasks_requeue
 from apps.core.formatting import clock_time, dutch_date
+from apps.events.links import PLANS_URL
 from apps.events.models import EventParticipant
 from apps.events.notices import EVENT_REMINDER
 from apps.events.services import guest_holds_expire, waitlist_offers_expire
@@ -63,7 +64,7 @@ def event_reminders_queue(*, now: datetime.datetime) -> int:
             user=participation.user,
             title=f"Morgen: {event.title}",
             body=f"{dutch_date(event.event_date)}, {clock_time(event.event_date)}{where}",
-            url="/events",
+            url=PLANS_URL,
             event_id=participation.event_id,
             dedupe_key=f"event-reminder:{participation.event_id}:{participation.user_id}",
             now=now,

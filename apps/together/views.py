@@ -13,19 +13,15 @@ from apps.accounts.access import member_required_action, member_required_json
 from apps.challenges.services.errors import ChallengeError
 from apps.challenges.views.club import celebrate_dip
 from apps.core.errors import json_endpoint
-from apps.core.page_cache import TOGETHER, Page, cached_page
+from apps.core.page_cache import EVENTS, TOGETHER, Page, cached_page
+from apps.core.page_sections import lazy_value
+from apps.events.selectors import club_life_settings_for, past_events_joined_by
+from apps.events.views import MESSAGE_PLACE as EVENTS_MESSAGE_PLACE
 
 from .forms import MeetupForm, parse_when
+from .plans import digest, page_number, plan_list
 from .reply_views import REPLIES_MESSAGE_PLACE
-from .selectors import (
-    buddy_candidates,
-    buddy_tagger_name,
-    meetup_card_for,
-    seconds_until_list_changes,
-    seconds_until_page_changes,
-    spot_suggestions,
-    upcoming_meetups,
-)
+from .selectors import buddy_candidates, buddy_tagger_name, meetup_card_for, seconds_until_page_changes, spot_suggestions
 from .services import (
     MEETUP_MAX_DAYS_AHEAD,
     MESSAGE_BRIEFING_READ,
@@ -69,22 +65,48 @@ def _back(request, meetup_id: int | None = None):
     return redirect(BACK_TARGETS.get(request.POST.get("back", ""), SAMEN_URL))
 
 
+PAGE_PARAMETER = "pagina"
+
+
 def _page_context(request, *, form=None, errors=None) -> tuple[dict, float]:
-    cards = upcoming_meetups(request.user)
+    """The plan list (club events and plonsafspraken, soonest first) with the new-afspraak form, the calendar
+    subscription and, on the first page, the events the member took part in. What only a section shows is
+    lazy: a section served from the cache never reads it."""
+    user = request.user
+    plans = plan_list(user, number=page_number(request.GET.get(PAGE_PARAMETER)))
     context = {
-        "meetups": cards,
-        "spots": spot_suggestions(request.user),
+        "plans": plans,
+        "page_parameter": PAGE_PARAMETER,
+        "spots": lazy_value(lambda: spot_suggestions(user)),
         "max_days": MEETUP_MAX_DAYS_AHEAD,
         "form": form or MeetupForm(),
         "errors": errors or {},
-        "message_places": (MESSAGE_PLACE,),
+        "club_life": lazy_value(lambda: club_life_settings_for(user, request=request)),
+        # The member's history below the first page: one query, its section kept by what it lists.
+        **(_history(user) if plans.number == 1 else {"past_events": None}),
+        "message_places": (MESSAGE_PLACE, EVENTS_MESSAGE_PLACE),
     }
-    return context, seconds_until_list_changes(cards)
+    return context, plans.valid_for
+
+
+def _history(user) -> dict:
+    cards = past_events_joined_by(user)
+    shown: list[tuple] = [
+        (card.event.pk, card.event.title, card.event.event_date, card.event.location) for card in cards
+    ]
+    shown += [(card.event.description, card.participant_count, card.guest_count) for card in cards]
+    return {"past_events": cards, "history_version": digest(*shown)}
+
+
+def _site(request) -> tuple:
+    """The calendar link on the page is absolute: one page per address the site is reached at."""
+    return (request.scheme, request.get_host())
 
 
 @login_required
 @require_safe
-@cached_page(TOGETHER, template="together/samen.html")
+# The plan list shows both the club's events (any sign-up moves their counts) and the plonsafspraken.
+@cached_page(EVENTS, TOGETHER, template="together/samen.html", query=[PAGE_PARAMETER], vary=_site)
 def samen(request):
     context, valid_for = _page_context(request)
     return Page(context, valid_for=valid_for)

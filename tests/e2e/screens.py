@@ -287,7 +287,7 @@ def event_who_goes() -> Visit:
 @screen("events-with-names")
 def events_with_names() -> Visit:
     _club_swim(started=False)
-    return Visit("/events", UserFactory())
+    return Visit("/samen", UserFactory())  # the plan list (/events leads there)
 
 
 @screen("dashboard-admin")
@@ -421,7 +421,7 @@ def events_with_waitlist() -> Visit:
     event_sign_up(user=UserFactory(), event_id=event.pk)
     event_sign_up(user=member, event_id=event.pk)
     EventFactory(title="Nieuwjaarsduik")
-    return Visit("/events", member)
+    return Visit("/samen", member)
 
 
 @screen("events-waitlist-offer")
@@ -434,7 +434,7 @@ def events_waitlist_offer() -> Visit:
     event_sign_up(user=leaving, event_id=event.pk)
     event_sign_up(user=member, event_id=event.pk)
     event_leave(user=leaving, event_id=event.pk)
-    return Visit("/events", member)
+    return Visit("/samen", member)
 
 
 @screen("guest-sign-up")
@@ -573,6 +573,42 @@ def _club_meetups(viewer: User) -> None:
 def samen() -> Visit:
     member = member_with_card(dips=2)
     _club_meetups(member)
+    return Visit("/samen", member)
+
+
+def _weekly_series(member: User) -> None:
+    """A weekly series of five dates the member goes to the first of, the second afgelast with a long reason."""
+    from apps.events.models import EventSeries
+    from apps.events.services import event_cancel, event_sign_up
+
+    series = EventSeries.objects.create(repeat_until=timezone.localdate() + datetime.timedelta(weeks=5))
+    dates = [
+        EventFactory(
+            title="Zondagochtendduik bij de Noorderpier van IJmuiden aan Zee",
+            location="Noorderpier, IJmuiden (parkeren bij het strandpaviljoen)",
+            event_date=timezone.now() + datetime.timedelta(days=1 + 7 * week, hours=2),
+            max_participants=12,
+            series=series,
+        )
+        for week in range(5)
+    ]
+    event_sign_up(user=member, event_id=dates[0].pk)
+    event_cancel(event_id=dates[1].pk, reason="Storm op zee: code oranje van het KNMI, de pier is afgesloten")
+
+
+@screen("samen-plans")
+def samen_plans() -> Visit:
+    """The one list of plans: a weekly series folded (its dates opened, one afgelast), a full event with the
+    member on its waitlist, an afgelast event, and the club's plonsafspraken."""
+    from apps.events.services import event_cancel, event_sign_up
+
+    member = member_with_card(dips=2)
+    _club_meetups(member)
+    _weekly_series(member)
+    full = EventFactory(title="Zonsopgangduik in de IJhaven met warme chocolademelk", max_participants=1)
+    event_sign_up(user=UserFactory(full_name="Wieke Waterhoen-Van der Zwaluwenstaart"), event_id=full.pk)
+    event_sign_up(user=member, event_id=full.pk)
+    event_cancel(event_id=EventFactory(title="Maanlichtduik").pk, reason="Te veel wind")
     return Visit("/samen", member)
 
 

@@ -55,7 +55,6 @@ PAGES: dict[str, tuple[str | Callable[[], str], str]] = {
     "challenge": ("/challenge", "member"),
     "account": ("/account", "member"),
     "statistics": ("/statistieken", "member"),
-    "events": ("/events", "member"),
     # The public guest pages (the people fixture makes the event and the guest behind these links).
     "event_guest_sign_up": ("/events/gast/" + "axe-gastenlink-nieuwjaarsduik", "anonymous"),
     "event_guest_cancel": (lambda: "/events/gast/afmelden/" + _axe_guest_cancel_token(), "anonymous"),
@@ -88,6 +87,7 @@ PAGES: dict[str, tuple[str | Callable[[], str], str]] = {
 }
 # Pages that are no page of their own: files, redirects, POST-only forms, JSON, or a page tested elsewhere.
 NOT_A_PAGE = {
+    "events": "a redirect to the plan list (together: /samen)",
     "service_worker": "JavaScript",
     "healthz": "plain text",
     "event_ics": "a calendar file",

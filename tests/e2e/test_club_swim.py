@@ -1,4 +1,4 @@
-"""Issue 27 in real Chromium: an admin makes a weekly series on /admin, two members sign up on /events, the
+"""Issue 27 in real Chromium: an admin makes a weekly series on /admin, two members sign up on the plan list, the
 first swim starts, the admin ticks "Was erbij", and both cards show the stamped dip "Afgetekend door …".
 axe checks the event's own pages on the way (their paths hold an id, so test_accessibility.py cannot)."""
 
@@ -58,10 +58,10 @@ def test_a_weekly_series_two_members_and_attendance_that_stamps_both_cards(page)
     first = Event.objects.order_by("event_date").first()
     assert Event.objects.filter(series=first.series).count() == 4
 
-    # Two members sign up for the first one on /events, and see each other's names.
+    # Two members sign up for the first one on the plan list, and see each other's names.
     for member in (marit, otto):
         member_page = page_for(page, member)
-        member_page.goto(member_page.base_url + "/events")
+        member_page.goto(member_page.base_url + "/samen")
         member_page.get_by_role("button", name="Aanmelden").first.click()
         member_page.get_by_text("Je bent aangemeld voor dit event!").first.wait_for()
         member_page.context.close()

@@ -46,8 +46,8 @@ def test_sign_up_and_cancel_from_the_dashboard(page, events):
     sign_in(page, member)
 
     page.goto(page.base_url + "/dashboard")
-    section = page.locator("#events")
-    expect(section.get_by_role("heading", name="Eerstvolgende events")).to_be_visible()
+    section = page.locator("#samen")  # the plans block: events and afspraken in one list
+    expect(section.get_by_role("heading", name="Wie gaat er plonsen?")).to_be_visible()
     card = section.get_by_role("article", name="Sinterklaasduik")
     expect(card).to_contain_text("zaterdag 5 december 2099, 10:30")
     expect(card).to_contain_text("Strand Scheveningen, bij de pier")
@@ -59,21 +59,21 @@ def test_sign_up_and_cancel_from_the_dashboard(page, events):
 
     card.get_by_role("button", name="Aanmelden").click()
 
-    expect(page).to_have_url(re.compile(r"/dashboard#events$"))
+    expect(page).to_have_url(re.compile(r"/dashboard#samen$"))
     expect(page.get_by_text("Je bent aangemeld voor dit event!")).to_be_visible()
-    card = page.locator("#events").get_by_role("article", name="Sinterklaasduik")
-    expect(card.get_by_text("Aangemeld", exact=True)).to_be_visible()
+    card = page.locator("#samen").get_by_role("article", name="Sinterklaasduik")
+    expect(card.get_by_text("Je bent aangemeld", exact=True)).to_be_visible()
     expect(card).to_contain_text("4 / 10 deelnemers")
     assert events.participants.filter(user=member).exists()
     screenshot(page, "events_dashboard_joined")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.locator("#events").screenshot(path=str(ARTIFACTS / "events_section_joined.png"))
+    page.locator("#samen").screenshot(path=str(ARTIFACTS / "events_section_joined.png"))
 
     card.get_by_role("button", name="Afmelden").click()
 
     expect(page.get_by_text("Je bent afgemeld voor dit event")).to_be_visible()
-    card = page.locator("#events").get_by_role("article", name="Sinterklaasduik")
-    expect(card.get_by_text("Aangemeld", exact=True)).to_have_count(0)
+    card = page.locator("#samen").get_by_role("article", name="Sinterklaasduik")
+    expect(card.get_by_text("Je bent aangemeld", exact=True)).to_have_count(0)
     expect(card.get_by_role("button", name="Aanmelden")).to_be_visible()
     expect(card).to_contain_text("3 / 10 deelnemers")
     assert not events.participants.filter(user=member).exists()
@@ -82,12 +82,10 @@ def test_sign_up_and_cancel_from_the_dashboard(page, events):
 
 def test_the_calendar_link_downloads_an_ics_file(page, events):
     sign_in(page, UserFactory())
-    page.goto(page.base_url + "/dashboard")
+    page.goto(page.base_url + f"/events/{events.pk}")  # the event's own page (the list links there)
 
     with page.expect_download() as download_info:
-        page.locator("#events").get_by_role("article", name="Sinterklaasduik").get_by_role(
-            "link", name="Zet in agenda"
-        ).click()
+        page.get_by_role("link", name="Zet in agenda").click()
 
     download = download_info.value
     assert download.suggested_filename == f"sinterklaasduik-{events.pk}.ics"
@@ -97,16 +95,16 @@ def test_the_calendar_link_downloads_an_ics_file(page, events):
 
 
 def test_the_waitlist_and_the_calendar_subscription_on_events(page, events):
-    """A full event on /events: on the waitlist with my place, a place frees up and is offered to me; then the
-    private calendar link, renewed, serves the event I joined."""
+    """A full event on the plan list (/samen): on the waitlist with my place, a place frees up and is offered to
+    me; then the private calendar link, renewed, serves the event I joined."""
     from apps.events.models import Event
     from apps.events.services import event_leave
 
     member = UserFactory(full_name="Wendy Wachter")
     sign_in(page, member)
     page.goto(page.base_url + "/dashboard")
-    page.get_by_role("link", name="Alle events en je agenda-abonnement").click()
-    expect(page).to_have_url(re.compile(r"/events$"))
+    page.get_by_role("link", name="Alle plannen, je agenda-link en een plonsafspraak maken").click()
+    expect(page).to_have_url(re.compile(r"/samen$"))
 
     full = Event.objects.get(title="Volle maan plons")
     card = page.get_by_role("article", name="Volle maan plons")
@@ -126,7 +124,7 @@ def test_the_waitlist_and_the_calendar_subscription_on_events(page, events):
     expect(card.get_by_text("Er is een plek vrij bij Volle maan plons: bevestig vóór")).to_be_visible()
     card.get_by_role("button", name="Ik kom").click()
     card = page.get_by_role("article", name="Volle maan plons")
-    expect(card.get_by_text("Aangemeld", exact=True)).to_be_visible()
+    expect(card.get_by_text("Je bent aangemeld", exact=True)).to_be_visible()
     expect(card.get_by_role("button", name="Afmelden")).to_be_visible()
 
     page.get_by_role("button", name="Maak mijn agenda-link").click()

@@ -24,9 +24,9 @@ def test_the_event_sign_up_message_shows_where_the_member_lands(page, transactio
     sign_in(page, UserFactory(full_name="Marit Zwemmer"))
     page.goto(page.base_url + "/dashboard")
 
-    page.locator("#events").get_by_role("button", name="Aanmelden").click()
+    page.locator("#samen").get_by_role("button", name="Aanmelden").click()
 
-    expect(page).to_have_url(re.compile(r"/dashboard#events$"))
+    expect(page).to_have_url(re.compile(r"/dashboard#samen$"))
     message = page.get_by_text("Je bent aangemeld voor dit event!")
     expect(message).to_have_count(1)
     expect(message).to_be_visible()

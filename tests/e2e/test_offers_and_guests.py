@@ -1,6 +1,6 @@
-"""In real Chromium: a waiting member gets the freed place offered on /events and says Ik kom; a guest signs
-up through the shared link without an account, confirms with the link in the mail, and the place count shows
-them."""
+"""In real Chromium: a waiting member gets the freed place offered on the plan list (/samen) and says Ik kom;
+a guest signs up through the shared link without an account, confirms with the link in the mail, and the
+place count shows them."""
 
 import datetime
 import re
@@ -36,7 +36,7 @@ def test_the_waiting_member_takes_the_offered_place(page, sunday):
     event_leave(user=leaving, event_id=sunday.pk)  # the place is offered to `waiting`
 
     sign_in(page, waiting)
-    page.goto(page.base_url + "/events")
+    page.goto(page.base_url + "/samen")
     card = page.get_by_role("article", name="Zondagduik")
     expect(card).to_contain_text(
         re.compile(r"Er is een plek vrij bij Zondagduik: bevestig vóór \w+ \d+ \w+, \d\d:\d\d")
@@ -48,7 +48,7 @@ def test_the_waiting_member_takes_the_offered_place(page, sunday):
 
     expect(page.get_by_text("Top, je hebt de plek! Je bent aangemeld voor dit event.")).to_be_visible()
     card = page.get_by_role("article", name="Zondagduik")
-    expect(card.get_by_text("Aangemeld", exact=True)).to_be_visible()
+    expect(card.get_by_text("Je bent aangemeld", exact=True)).to_be_visible()
     expect(card).to_contain_text("2 / 2 deelnemers")
     assert sunday.participants.filter(user=waiting).exists()
     assert page.js_errors == []
@@ -85,6 +85,6 @@ def test_a_guest_signs_up_through_the_shared_link(page, sunday):
     assert guest.confirm_by is None
 
     sign_in(page, UserFactory())
-    page.goto(page.base_url + "/events")
+    page.goto(page.base_url + "/samen")
     expect(page.get_by_role("article", name="Zondagduik")).to_contain_text("1 / 2 deelnemers (waarvan 1 gast)")
     assert page.js_errors == []

@@ -74,7 +74,7 @@ def test_subscribe_push_show_click_and_remove(page, push_receiver):
 
     # The worker sends: the receiver checks the VAPID JWT and decrypts what the browser would.
     notice_send(
-        user=member, kind="event_changed", title="Nieuwe tijd: Nieuwjaarsduik", body="Nu om 11:00", url="/events"
+        user=member, kind="event_changed", title="Nieuwe tijd: Nieuwjaarsduik", body="Nu om 11:00", url="/samen"
     )
     run_worker()
     assert push_receiver.rejected == []
@@ -98,7 +98,7 @@ def test_subscribe_push_show_click_and_remove(page, push_receiver):
           return [];
         }"""
     )
-    assert shown == [{"title": "Nieuwe tijd: Nieuwjaarsduik", "body": "Nu om 11:00", "url": "/events", "lang": "nl"}]
+    assert shown == [{"title": "Nieuwe tijd: Nieuwjaarsduik", "body": "Nu om 11:00", "url": "/samen", "lang": "nl"}]
 
     # A tap on it opens its page (the click is dispatched in the worker: headless Chromium has no screen to tap).
     [worker] = page.context.service_workers
@@ -108,7 +108,7 @@ def test_subscribe_push_show_click_and_remove(page, push_receiver):
           self.dispatchEvent(new NotificationEvent("notificationclick", { notification }));
         }"""
     )
-    page.wait_for_url(page.base_url + "/events")
+    page.wait_for_url(page.base_url + "/samen")
 
     # Removing the device: no more pushes to it.
     page.goto(page.base_url + "/account#meldingen")
@@ -171,7 +171,7 @@ def test_the_app_sends_its_subscription_again_when_it_opens(page, push_receiver)
     assert PushSubscription.objects.get(user=member).device_label == "Computer (Chrome)"
     # Once per opening: more pages in the same tab send nothing again.
     PushSubscription.objects.filter(user=member).delete()
-    opened.goto(page.base_url + "/events")
+    opened.goto(page.base_url + "/samen")
     time.sleep(1)
     assert not PushSubscription.objects.filter(user=member).exists()
 

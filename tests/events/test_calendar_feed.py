@@ -123,7 +123,7 @@ def test_only_a_renewed_link_says_the_old_one_stopped(member_client):
 
 def test_the_renew_button_refuses_an_outside_return_address(member_client):
     response = member_client.post(reverse("calendar_renew"), {"back": "https://elders.example/"})
-    assert response["Location"] == "/dashboard#events"
+    assert response["Location"] == "/dashboard#samen"
 
 
 @pytest.mark.parametrize("events", [1, 40])

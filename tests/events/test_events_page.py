@@ -1,4 +1,5 @@
-"""/events: every upcoming event with places left and my status, my past events, the waitlist buttons."""
+"""The events on the plan list (/samen, where /events leads: apps.together.plans): every upcoming event with
+places left and my status, my past events, the waitlist buttons, pages of plans."""
 
 import datetime
 import re
@@ -7,8 +8,8 @@ import pytest
 from django.contrib.messages import get_messages
 from django.utils import timezone
 
-from apps.events.selectors import EVENTS_PER_PAGE
 from apps.events.services import event_sign_up
+from apps.together.plans import PLANS_PER_PAGE as EVENTS_PER_PAGE
 from tests.factories import EventFactory, EventParticipantFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -21,7 +22,7 @@ def messages_of(response) -> list[str]:
 def test_all_upcoming_events_not_only_three(member_client):
     for n in range(5):
         EventFactory(title=f"Duik {n}", event_date=timezone.now() + datetime.timedelta(days=n + 1))
-    html = member_client.get("/events").content.decode()
+    html = member_client.get("/samen").content.decode()
     assert all(f"Duik {n}" in html for n in range(5))
 
 
@@ -37,14 +38,14 @@ def test_places_left_and_my_status(member_client, member):
     event_sign_up(user=UserFactory(), event_id=waited.pk)
     event_sign_up(user=member, event_id=waited.pk)
 
-    html = member_client.get("/events").content.decode()
+    html = member_client.get("/samen").content.decode()
 
     assert "3 / 10 deelnemers" in html and "nog 7 plekken vrij" in html
-    assert "Aangemeld" in html
+    assert "Je bent aangemeld" in html
     assert "Je staat op de wachtlijst (plek 2)" in html
     assert re.search(r'<button type="submit" class="btn btn-secondary">Van de wachtlijst af</button>', html)
     assert re.search(r'<button type="submit" class="btn btn-secondary">Zet me op de wachtlijst</button>', html)
-    assert 'name="back" value="events"' in html
+    assert 'name="back" value="events"' in html  # back to the list
 
 
 def test_past_events_i_joined_are_listed_without_buttons(member_client, member):
@@ -52,7 +53,7 @@ def test_past_events_i_joined_are_listed_without_buttons(member_client, member):
     EventParticipantFactory(event=past, user=member)
     EventFactory(title="Oud zonder mij", event_date=timezone.now() - datetime.timedelta(days=3))
 
-    html = member_client.get("/events").content.decode()
+    html = member_client.get("/samen").content.decode()
     history = html[html.index("Events waar je aan meedeed") :]
 
     assert "Oude duik" in history and "Meegedaan" in history
@@ -60,15 +61,15 @@ def test_past_events_i_joined_are_listed_without_buttons(member_client, member):
     assert f"/events/{past.pk}/afmelden" not in html
 
 
-def test_the_dashboard_links_to_events(member_client):
-    assert 'href="/events"' in member_client.get("/dashboard").content.decode()
+def test_the_dashboard_links_to_the_plan_list(member_client):
+    assert 'href="/samen"' in member_client.get("/dashboard").content.decode()
 
 
 def test_joining_a_full_event_from_events_puts_me_on_the_waitlist_and_back(member_client, member):
     full = EventFactory(max_participants=1)
     EventParticipantFactory(event=full)
     response = member_client.post(f"/events/{full.pk}/aanmelden", {"back": "events"})
-    assert response["Location"] == "/events"
+    assert response["Location"] == "/samen"
     assert messages_of(response) == ["Dit event is vol. Je staat op de wachtlijst (plek 1)."]
     again = member_client.post(f"/events/{full.pk}/aanmelden", {"back": "events"})
     assert messages_of(again)[-1] == "Je staat op de wachtlijst (plek 1)"
@@ -84,13 +85,13 @@ def test_leaving_the_waitlist_says_so(member_client, member):
 
 
 def test_the_page_shows_the_calendar_subscription(member_client):
-    html = member_client.get("/events").content.decode()
+    html = member_client.get("/samen").content.decode()
     assert "Agenda-abonnement" in html and "Maak mijn agenda-link" in html
 
 
 def test_no_inline_script_or_style(member_client, member):
     EventParticipantFactory(user=member)
-    html = member_client.get("/events").content.decode()
+    html = member_client.get("/samen").content.decode()
     assert "<script" not in html.split("</header>", 1)[1] and "style=" not in html
 
 
@@ -107,8 +108,10 @@ def test_the_page_costs_a_fixed_number_of_queries(member_client, member, django_
         EventParticipantFactory(
             event=EventFactory(event_date=timezone.now() - datetime.timedelta(days=n + 1)), user=member
         )
-    with django_assert_max_num_queries(9):  # the names of who goes: one query for all the cards
-        response = member_client.get("/events")
+    # Session, user, the list's events, their names, the afspraken and who goes along, the history, the calendar
+    # link (two) and the form's spots (two): the names of who goes are one query for all the rows.
+    with django_assert_max_num_queries(11):
+        response = member_client.get("/samen")
     assert response.status_code == 200
     assert response.content.decode().count("Je staat op de wachtlijst (plek 3)") == min(size, EVENTS_PER_PAGE)
 
@@ -117,8 +120,8 @@ def test_the_page_costs_a_fixed_number_of_queries(member_client, member, django_
 
 
 def upcoming_titles(html: str) -> list[str]:
-    upcoming = html.split('id="events-title"', 1)[1].split("Agenda-abonnement", 1)[0]
-    return re.findall(r'class="event-title">([^<]+)<', upcoming)
+    upcoming = html.split('id="plans-title"', 1)[1].split("Agenda-abonnement", 1)[0]
+    return re.findall(r'class="event-title"><a class="tap-link" href="/events/\d+">([^<]+)<', upcoming)
 
 
 @pytest.fixture
@@ -132,30 +135,30 @@ def many_events():
 
 def test_upcoming_events_come_in_pages_with_meer_events(member_client, member, many_events):
     EventParticipantFactory(event=EventFactory(event_date=timezone.now() - datetime.timedelta(days=3)), user=member)
-    first = member_client.get("/events").content.decode()
+    first = member_client.get("/samen").content.decode()
     assert upcoming_titles(first) == [event.title for event in many_events[:EVENTS_PER_PAGE]]
-    assert 'href="?pagina=2" rel="next">Meer events' in first and 'rel="prev"' not in first
+    assert 'href="?pagina=2" rel="next">Meer plannen' in first and 'rel="prev"' not in first
     assert "Events waar je aan meedeed" in first  # the history below the first page only
 
-    second = member_client.get("/events?pagina=2").content.decode()
+    second = member_client.get("/samen?pagina=2").content.decode()
     assert upcoming_titles(second) == [event.title for event in many_events[EVENTS_PER_PAGE : 2 * EVENTS_PER_PAGE]]
     assert 'href="?pagina=1" rel="prev"' in second and 'href="?pagina=3" rel="next"' in second
-    assert "Pagina 2 van 3" in second and "Events waar je aan meedeed" not in second
+    assert "(pagina 2)" in second and "Events waar je aan meedeed" not in second
 
-    last = member_client.get("/events?pagina=3").content.decode()
+    last = member_client.get("/samen?pagina=3").content.decode()
     assert upcoming_titles(last) == [event.title for event in many_events[2 * EVENTS_PER_PAGE :]]
-    assert "Meer events" not in last
+    assert "Meer plannen" not in last
 
 
 def test_a_page_number_that_is_no_page_shows_the_nearest_one(member_client, many_events):
-    assert upcoming_titles(member_client.get("/events?pagina=abc").content.decode())[0] == many_events[0].title
-    assert upcoming_titles(member_client.get("/events?pagina=99").content.decode())[-1] == many_events[-1].title
+    assert upcoming_titles(member_client.get("/samen?pagina=abc").content.decode())[0] == many_events[0].title
+    assert upcoming_titles(member_client.get("/samen?pagina=99").content.decode())[-1] == many_events[-1].title
 
 
 def test_few_events_have_no_page_links(member_client):
     EventFactory()
-    html = member_client.get("/events").content.decode()
-    assert "Meer events" not in html and "Pagina 1" not in html
+    html = member_client.get("/samen").content.decode()
+    assert "Meer plannen" not in html and "(pagina 1)" not in html
 
 
 def test_signing_up_and_waiting_work_from_a_later_page(member_client, member, many_events):
@@ -164,10 +167,10 @@ def test_signing_up_and_waiting_work_from_a_later_page(member_client, member, ma
     full.save()
     EventParticipantFactory(event=full, user=UserFactory())
     open_one = many_events[EVENTS_PER_PAGE + 2]
-    html = member_client.get("/events?pagina=2").content.decode()
+    html = member_client.get("/samen?pagina=2").content.decode()
     assert f'action="/events/{open_one.pk}/aanmelden"' in html and f'action="/events/{full.pk}/aanmelden"' in html
-    assert member_client.post(f"/events/{open_one.pk}/aanmelden", {"back": "events"})["Location"] == "/events"
+    assert member_client.post(f"/events/{open_one.pk}/aanmelden", {"back": "events"})["Location"] == "/samen"
     member_client.post(f"/events/{full.pk}/aanmelden", {"back": "events"})
-    html = member_client.get("/events?pagina=2").content.decode()
+    html = member_client.get("/samen?pagina=2").content.decode()
     assert open_one.participants.filter(user=member).exists() and full.waitlist.filter(user=member).exists()
-    assert "Je staat op de wachtlijst (plek 1)" in html and "Aangemeld" in html
+    assert "Je staat op de wachtlijst (plek 1)" in html and "Je bent aangemeld" in html

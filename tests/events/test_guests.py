@@ -176,7 +176,7 @@ def test_guests_take_places_and_members_then_wait(event, member_client, member):
     with pytest.raises(EventFull) as refused:
         guest_sign_up(token=event.guest_token, name="Laat", email="laat@example.nl", safety_agreed=True)
     assert str(refused.value) == MESSAGE_GUEST_FULL
-    html = html_of(member_client.get("/events"))
+    html = html_of(member_client.get("/samen"))
     assert "3 / 3 deelnemers" in html and "(waarvan 2 gasten)" in html
 
 

@@ -147,7 +147,7 @@ def test_member_downloads_the_file(member_client):
     assert response["Content-Disposition"] == f'attachment; filename="nieuwjaarsduik-zandvoort-{event.pk}.ics"'
     (read,) = read_back(response.content).events
     assert read.get("SUMMARY") == "Nieuwjaarsduik Zandvoort"
-    assert read.get("URL").endswith("/dashboard#events")
+    assert read.get("URL").endswith(f"/samen#event-{event.pk}")  # its row on the plan list
 
 
 def test_a_title_without_letters_still_gets_a_filename(member_client):
@@ -167,9 +167,9 @@ def test_inactive_and_unknown_events_have_no_file(member_client):
     assert member_client.get("/events/99999999999999999999.ics").status_code == 404
 
 
-def test_the_dashboard_links_to_the_file(member_client):
+def test_the_event_page_links_to_the_file(member_client):
     event = EventFactory()
-    html = member_client.get("/dashboard").content.decode()
+    html = member_client.get(f"/events/{event.pk}").content.decode()
     assert f'href="{reverse("event_ics", args=[event.pk])}"' in html
 
 

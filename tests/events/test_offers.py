@@ -210,14 +210,14 @@ def test_events_shows_the_offer_with_ik_kom_and_ik_kan_niet(client, full):
     event_leave(user=participant, event_id=event.pk)
     deadline = timezone.localtime(event.waitlist.get(user=first).offer_expires_at)
     client.force_login(first)
-    page = client.get("/events").content.decode()
+    page = client.get("/samen").content.decode()
     when = formats.date_format(deadline, "l j F, H:i")
     assert f"Er is een plek vrij bij Zondagduik: bevestig vóór {when}" in page
     assert f'action="/events/{event.pk}/ik-kom"' in page and ">Ik kom</button>" in page
     assert f'action="/events/{event.pk}/ik-kan-niet"' in page and ">Ik kan niet</button>" in page
     # The next one in line sees the waitlist, not the offer; the place counts as taken.
     client.force_login(second)
-    page = client.get("/events").content.decode()
+    page = client.get("/samen").content.decode()
     assert "Er is een plek vrij" not in page and "Ik kom" not in page
     assert "Je staat op de wachtlijst (plek 2)" in page and "· vol" in page
 
@@ -227,7 +227,7 @@ def test_posting_ik_kom_and_ik_kan_niet(client, full):
     event_leave(user=participant, event_id=event.pk)
     client.force_login(first)
     response = client.post(f"/events/{event.pk}/ik-kom", {"back": "events"}, follow=True)
-    assert response.redirect_chain[-1][0] == "/events"
+    assert response.redirect_chain[-1][0] == "/samen"
     assert MESSAGE_OFFER_TAKEN in response.content.decode()
     assert event.participants.filter(user=first).exists()
 
@@ -338,9 +338,10 @@ def test_events_costs_a_fixed_number_of_queries_with_offers_and_guests(client, d
         event_sign_up(user=UserFactory(), event_id=event.pk)
         event_leave(user=leaving, event_id=event.pk)  # the member gets the offer
     client.force_login(member)
-    # One more than before the names of who goes (one query for every card's names).
-    with django_assert_max_num_queries(9):
-        response = client.get("/events")
+    # The plan list (/samen): one query for every row's names, the afspraken beside the events, the history, the
+    # calendar link and the form's spots.
+    with django_assert_max_num_queries(11):
+        response = client.get("/samen")
     html = response.content.decode()
     assert html.count(">Ik kom</button>") == 3
     assert html.count(f"{2 * size} / {2 * size + 1} deelnemers") == 3 and f"(waarvan {size} gast" in html

@@ -112,7 +112,7 @@ def test_the_offer_mail_arrives_with_its_deadline_and_unsubscribe(smtp_server, f
     text, html = text_and_html(message)
     assert "Hallo Wendy Wachter" in text and expected in text
     assert expected in html and "Ik kom" in text and "Ik kan niet" in html
-    link = f"https://koudwater.example/events#event-{full_event.pk}"
+    link = f"https://koudwater.example/samen#event-{full_event.pk}"  # its row on the plan list
     assert link in text and f'href="{link}"' in html
     assert message["List-Unsubscribe"].strip().startswith("<https://koudwater.example/mail/afmelden/")
     assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
@@ -123,7 +123,7 @@ def test_no_offer_mail_for_a_member_who_turned_event_mails_off(full_event):
     mail_preference_set(user=member, event_mails=False)
     event_sign_up(user=member, event_id=full_event.pk)
     event_leave(user=full_event.participants.first().user, event_id=full_event.pk)
-    assert offered(full_event) == [member.pk]  # the offer stands; /events shows it
+    assert offered(full_event) == [member.pk]  # the offer stands; the plan list shows it
     assert not Mail.objects.exists()
 
 

@@ -54,7 +54,7 @@ def test_the_day_before_reminder_goes_by_push_to_a_subscribed_member(push_receiv
     [payload] = push_receiver.for_endpoint(browser.endpoint)
     assert payload["title"] == "Morgen: Nieuwjaarsduik"
     assert payload["body"] == "11 maart 2099, 10:00 · Scheveningen"
-    assert payload["url"] == "/events"
+    assert payload["url"] == "/samen"  # the plan list
     # The member without a device got the rich mail, as before.
     message = smtp_server.only()
     assert message["To"] == mailed.email and message["Subject"] == "Morgen: Nieuwjaarsduik"

@@ -142,7 +142,7 @@ def test_backup_destroy_restore_into_a_new_database(local_media, settings, tmp_p
         # The lost timeline: what happens after the backup, cached in Redis as the site serves it.
         settings.CACHES = cache_settings(TEST_REDIS_URL)
         event_create(details=EventDetails(title=LOST_EVENT, starts_at=timezone.now() + datetime.timedelta(days=3)))
-        assert LOST_EVENT in browser.get("/events").text
+        assert LOST_EVENT in browser.get("/samen").text
         lost = json.loads(browser.register_dip(photo=jpeg(9)).text)["dip"]
         assert lost["thumbnailUrl"] and f"/foto/{lost['id']}/klein" in browser.get("/challenge").text
     finally:
@@ -185,7 +185,7 @@ def test_backup_destroy_restore_into_a_new_database(local_media, settings, tmp_p
 
         # Nothing of the lost timeline from Redis: not the event, and not her card of then (a new dip now
         # gets the lost dip's number and her lost page version again; the page must be the new one).
-        assert LOST_EVENT not in browser.get("/events").text
+        assert LOST_EVENT not in browser.get("/samen").text
         again = json.loads(browser.register_dip().text)["dip"]
         assert again["id"] == lost["id"] and not again["thumbnailUrl"]
         assert f"/foto/{lost['id']}/klein" not in browser.get("/challenge").text

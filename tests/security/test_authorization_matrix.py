@@ -138,9 +138,10 @@ ACCESS: dict[str, str] = {
     "event_series_join": "member_post",
     "event_series_leave": "member_post",
     "event_ics": "member",
-    "events": "member",
-    # An event's guest link and a guest's signed confirmation and cancel links: the token is the credential (a
-    # wrong one is a 404, test_a_wrong_guest_token_is_a_404_for_everyone below).
+    # The old list of events: one list with the plonsafspraken now (/samen), for everyone a redirect there.
+    "events": "redirect",
+    # An event's guest link and a guest's signed confirmation and cancel links: the token is the credential (a wrong one is a 404,
+    # test_a_wrong_guest_token_is_a_404_for_everyone below).
     "event_guest_sign_up": "public",
     "event_guest_confirm": "public",
     "event_guest_cancel": "public",
@@ -877,9 +878,9 @@ ROUTES: dict[str, Route] = {
     "event_join": Route(
         method="POST",
         expect={
-            "anonymous": Expect(302, _login("/dashboard#events"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            "anonymous": Expect(302, _login("/dashboard#samen"), message=MESSAGE_SESSION_EXPIRED, refused=True),
             **{
-                role: Expect(302, "/dashboard#events", message="Je bent aangemeld voor dit event!", then=_joined(role))
+                role: Expect(302, "/dashboard#samen", message="Je bent aangemeld voor dit event!", then=_joined(role))
                 for role in SIGNED_IN
             },
         },
@@ -887,22 +888,22 @@ ROUTES: dict[str, Route] = {
     "event_leave": Route(
         method="POST",
         expect={
-            "anonymous": Expect(302, _login("/dashboard#events"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            "anonymous": Expect(302, _login("/dashboard#samen"), message=MESSAGE_SESSION_EXPIRED, refused=True),
             # Leaving an event you are not on is harmless; someone else's place is never touched.
-            "member": Expect(302, "/dashboard#events", refused=True),
-            "other_member": Expect(302, "/dashboard#events", then=_others_place_kept(False)),
-            "admin": Expect(302, "/dashboard#events", refused=True),
-            "bare_admin": Expect(302, "/dashboard#events", refused=True),
+            "member": Expect(302, "/dashboard#samen", refused=True),
+            "other_member": Expect(302, "/dashboard#samen", then=_others_place_kept(False)),
+            "admin": Expect(302, "/dashboard#samen", refused=True),
+            "bare_admin": Expect(302, "/dashboard#samen", refused=True),
         },
     ),
     "event_series_join": Route(
         method="POST",
         expect={
-            "anonymous": Expect(302, _login("/dashboard#events"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            "anonymous": Expect(302, _login("/dashboard#samen"), message=MESSAGE_SESSION_EXPIRED, refused=True),
             **{
                 role: Expect(
                     302,
-                    "/dashboard#events",
+                    "/dashboard#samen",
                     message=SeriesJoin(places=1).message(),
                     then=_series_member(role, member=True),
                 )
@@ -914,15 +915,15 @@ ROUTES: dict[str, Route] = {
     "event_series_leave": Route(
         method="POST",
         expect={
-            "anonymous": Expect(302, _login("/dashboard#events"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            "anonymous": Expect(302, _login("/dashboard#samen"), message=MESSAGE_SESSION_EXPIRED, refused=True),
             **{
-                role: Expect(302, "/dashboard#events", message=MESSAGE_SERIES_NOT_MEMBER, refused=True)
+                role: Expect(302, "/dashboard#samen", message=MESSAGE_SERIES_NOT_MEMBER, refused=True)
                 for role in SIGNED_IN
                 if role != "other_member"
             },
             "other_member": Expect(
                 302,
-                "/dashboard#events",
+                "/dashboard#samen",
                 message=MESSAGE_SERIES_LEFT,
                 then=_series_member("other_member", member=False),
             ),
@@ -932,15 +933,15 @@ ROUTES: dict[str, Route] = {
     "event_offer_accept": Route(
         method="POST",
         expect={
-            "anonymous": Expect(302, _login("/dashboard#events"), message=MESSAGE_SESSION_EXPIRED, refused=True),
-            **{role: Expect(302, "/dashboard#events", message=MESSAGE_OFFER_NONE, refused=True) for role in SIGNED_IN},
+            "anonymous": Expect(302, _login("/dashboard#samen"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            **{role: Expect(302, "/dashboard#samen", message=MESSAGE_OFFER_NONE, refused=True) for role in SIGNED_IN},
         },
     ),
     "event_offer_decline": Route(
         method="POST",
         expect={
-            "anonymous": Expect(302, _login("/dashboard#events"), message=MESSAGE_SESSION_EXPIRED, refused=True),
-            **{role: Expect(302, "/dashboard#events", message=MESSAGE_OFFER_NONE, refused=True) for role in SIGNED_IN},
+            "anonymous": Expect(302, _login("/dashboard#samen"), message=MESSAGE_SESSION_EXPIRED, refused=True),
+            **{role: Expect(302, "/dashboard#samen", message=MESSAGE_OFFER_NONE, refused=True) for role in SIGNED_IN},
         },
     ),
     # A new e-mail address: not on a session alone; the password (or a passkey) first, nothing changes yet.
@@ -1002,7 +1003,7 @@ ROUTES: dict[str, Route] = {
         expect={
             role: Expect(
                 302,
-                "/dashboard#events",
+                "/dashboard#samen",
                 # "The old link stops working" only for whoever had one (the world's member has).
                 message=MESSAGE_CALENDAR_RENEWED if role == "member" else MESSAGE_CALENDAR_CREATED,
                 then=lambda w, role=role: CalendarFeed.objects.get(user=w.user(role)),
@@ -1336,6 +1337,7 @@ def expected(pattern: Pattern, role: str, url: str, route: Route) -> Expect:
             "account_login": "/auth",
             "account_signup": "/auth?tab=registreren",
             "favicon": "/static/favicon.ico",
+            "events": "/samen",
         }.get(pattern.key, "/auth")
         return Expect(302, target)
     if decision == "allauth_member":

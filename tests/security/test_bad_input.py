@@ -472,8 +472,8 @@ def test_ids_that_are_not_ids_are_a_clear_answer(world: World, path):
         assert response.status_code in (302, 400, 403, 404, 409), (role, path, response.status_code)
         if response.status_code == 302:
             location = response["Location"]
-            assert location in ("/dashboard#events", "/django-admin/") or location.startswith("/django-admin/login/")
-            if location == "/dashboard#events":
+            assert location in ("/dashboard#samen", "/django-admin/") or location.startswith("/django-admin/login/")
+            if location == "/dashboard#samen":
                 assert messages_of(response), "a refused sign-up says why"
         if response["Content-Type"] == "application/json":
             assert response.json()["error"]

@@ -207,7 +207,7 @@ def test_the_member_s_and_the_club_s_spots_are_suggested(client):
 def test_the_dashboard_shows_the_next_afspraken_and_a_new_one_at_once(client):
     member = UserFactory()
     client.force_login(member)
-    assert "Nog niemand heeft een plonsafspraak gemaakt" in client.get("/dashboard").content.decode()
+    assert "Er staat nog niets gepland." in client.get("/dashboard").content.decode()
     meetup_propose(user=UserFactory(full_name="Anna Dijk"), starts_at=_soon(3), place="Sloterplas")
     html = client.get("/dashboard").content.decode()  # the cached dashboard moved with the new afspraak
     assert "Wie gaat er plonsen?" in html and "Gaan mee: Anna Dijk" in html

@@ -1,5 +1,3 @@
-import datetime
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect
@@ -15,10 +13,7 @@ from apps.core.page_cache import (
     TOGETHER,
     Page,
     cached_page,
-    valid_until,
 )
-from apps.core.page_sections import lazy_value
-from apps.events.selectors import events_valid_for, upcoming_events_for
 from apps.events.views import MESSAGE_PLACE as EVENTS_MESSAGE_PLACE
 
 from ..selectors import dashboard_for
@@ -44,22 +39,16 @@ def _today(request) -> tuple:
 def dashboard(request):
     user = request.user
     context = {
-        # Both lazy: read only by the sections rendered anew (apps/core/page_sections.py).
+        # Lazy: read only by the sections rendered anew (apps/core/page_sections.py). The plans ("Wie gaat er
+        # plonsen?", events and afspraken) are apps.together's section, bringing its own data.
         "dashboard": dashboard_for(user),
-        "upcoming_events": lazy_value(lambda: _upcoming_events(user)),
-        # Samen plonsen's sections show their answers in place (apps.together.views MESSAGE_PLACE and
+        # The plans' and Samen plonsen's sections show their answers in place (apps.together.views MESSAGE_PLACE and
         # BUDDY_MESSAGE_PLACE; challenges sits below together, so the names are written out here).
         "message_places": (EVENTS_MESSAGE_PLACE, "together-section", "buddies-section"),
         "celebration": celebration_for(request),
         "undo_dip_id": undo_offer_for(request),
     }
     return Page(context)
-
-
-def _upcoming_events(user) -> list:
-    upcoming = upcoming_events_for(user)
-    valid_until(timezone.now() + datetime.timedelta(seconds=events_valid_for(upcoming)))
-    return upcoming
 
 
 @member_required_action(DASHBOARD_URL)

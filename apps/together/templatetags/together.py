@@ -1,5 +1,5 @@
 """The sections samen plonsen adds to other pages, each bringing its own data (and the stamp card's props):
-`{% load together %}{% together_dashboard %}` and `{% buddy_requests %}` on the dashboard,
+`{% load together %}{% plans_block %}` and `{% buddy_requests %}` on the dashboard,
 `{% together_settings %}` on /account, `{% replies_section %}` under an afspraak (/samen/<id>) and an event
 (/events/<id>)."""
 
@@ -12,28 +12,25 @@ from django.utils import timezone
 from apps.core.page_cache import page_valid_until
 
 from ..models import REPLY_MAX_LENGTH
+from ..plans import next_plans
 from ..reply_views import DRAFT_KEY, PAGE_FIELD, REPLIES_MESSAGE_PLACE
 from ..selectors import (
-    DASHBOARD_MEETUP_LIMIT,
     buddy_requests_for,
     meetup_now_for,
     replies_for,
-    seconds_until_list_changes,
     stamp_card_together,
-    upcoming_meetups,
 )
 from ..views import BUDDY_MESSAGE_PLACE
 
 register = template.Library()
 
 
-@register.inclusion_tag("together/_dashboard.html", takes_context=True)
-def together_dashboard(context):
-    request = context["request"]
-    cards = upcoming_meetups(request.user, limit=DASHBOARD_MEETUP_LIMIT)
-    if cards:
-        page_valid_until(context, timezone.now() + datetime.timedelta(seconds=seconds_until_list_changes(cards)))
-    return {"meetups": cards, "csrf_token": context.get("csrf_token"), "messages": context.get("messages")}
+@register.inclusion_tag("together/_plans_block.html", takes_context=True)
+def plans_block(context):
+    """The dashboard's "Wie gaat er plonsen?": the first rows of the plan list (events and afspraken)."""
+    plans = next_plans(context["request"].user)
+    page_valid_until(context, timezone.now() + datetime.timedelta(seconds=plans.valid_for))
+    return {"plans": plans, "csrf_token": context.get("csrf_token"), "messages": context.get("messages")}
 
 
 @register.inclusion_tag("together/_buddy_requests.html", takes_context=True)
