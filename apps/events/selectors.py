@@ -4,8 +4,6 @@ import dataclasses
 import datetime
 from dataclasses import dataclass
 
-from django.core.paginator import Page as PaginatorPage
-from django.core.paginator import Paginator
 from django.db.models import (
     BooleanField,
     Count,
@@ -168,30 +166,6 @@ def upcoming_events_for(user, *, limit: int | None = DASHBOARD_EVENT_LIMIT) -> l
     if limit is not None:
         events = events[:limit]
     return _cards(events)
-
-
-@dataclass(frozen=True)
-class EventsPage:
-    """One page of the upcoming events on /events, and where the others are."""
-
-    cards: list[EventCard]
-    page: PaginatorPage
-    valid_for: float  # seconds: until the first upcoming event starts, which moves every page and the history
-
-
-def upcoming_events_page(user, *, number: str | int | None) -> EventsPage:
-    """The upcoming events on page `number` (1 is the first; anything that is not a page is the nearest
-    one): one count and one query for the page's events. An afgelast event stays, struck through with its reason."""
-    events = (
-        _annotated(user)
-        .filter(Q(is_active=True) | Q(cancelled_at__isnull=False), event_date__gte=timezone.now())
-        .order_by("event_date", "pk")
-    )
-    page = Paginator(events, EVENTS_PER_PAGE).get_page(number)
-    cards = _with_names(_cards(page.object_list), limit=NAMES_ON_CARD)
-    first = cards[:1] if page.number == 1 else _cards(events[:1])
-    valid_for = min([seconds_until_first_starts(first), *_seconds_until_offers_end(cards)])
-    return EventsPage(cards=cards, page=page, valid_for=valid_for)
 
 
 def _seconds_until_offers_end(cards: list[EventCard]) -> list[float]:

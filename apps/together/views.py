@@ -21,7 +21,13 @@ from apps.events.views import MESSAGE_PLACE as EVENTS_MESSAGE_PLACE
 from .forms import MeetupForm, parse_when
 from .plans import digest, page_number, plan_list
 from .reply_views import REPLIES_MESSAGE_PLACE
-from .selectors import buddy_candidates, buddy_tagger_name, meetup_card_for, seconds_until_page_changes, spot_suggestions
+from .selectors import (
+    buddy_candidates,
+    buddy_tagger_name,
+    meetup_card_for,
+    seconds_until_page_changes,
+    spot_suggestions,
+)
 from .services import (
     MEETUP_MAX_DAYS_AHEAD,
     MESSAGE_BRIEFING_READ,

@@ -140,8 +140,8 @@ ACCESS: dict[str, str] = {
     "event_ics": "member",
     # The old list of events: one list with the plonsafspraken now (/samen), for everyone a redirect there.
     "events": "redirect",
-    # An event's guest link and a guest's signed confirmation and cancel links: the token is the credential (a wrong one is a 404,
-    # test_a_wrong_guest_token_is_a_404_for_everyone below).
+    # An event's guest link and a guest's signed confirmation and cancel links: the token is the credential (a
+    # wrong one is a 404, test_a_wrong_guest_token_is_a_404_for_everyone below).
     "event_guest_sign_up": "public",
     "event_guest_confirm": "public",
     "event_guest_cancel": "public",
