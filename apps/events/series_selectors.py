@@ -1,5 +1,6 @@
-"""Reads that fold a weekly series into one thing: one row per series in the lists (the member's coming plans,
-/admin/events), its label ("Elke zondag tot 28 februari"), and the member's "Ik kom elke week" on a date's page.
+"""Reads that fold a weekly series into one thing: one row per series in /admin/events (the member's plan list
+folds them in apps.together.plans), its label ("Elke zondag tot 28 februari"), and the member's "Ik kom elke
+week" on a date's page.
 
 A series row stands for its dates: the next one that goes ahead leads (the first when every coming date is
 afgelast), and the dates themselves (afgelast ones struck through with their reason) open below it. Each list
@@ -19,7 +20,7 @@ from apps.core.formatting import month_names
 from apps.core.page_cache import PAGE_TIMEOUT
 
 from .models import Event, EventParticipant, EventSeries, EventSeriesMember, EventWaitlistEntry
-from .selectors import EventCard, _annotated, _cards, _count, _with_names
+from .selectors import _count
 
 DAY_NAMES = ("maandag", "dinsdag", "woensdag", "donderdag", "vrijdag", "zaterdag", "zondag")
 # Events (a series counts once) per page of /admin/events.
@@ -47,77 +48,6 @@ def _leading(events: QuerySet, *, within: Q, latest_first: bool = False) -> Quer
         .annotate(series_lead=Subquery(first.values("pk")[:1]))
         .filter(Q(series_id__isnull=True) | Q(pk=F("series_lead")))
     )
-
-
-@dataclass(frozen=True)
-class SeriesFold:
-    """A series folded into one row: its coming dates (afgelast ones included, date order) and the member."""
-
-    series_id: int
-    label: str
-    dates: tuple[EventCard, ...]
-    member: bool  # "Ik kom elke week"
-
-    @property
-    def date_count(self) -> int:
-        """Coming dates that go ahead."""
-        return sum(1 for card in self.dates if not card.event.is_cancelled)
-
-    @property
-    def cancelled(self) -> tuple[Event, ...]:
-        """The afgelast dates, each with its `cancel_reason`."""
-        return tuple(card.event for card in self.dates if card.event.is_cancelled)
-
-
-@dataclass(frozen=True)
-class UpcomingRow:
-    """One row of a list of coming plans: an event on its own, or a series led by its next date."""
-
-    card: EventCard
-    series: SeriesFold | None = None
-
-
-def _lead(dates: list[EventCard]) -> EventCard:
-    return next((date for date in dates if not date.event.is_cancelled), dates[0])
-
-
-def upcoming_rows_for(user, *, limit: int | None = None) -> list[UpcomingRow]:
-    """The coming events, earliest first, a series folded into one row (its next date leads; `series.dates`
-    holds them all). Afgelast dates stay, to be struck through with their reason. Four queries: the rows, the
-    series' dates, the member's series and the names of who goes on each leading card."""
-    now = timezone.now()
-    within = _shown() & Q(event_date__gte=now)
-    coming = _annotated(user).filter(within)
-    leading = _leading(_annotated(user), within=within).select_related("series").order_by("event_date", "pk")
-    if limit is not None:
-        leading = leading[:limit]
-    heads = list(leading)
-    series_ids = [event.series_id for event in heads if event.series_id is not None]
-    dates: dict[int, list[EventCard]] = {}
-    members: set[int] = set()
-    if series_ids:
-        for card in _cards(coming.filter(series_id__in=series_ids).order_by("event_date", "pk")):
-            dates.setdefault(card.event.series_id, []).append(card)  # type: ignore[arg-type]
-        if user is not None and user.is_authenticated:
-            members = set(
-                EventSeriesMember.objects.filter(user=user, series_id__in=series_ids).values_list(
-                    "series_id", flat=True
-                )
-            )
-    leads = [_lead(dates[event.series_id]) if event.series_id in dates else _cards([event])[0] for event in heads]
-    named = {card.event.pk: card for card in _with_names(leads, limit=None)}
-    rows = []
-    for event, lead in zip(heads, leads, strict=True):
-        fold = None
-        if event.series_id is not None:
-            fold = SeriesFold(
-                series_id=event.series_id,
-                label=series_label(first=event.event_date, until=event.series.repeat_until),
-                dates=tuple(dates.get(event.series_id, ())),
-                member=event.series_id in members,
-            )
-        rows.append(UpcomingRow(card=named[lead.event.pk], series=fold))
-    return rows
 
 
 @dataclass(frozen=True)

@@ -275,7 +275,7 @@ def test_a_members_address_gets_the_same_answer_and_the_member_a_mail(client, sm
     assert told["Subject"] == "Aanmelden voor Nieuwjaarsduik" and told["List-Unsubscribe"] is None
     text, html = text_and_html(told)
     assert "Hallo Lotte Lid" in text and "Iemand wilde je met dit e-mailadres als gast aanmelden" in text
-    assert f"https://koudwater.example/events#event-{event.pk}" in text and "/events/gast/" not in text
+    assert f"https://koudwater.example/events/{event.pk}" in text and "/events/gast/" not in text
     assert Mail.objects.filter(kind="guest_link_member", user=member).count() == 1  # once per event
     # When the hold ends the place is free again, as for any address not confirmed.
     expire(hold)

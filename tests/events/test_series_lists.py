@@ -12,10 +12,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from apps.events.models import Event, EventSeriesMember
-from apps.events.series_selectors import upcoming_rows_for
-from apps.events.services import EventDetails, event_cancel, event_series_create, series_join
-from tests.factories import EventFactory, EventParticipantFactory, UserFactory
+from apps.events.models import Event
+from apps.events.services import EventDetails, event_cancel, event_series_create
+from tests.factories import EventFactory, EventParticipantFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -76,43 +75,15 @@ def test_the_admin_list_costs_the_same_at_2_and_13_dates(admin_client, url):
 # --- the member's list --------------------------------------------------------------------------------------------
 
 
-def test_upcoming_rows_fold_a_series_and_know_the_membership(django_assert_num_queries):
-    member = UserFactory()
-    dates = series_of(4, maximum=10)
-    alone = EventFactory(event_date=timezone.now() + datetime.timedelta(days=1))
-    series_join(user=member, series_id=dates[0].series_id)
-    event_cancel(event_id=dates[0].pk, reason="Blauwalg")
-    with django_assert_num_queries(4):
-        rows = upcoming_rows_for(member)
-    assert [row.card.event.pk for row in rows] == [alone.pk, dates[1].pk]  # the next date that goes ahead leads
-    fold = rows[1].series
-    assert fold is not None and fold.member and fold.date_count == 3 and len(fold.dates) == 4
-    assert [event.cancel_reason for event in fold.cancelled] == ["Blauwalg"]
-    assert fold.label.startswith("Elke ")
-    assert rows[1].card.joined and rows[0].series is None
-    assert EventSeriesMember.objects.count() == 1
-
-
-@pytest.mark.parametrize("weeks", [2, 13])
-def test_upcoming_rows_cost_four_queries_at_any_size(weeks, django_assert_num_queries):
-    member = UserFactory()
-    for n in range(3):
-        dates = series_of(weeks, title=f"Reeks {n}")
-        for event in dates:
-            EventParticipantFactory(event=event)
-    EventFactory()
-    with django_assert_num_queries(4):
-        rows = upcoming_rows_for(member)
-    assert len(rows) == 4
-
-
-def test_a_cancelled_date_stays_on_events_struck_through_with_its_reason(member_client):
+def test_a_cancelled_date_stays_in_the_plan_list_struck_through_with_its_reason(member_client):
     dates = series_of(2)
     event_cancel(event_id=dates[0].pk, reason="Onweer verwacht")
-    html = member_client.get("/events").content.decode()
-    assert f"<del>{dates[0].title}</del>" in html and "Onweer verwacht" in html
-    card = html[html.index(f'id="event-{dates[0].pk}"') : html.index(f'id="event-{dates[1].pk}"')]
-    assert "Aanmelden" not in card and "wachtlijst" not in card
+    html = member_client.get("/samen").content.decode()
+    # The series' row is led by the date that goes ahead; the afgelast one stays among its dates, struck through.
+    assert "Afgelast: Onweer verwacht" in html
+    dates_list = html[html.index('class="plan-dates"') :].split("</details>")[0]
+    assert "<del><time" in dates_list  # struck through, and no link to sign up for it
+    assert f'href="/events/{dates[0].pk}"' not in dates_list and f'href="/events/{dates[1].pk}"' in dates_list
 
 
 # --- a date's own page ----------------------------------------------------------------------------------------------
