@@ -7,6 +7,8 @@ from django.db.models import Exists, F, OuterRef
 from django.db.models.functions import Lower
 from django.utils import timezone
 
+from apps.core.prepared import PreparedQuery
+
 # The second factor the admin role needs: a passkey or an authenticator app (recovery codes alone are not one).
 SECOND_FACTOR_TYPES = (Authenticator.Type.WEBAUTHN, Authenticator.Type.TOTP)
 
@@ -110,12 +112,7 @@ class User(AbstractBaseUser):
         """The roles and the second factor, read together in one query and kept on this user object (one per
         request): every admin- or organiser-only decision of a request asks it, but the database once."""
         if not hasattr(self, "_admin_standing"):
-            factors = Authenticator.objects.filter(user=OuterRef("user"), type__in=SECOND_FACTOR_TYPES)
-            rows = (
-                dict(UserRole.objects.filter(user_id=self.pk).values_list("role", Exists(factors)))
-                if self.pk is not None
-                else {}
-            )
+            rows = dict(_ROLES_AND_FACTOR.rows(user_id=self.pk)) if self.pk is not None else {}
             self._admin_standing = AdminStanding(
                 has_role=UserRole.Role.ADMIN in rows,
                 has_second_factor=any(rows.values()),
@@ -174,6 +171,15 @@ class User(AbstractBaseUser):
 
     def has_module_perms(self, app_label) -> bool:
         return self.is_staff
+
+
+def _roles_and_factor(user_id: int):
+    factors = Authenticator.objects.filter(user=OuterRef("user"), type__in=SECOND_FACTOR_TYPES)
+    return UserRole.objects.filter(user_id=user_id).values_list("role", Exists(factors))
+
+
+# Asked on every rendered page (the header's way to /admin): compiled once (apps/core/prepared.py).
+_ROLES_AND_FACTOR = PreparedQuery(_roles_and_factor, user_id=int)
 
 
 class UserRole(models.Model):

@@ -1,11 +1,15 @@
 """Reads for the stamp card and a registered dip: the payloads of the stamp-card island (dips, badges, who
 signed off, buddies) and what a member hears after registering a dip. Each costs a fixed number of queries."""
 
+from collections import namedtuple
+from typing import Any
+
 from django.db.models import Case, CharField, F, Max, Q, Value, When
 from django.urls import reverse
 
 from apps.accounts.access import member_mark
 from apps.core.formatting import clock_time, dutch_date
+from apps.core.prepared import PreparedQuery
 
 from .conditions import SAFETY_NOTE, conditions_display, dip_advice, duration_display, limits_props
 from .models import Badge, Dip, DipBuddy, UserBadge, UserChallenge
@@ -59,16 +63,8 @@ def buddies_display(names: list[str]) -> str:
     return MESSAGE_BUDDIES.format(names=listed)
 
 
-def dip_buddy_names(*, user_id: int, card: UserChallenge | None = None, dip_ids=()) -> dict[int, list[str]]:
-    """Per dip of the member (those on `card`, or those in `dip_ids`), the names of the clubmates it was swum
-    with, in the order they were named: those the member named (unless they said "Klopt niet"), and the
-    member who named them when the member put that on their card ("Zet op mijn kaart": that dip). The same
-    days as "Samen met" on /statistieken (apps.logbook). One query, at any size of card."""
-    if card is not None:
-        named, named_me = Q(dip__user_challenge=card), Q(buddy_dip__user_challenge=card)
-    else:
-        named, named_me = Q(dip_id__in=dip_ids), Q(buddy_dip_id__in=dip_ids)
-    rows = (
+def _buddies(named: Q, named_me: Q, *, user_id: int):
+    return (
         DipBuddy.objects.filter(
             (named & Q(dip__user_id=user_id) & ~Q(status=DipBuddy.Status.DECLINED))
             | (named_me & Q(buddy_id=user_id) & Q(status=DipBuddy.Status.ACCEPTED))
@@ -76,6 +72,26 @@ def dip_buddy_names(*, user_id: int, card: UserChallenge | None = None, dip_ids=
         .order_by("created_at", "pk")
         .values_list("dip_id", "buddy_dip_id", "buddy_id", "buddy__full_name", "dip__user__full_name")
     )
+
+
+_CARD_BUDDIES = PreparedQuery(
+    lambda user_id, card_id: _buddies(
+        Q(dip__user_challenge_id=card_id), Q(buddy_dip__user_challenge_id=card_id), user_id=user_id
+    ),
+    user_id=int,
+    card_id=int,
+)
+
+
+def dip_buddy_names(*, user_id: int, card: UserChallenge | None = None, dip_ids=()) -> dict[int, list[str]]:
+    """Per dip of the member (those on `card`, or those in `dip_ids`), the names of the clubmates it was swum
+    with, in the order they were named: those the member named (unless they said "Klopt niet"), and the
+    member who named them when the member put that on their card ("Zet op mijn kaart": that dip). The same
+    days as "Samen met" on /statistieken (apps.logbook). One query, at any size of card."""
+    if card is not None:  # the stamp card's, on every render of it: compiled once
+        rows = _CARD_BUDDIES.rows(user_id=user_id, card_id=card.pk)
+    else:
+        rows = _buddies(Q(dip_id__in=dip_ids), Q(buddy_dip_id__in=dip_ids), user_id=user_id)
     names: dict[int, list[str]] = {}
     for dip_id, buddy_dip_id, buddy_id, buddy_name, tagger_name in rows:
         # The member's own dip names the buddy; a buddy's dip put on the member's card names its owner.
@@ -162,17 +178,25 @@ def badge_payload(badge: Badge, award: UserBadge | None = None) -> dict:
     }
 
 
+_DIP_ROW: Any = namedtuple("DipRow", DIP_PAYLOAD_COLUMNS)  # type: ignore[misc]  # noqa: PYI024 - the columns, named
+# The card's dips, on every render of the stamp card: compiled once (apps/core/prepared.py).
+_CARD_DIPS = PreparedQuery(
+    lambda card_id: (
+        Dip.objects.filter(user_challenge_id=card_id)
+        .annotate(signed_off_by_name=SIGNED_OFF_BY_NAME)
+        .order_by("-number")
+        .values_list(*DIP_PAYLOAD_COLUMNS)
+    ),
+    card_id=int,
+)
+
+
 def stamp_card_props(card: UserChallenge) -> dict:
     """Everything the stamp card island shows, in the page's first HTML (no request waterfall)."""
     challenge = card.challenge
     # Plain rows (pk, number, dip_date, photo) rather than model instances: dip_payload needs no more,
     # and a full card is a hundred rows or more.
-    dips = list(
-        Dip.objects.filter(user_challenge=card)
-        .annotate(signed_off_by_name=SIGNED_OFF_BY_NAME)
-        .order_by("-number")
-        .values_list(*DIP_PAYLOAD_COLUMNS, named=True)
-    )
+    dips: list[Any] = [_DIP_ROW._make(row) for row in _CARD_DIPS.rows(card_id=card.pk)]
     badges = list(Badge.objects.filter(challenge=challenge).order_by("milestone_dips"))
     awards = {award.badge_id: award for award in UserBadge.objects.filter(user_challenge=card)}
     buddies = dip_buddy_names(user_id=card.user_id, card=card)
@@ -248,11 +272,17 @@ def dip_registered_payload(outcome: DipOutcome) -> dict:
 
 def spot_suggestions_for(user_id: int) -> list[str]:
     """The member's own earlier spots, most recently used first (for the "Plek" field)."""
-    latest = (
+    return [row[0] for row in _SPOTS.rows(user_id=user_id)]
+
+
+def _spots(user_id: int):
+    return (
         Dip.objects.filter(user_id=user_id)
         .exclude(spot="")
         .values("spot")
         .annotate(last_used=Max("created_at"))
         .order_by("-last_used", "spot")[:SPOT_SUGGESTIONS]
     )
-    return [row["spot"] for row in latest]
+
+
+_SPOTS = PreparedQuery(_spots, user_id=int)

@@ -14,18 +14,21 @@ page beyond the cursor in one query, so a page costs one query per source at any
 """
 
 import datetime
+from collections import namedtuple
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from django.db.models import Count, Exists, F, IntegerField, OuterRef, Q, QuerySet, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, Now
 from django.urls import reverse
 from django.utils import timezone
 
 from apps.challenges.models import ClubChallengeEntry, Dip, UserBadge
 from apps.core.formatting import dutch_date
 from apps.core.numbers import whole_number
+from apps.core.prepared import PreparedQuery
 from apps.events.models import Event, EventSeries
 from apps.events.series_selectors import series_label
 from apps.notifications.models import ClubMessage
@@ -91,27 +94,48 @@ def cursor_parse(text: str | None) -> Cursor | None:
 class FeedSource:
     kind: str
     time_field: str
-    rows: Callable[[], QuerySet]  # the rows that may show to members, with what `item` reads joined in
-    item: Callable[[object], FeedItem]
+    rows: Callable[[], QuerySet]  # the rows that may show to members
+    columns: tuple[str, ...]  # what `item` reads of a row (plain values, joins by lookup: "user__full_name")
+    item: Callable[[Any], FeedItem]
+
+    def __post_init__(self) -> None:
+        if self.columns[:2] != ("pk", self.time_field):
+            raise ValueError(f"feed source {self.kind}: its columns start with the id and the moment")
+        # The first page is the same query on every render: compiled once (apps/core/prepared.py).
+        names = [column.replace("__", "_") for column in self.columns]
+        object.__setattr__(self, "_row", namedtuple(f"{self.kind.title()}Row", names))
+        object.__setattr__(self, "_first_page", PreparedQuery(lambda: self._page(None, PAGE_SIZE + 1)))
 
     def visible(self) -> QuerySet:
         hidden = HiddenItem.objects.filter(kind=self.kind, object_id=OuterRef("pk"))
         return self.rows().filter(~Exists(hidden))
 
-    def before(self, cursor: Cursor | None, limit: int) -> list[FeedItem]:
+    def _page(self, cursor: Cursor | None, limit: int) -> QuerySet:
         rows = self.visible()
         if cursor is not None:
             rows = rows.filter(_before(self.time_field, self.kind, cursor))
-        rows = rows.order_by(F(self.time_field).desc(), "-pk")[:limit]
-        return [self.item(row) for row in rows]
+        return rows.order_by(F(self.time_field).desc(), "-pk").values_list(*self.columns)[:limit]
+
+    def _items(self, rows) -> list[FeedItem]:
+        make = self._row._make  # type: ignore[attr-defined]
+        return [self.item(make(row)) for row in rows]
+
+    def _sorted_rows(self, cursor: Cursor | None, limit: int) -> list[tuple[tuple, "FeedSource", Any]]:
+        """The page's rows with their place in the feed's order (moment, kind, id), not yet items: only the
+        rows that make the page become items. The first two columns are the id and the moment."""
+        rows = self._first_page.rows() if cursor is None and limit == PAGE_SIZE + 1 else self._page(cursor, limit)  # type: ignore[attr-defined]
+        return [((row[1], self.kind, row[0]), self, row) for row in rows]
+
+    def before(self, cursor: Cursor | None, limit: int) -> list[FeedItem]:
+        return [source._items([row])[0] for _key, source, row in self._sorted_rows(cursor, limit)]
 
     def shareable(self, object_id: int) -> bool:
         """The item may show to members (shared, active), hidden by an admin or not."""
         return self.rows().filter(pk=object_id).exists()
 
     def one(self, object_id: int) -> FeedItem | None:
-        row = self.visible().filter(pk=object_id).first()
-        return None if row is None else self.item(row)
+        rows = self._items(self.visible().filter(pk=object_id).values_list(*self.columns)[:1])
+        return rows[0] if rows else None
 
 
 def _before(time_field: str, kind: str, cursor: Cursor) -> Q:
@@ -135,12 +159,21 @@ def _temperature(value: Decimal | None) -> str:
 # --- the sources ------------------------------------------------------------------------------------------
 
 
+def _name(full_name: str) -> str:
+    return full_name.strip() or "Zwemmer"  # User.display_name
+
+
+DIP_COLUMNS = (
+    "pk", "created_at", "user_id", "user__full_name", "spot", "water_temperature", "share_photo", "photo",
+)  # fmt: skip
+
+
 def _shared_dips() -> QuerySet:
-    return Dip.objects.filter(user__is_active=True, user__club_sharing__share_dips=True).select_related("user")
+    return Dip.objects.filter(user__is_active=True, user__club_sharing__share_dips=True)
 
 
 def _dip_item(dip) -> FeedItem:
-    name = dip.user.display_name
+    name = _name(dip.user_full_name)
     text = f"{name} plonste" + (f" in {dip.spot}" if dip.spot else "")
     temperature = _temperature(dip.water_temperature)
     if temperature:
@@ -150,14 +183,12 @@ def _dip_item(dip) -> FeedItem:
 
 
 def _shared_badges() -> QuerySet:
-    return UserBadge.objects.filter(user__is_active=True, user__club_sharing__share_dips=True).select_related(
-        "user", "badge"
-    )
+    return UserBadge.objects.filter(user__is_active=True, user__club_sharing__share_dips=True)
 
 
 def _badge_item(award) -> FeedItem:
-    name = award.user.display_name
-    text = f"{name} verdiende de badge {award.badge.name}"
+    name = _name(award.user_full_name)
+    text = f"{name} verdiende de badge {award.badge_name}"
     return FeedItem("badge", award.pk, award.earned_at, award.user_id, name, text)
 
 
@@ -231,19 +262,22 @@ def _cancellation_item(event) -> FeedItem:
 
 def _meetups() -> QuerySet:
     """Plonsafspraken to come or of the last week, not cancelled, by a member still with us. They are on /samen
-    for every member already: no sharing choice. Shown at the moment they were proposed."""
+    for every member already: no sharing choice. Shown at the moment they were proposed. The week is counted
+    by the database's clock, so the first page's query is the same on every render (a prepared query)."""
     return Meetup.objects.filter(
         cancelled_at__isnull=True,
         proposer__is_active=True,
-        starts_at__gte=timezone.now() - MEETUP_SHOWN_FOR,
-    ).select_related("proposer")
+        starts_at__gte=Now() - MEETUP_SHOWN_FOR,
+    )
 
 
 def _meetup_item(meetup) -> FeedItem:
-    name = meetup.proposer.display_name
+    name = _name(meetup.proposer_full_name)
     starts = timezone.localtime(meetup.starts_at)
     text = f"{name} stelt voor: samen plonsen op {dutch_date(starts.date())} om {starts:%H:%M}, {meetup.place}"
-    return FeedItem("meetup", meetup.pk, meetup.created_at, meetup.proposer_id, name, text, link=reverse("together"))
+    return FeedItem(
+        "meetup", meetup.pk, meetup.created_at, meetup.proposer_id, name, text, link=reverse("meetup", args=[meetup.pk])
+    )
 
 
 def _club_messages() -> QuerySet:
@@ -260,35 +294,52 @@ def _completed_club_challenges() -> QuerySet:
     """A club challenge a member completed: like an earned badge, only while the member shares their dips."""
     return ClubChallengeEntry.objects.filter(
         completed_at__isnull=False, user__is_active=True, user__club_sharing__share_dips=True
-    ).select_related("user", "club_challenge")
+    )
 
 
 def _club_challenge_item(entry) -> FeedItem:
-    name = entry.user.display_name
-    text = f"{name} voltooide de clubchallenge {entry.club_challenge.name}"
+    name = _name(entry.user_full_name)
+    text = f"{name} voltooide de clubchallenge {entry.club_challenge_name}"
     return FeedItem("clubchallenge", entry.pk, entry.completed_at, entry.user_id, name, text)
 
 
 SOURCES: dict[str, FeedSource] = {
     source.kind: source
     for source in (
-        FeedSource("dip", "created_at", _shared_dips, _dip_item),
-        FeedSource("badge", "earned_at", _shared_badges, _badge_item),
-        FeedSource("event", "created_at", _events, _event_item),
-        FeedSource("series", "created_at", _series, _series_item),
-        FeedSource("cancelled", "cancelled_at", _cancellations, _cancellation_item),
-        FeedSource("meetup", "created_at", _meetups, _meetup_item),
-        FeedSource("message", "created_at", _club_messages, _club_message_item),
-        FeedSource("clubchallenge", "completed_at", _completed_club_challenges, _club_challenge_item),
+        FeedSource("dip", "created_at", _shared_dips, DIP_COLUMNS, _dip_item),
+        FeedSource(
+            "badge", "earned_at", _shared_badges, ("pk", "earned_at", "user_id", "user__full_name", "badge__name"),
+            _badge_item,
+        ),
+        FeedSource(
+            "event", "created_at", _events, ("pk", "created_at", "event_date", "title", "location"), _event_item
+        ),
+        FeedSource(
+            "series", "created_at", _series,
+            ("pk", "created_at", "repeat_until", "first_id", "first_date", "title", "location"), _series_item,
+        ),
+        FeedSource(
+            "cancelled", "cancelled_at", _cancellations,
+            ("pk", "cancelled_at", "event_date", "title", "cancel_reason", "dates_together"), _cancellation_item,
+        ),
+        FeedSource(
+            "meetup", "created_at", _meetups,
+            ("pk", "created_at", "proposer_id", "proposer__full_name", "starts_at", "place"), _meetup_item,
+        ),
+        FeedSource("message", "created_at", _club_messages, ("pk", "created_at", "title", "body"), _club_message_item),
+        FeedSource(
+            "clubchallenge", "completed_at", _completed_club_challenges,
+            ("pk", "completed_at", "user_id", "user__full_name", "club_challenge__name"), _club_challenge_item,
+        ),
     )
-}
+}  # fmt: skip
 
 
 def feed_items(*, cursor: Cursor | None = None, limit: int = PAGE_SIZE) -> tuple[list[FeedItem], Cursor | None]:
     """One page of the feed, newest first, and the cursor of the next page (None at the end)."""
-    found = [item for source in SOURCES.values() for item in source.before(cursor, limit + 1)]
-    found.sort(key=lambda item: item.sort_key, reverse=True)
-    page = found[:limit]
+    found = [row for source in SOURCES.values() for row in source._sorted_rows(cursor, limit + 1)]  # noqa: SLF001
+    found.sort(key=lambda row: row[0], reverse=True)
+    page = [source._items([row])[0] for _key, source, row in found[:limit]]  # noqa: SLF001
     more = len(found) > limit
     last = page[-1] if page and more else None
     return page, (Cursor(last.at, last.kind, last.object_id) if last is not None else None)

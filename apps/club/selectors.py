@@ -1,10 +1,10 @@
 """The /club page for one member: a page of the feed with each item's Brrr!s, in a fixed number of queries."""
 
+import hashlib
 from dataclasses import dataclass, field
 
-from django.db.models import Q
-
 from apps.accounts.models import User
+from apps.core.prepared import PreparedQuery
 
 from .feed import PAGE_SIZE, Cursor, FeedItem, feed_items
 from .models import Brrr, ClubSharing
@@ -27,34 +27,60 @@ class FeedEntry:
     brrr_given: bool = False  # by the member looking
     brrr_names: list[str] = field(default_factory=list)
 
+    @property
+    def version(self) -> str:
+        """Everything the item's section on /club shows besides the member looking (her role is her own
+        scope), as a short digest: the item (its text, moment, photo, link), whether she may give a Brrr!, the
+        Brrr!s' count and names and her own. The section is kept by this, so any change to what it shows (a
+        Brrr!, an edited dip, a renamed member, one whose account is gone) is a new key."""
+        shown = (self.item, self.brrr_allowed, self.brrr_count, self.brrr_given, tuple(self.brrr_names))
+        return hashlib.blake2b(repr(shown).encode(), digest_size=12).hexdigest()
+
 
 @dataclass(frozen=True)
 class ClubFeed:
     entries: list[FeedEntry]
     next_cursor: Cursor | None
-    sharing: ClubSharing | None  # None: the member was never asked
 
 
 def club_sharing_for(user: User) -> ClubSharing | None:
+    """The member's choice; None: she was never asked."""
     return ClubSharing.objects.filter(user=user).first()
+
+
+def _brrrs(**ids: int):
+    return (
+        Brrr.objects.filter(object_id__in=ids.values(), user__is_active=True)
+        .order_by("created_at", "pk")
+        .values_list("kind", "object_id", "user_id", "user__full_name")
+    )
+
+
+_SLOTS = [f"id{number}" for number in range(PAGE_SIZE)]
+# The Brrr!s of a page's items: the same query on every render, compiled once (apps/core/prepared.py). It asks
+# by id alone (a page has at most PAGE_SIZE ids; the unused places ask for 0, no row's id), so an item of another
+# kind with the same id brings its Brrr!s too: they are left out by their key.
+_PAGE_BRRRS = PreparedQuery(lambda **ids: _brrrs(**ids), **dict.fromkeys(_SLOTS, int))
+
+
+def _brrrs_of(items: list[FeedItem]) -> list:
+    if not items:
+        return []
+    ids = sorted({item.object_id for item in items})
+    if len(ids) > PAGE_SIZE:
+        return list(_brrrs(**{f"id{number}": object_id for number, object_id in enumerate(ids)}))
+    return _PAGE_BRRRS.rows(**dict(zip(_SLOTS, ids + [0] * (PAGE_SIZE - len(ids)), strict=True)))
 
 
 def club_feed_for(user: User, *, cursor: Cursor | None = None, limit: int = PAGE_SIZE) -> ClubFeed:
     items, next_cursor = feed_items(cursor=cursor, limit=limit)
     entries = [FeedEntry(item, brrr_allowed=brrr_allowed(item, user_id=user.pk)) for item in items]
     by_key = {entry.item.key: entry for entry in entries}
-    if entries:
-        wanted = Q()
-        for kind in {item.kind for item in items}:
-            wanted |= Q(kind=kind, object_id__in=[item.object_id for item in items if item.kind == kind])
-        reactions = (
-            Brrr.objects.filter(wanted, user__is_active=True)
-            .order_by("created_at", "pk")
-            .values_list("kind", "object_id", "user_id", "user__full_name")
-        )
-        for kind, object_id, user_id, full_name in reactions:
-            entry = by_key[f"{kind}:{object_id}"]
-            entry.brrr_count += 1
-            entry.brrr_given = entry.brrr_given or user_id == user.pk
-            entry.brrr_names.append(User(full_name=full_name).display_name)
-    return ClubFeed(entries=entries, next_cursor=next_cursor, sharing=club_sharing_for(user))
+    for kind, object_id, user_id, full_name in _brrrs_of(items):
+        entry = by_key.get(f"{kind}:{object_id}")
+        if entry is None:  # another kind's item with the same id
+            continue
+        entry.brrr_count += 1
+        entry.brrr_given = entry.brrr_given or user_id == user.pk
+        entry.brrr_names.append(User(full_name=full_name).display_name)
+    return ClubFeed(entries=entries, next_cursor=next_cursor)

@@ -16,12 +16,13 @@ from apps.challenges.views.club import celebration_for
 from apps.challenges.views.photos import serve_photo
 from apps.core.numbers import whole_number
 from apps.core.page_cache import CLUB, CLUB_CHALLENGES, CLUB_MESSAGES, EVENTS, FEED, TOGETHER, Page, cached_page
+from apps.core.page_sections import lazy_value
 from apps.notifications.services import mail_preference_set
 
 from .badge_image import badge_share_filename, badge_share_png
 from .feed import cursor_parse, feed_item
 from .refusals import ClubRefusal
-from .selectors import club_feed_for
+from .selectors import club_feed_for, club_sharing_for
 from .services import ClubError, brrr_set, club_sharing_set, item_hide
 
 CURSOR_PARAMETER = "na"
@@ -55,20 +56,31 @@ def _today(request) -> tuple:
     vary=_today,
 )
 def club(request):
+    user = request.user
     cursor = cursor_parse(request.GET.get(CURSOR_PARAMETER))
-    feed = club_feed_for(request.user, cursor=cursor)
+    feed = club_feed_for(user, cursor=cursor)
     return Page(
         {
+            # The feed is read on every render (it is what another member's dip changes); each of its items is a
+            # section of its own (club/club.html), so a new dip renders one item. The rest is read only by the
+            # sections rendered anew (apps/core/page_sections.py).
             "feed": feed,
+            "sharing": lazy_value(lambda: _sharing_choice(user)),
             "cursor": cursor.encode() if cursor is not None else "",
             "next_cursor": feed.next_cursor.encode() if feed.next_cursor is not None else "",
             "cursor_parameter": CURSOR_PARAMETER,
             # The club challenges head the first page only: older pages are the feed's history.
-            "club_challenges": club_challenges_for(request.user) if cursor is None else [],
+            "club_challenges": lazy_value(lambda: club_challenges_for(user)) if cursor is None else [],
             "club_url": CLUB_URL,
             "celebration": celebration_for(request),
         }
     )
+
+
+def _sharing_choice(user) -> str:
+    """ "ja" or "nee", or "" when the member was never asked (a plain value: the template compares it)."""
+    sharing = club_sharing_for(user)
+    return "" if sharing is None else ("ja" if sharing.share_dips else "nee")
 
 
 def _item_of(request) -> tuple[str, int]:

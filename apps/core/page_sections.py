@@ -25,6 +25,7 @@ context (`lazy_value`, cached properties): a section served from the cache never
 """
 
 import datetime
+import functools
 import zlib
 from collections.abc import Callable
 from typing import Any
@@ -102,6 +103,80 @@ def _prefetch(base, page_versions, *, origin: str) -> dict:
     return {cache_key: stored.get(cache_key) for cache_key in cache_keys}  # None: asked for, not there
 
 
+def _cacheable(context) -> tuple | None:
+    """The page's section base and its list of moments, when the page being rendered may be stored."""
+    page = context.get(SECTION_BASE)
+    if page is None or context.get("csrf_token") != csrf_placeholder():
+        return None
+    moments: list[datetime.datetime] | None = context.get(_VALID_UNTIL)
+    return None if moments is None else (page, moments)
+
+
+def _by_checked(name: str, chosen_by: tuple) -> tuple:
+    if not all(value is None or isinstance(value, (bool, int, str)) for value in chosen_by):
+        raise TypeError(f"section {name!r}: `by` takes plain values (bool, int, str), not {chosen_by!r}")
+    return chosen_by
+
+
+def _stored_html(stored, moments: list) -> SafeString:
+    compressed, until = stored
+    if until is not None:
+        moments.append(until)
+    return mark_safe(zlib.decompress(compressed).decode())  # noqa: S308 - our own rendered HTML
+
+
+def _rendered(render: Callable[[], str], moments: list) -> tuple[SafeString, tuple | None]:
+    """The section rendered, and what to store of it (None: it stops being true within a second)."""
+    before = len(moments)
+    html = render()
+    until = min(moments[before:], default=None)
+    seconds = PAGE_TIMEOUT if until is None else (until - timezone.now()).total_seconds()
+    html = html if isinstance(html, SafeString) else mark_safe(html)  # noqa: S308 - rendered by the template
+    if seconds < 1:
+        return html, None
+    return html, ((zlib.compress(str(html).encode()), until), min(int(seconds), PAGE_TIMEOUT))
+
+
+def section_render_each(
+    context,
+    *,
+    origin: str,
+    name: str,
+    scopes: tuple[str, ...],
+    items: list,
+    by: Callable[[Any], tuple],
+    render: Callable[[Any], str],
+) -> str:
+    """A list whose every item is a section of its own (`{% cached_each %}`): each item's HTML keyed by the
+    section's scopes and `by(item)` (the item's own identity and version: its id, what it shows, its
+    counts), all looked up in one cache call and the missing ones stored in one. A new item in the list renders
+    that item, not the list."""
+    found = _cacheable(context)
+    if found is None:
+        return "".join(str(render(item)) for item in items)
+    (base, page_versions, _prefetched), moments = found
+    keys = []
+    for item in items:
+        key = _section_key(
+            base, page_versions, origin=origin, name=name, scopes=scopes, chosen_by=_by_checked(name, by(item))
+        )
+        keys.append(None if key is None else _cache_key(key))
+    stored = (_cache_call("get_many", [key for key in keys if key is not None]) or {}) if any(keys) else {}
+    parts: list[str] = []
+    new: dict[int, dict[str, tuple]] = {}  # seconds to keep -> cache key -> stored section
+    for item, cache_key in zip(items, keys, strict=True):
+        if cache_key is not None and cache_key in stored:
+            parts.append(_stored_html(stored[cache_key], moments))
+            continue
+        html, keep = _rendered(functools.partial(render, item), moments)
+        parts.append(html)
+        if cache_key is not None and keep is not None:
+            new.setdefault(keep[1], {})[cache_key] = keep[0]
+    for seconds, values in new.items():
+        _cache_call("set_many", values, seconds)
+    return mark_safe("".join(parts))  # noqa: S308 - each part rendered by the template or stored from it
+
+
 def section_render(
     context,
     *,
@@ -114,16 +189,13 @@ def section_render(
     """The section's HTML from the cache when it was rendered under this key, else rendered and stored.
     `by` gives plain values that choose the section within its scopes (whether the member may start a
     challenge, a summary of her badges): cheaper to read than the section is to render."""
-    page = context.get(SECTION_BASE)
-    if page is None or context.get("csrf_token") != csrf_placeholder():
+    cacheable = _cacheable(context)
+    if cacheable is None:
         return render()
-    base, page_versions, found = page
-    chosen_by = by()
-    if not all(value is None or isinstance(value, (bool, int, str)) for value in chosen_by):
-        raise TypeError(f"section {name!r}: `by` takes plain values (bool, int, str), not {chosen_by!r}")
+    (base, page_versions, found), moments = cacheable
+    chosen_by = _by_checked(name, by())
     key = _section_key(base, page_versions, origin=origin, name=name, scopes=scopes, chosen_by=chosen_by)
-    moments: list[datetime.datetime] | None = context.get(_VALID_UNTIL)
-    if key is None or moments is None:
+    if key is None:
         return render()
     cache_key = _cache_key(key)
     if origin not in found:  # the first section of this template: all those without `by` in one call
@@ -131,14 +203,8 @@ def section_render(
     prefetched = found[origin]
     stored = prefetched.pop(cache_key) if cache_key in prefetched else _cache_call("get", cache_key)
     if stored is not None:
-        compressed, until = stored
-        if until is not None:
-            moments.append(until)
-        return mark_safe(zlib.decompress(compressed).decode())  # noqa: S308 - our own rendered HTML
-    before = len(moments)
-    html = render()
-    until = min(moments[before:], default=None)
-    seconds = PAGE_TIMEOUT if until is None else (until - timezone.now()).total_seconds()
-    if seconds >= 1:
-        _cache_call("set", cache_key, (zlib.compress(str(html).encode()), until), min(int(seconds), PAGE_TIMEOUT))
-    return html if isinstance(html, SafeString) else mark_safe(html)  # noqa: S308 - rendered by the template
+        return _stored_html(stored, moments)
+    html, keep = _rendered(render, moments)
+    if keep is not None:
+        _cache_call("set", cache_key, *keep)
+    return html

@@ -3,6 +3,7 @@ import { getCsrfToken, postForm, type ApiFailure, type ApiResult } from "../lib/
 import { newRequestId } from "../lib/request-id";
 import { signInUrlOf, useSignInRedirect } from "../lib/sign-in";
 import { useSingleFlight } from "../lib/single-flight";
+import { tellWorkerDipStored } from "../pwa/shared";
 import { useSay } from "../ui/feedback";
 import { appendDetails, type DipValues } from "./dip-details";
 import { tappedAtFor } from "./forgotten-day";
@@ -145,6 +146,7 @@ export function useRegisterDip({ card, queueTap, onStored }: Options): RegisterD
       switch (outcome.kind) {
         case "stored":
           onStored(outcome.answer);
+          tellWorkerDipStored(); // the kept pages with the new count: the next visit opens at once
           return true;
         case "waits":
           return wait(id, photo, details, outcome.message, sharePhoto);

@@ -10,6 +10,11 @@
  *   phone since the page was kept (after a dip the next page is the server's), it was kept less than
  *   SHOW_KEPT_FOR_MS ago, and the member did not ask for a reload.
  * - Otherwise network first; without network the kept page, else the Dutch offline page.
+ * - After a dip (the stamp card tells the worker, PAGES_AFTER_DIP; the worker's own queued taps too) the pages a
+ *   member opens next (PAGES_KEPT_AFTER_DIP) are asked from the server again behind the page and kept: asked
+ *   after the dip was written, they show its new count, and the next visit opens them at once (issue 37).
+ *   Kept only when the server's answer names the member the worker keeps pages for; an answer asked earlier
+ *   never replaces a copy asked later, so a kept count never goes back to an older one.
  */
 import {
   MEMBER_COOKIE,
@@ -31,6 +36,8 @@ const KEPT_AT_HEADER = "X-Koud-Kept-At";
 /** In the member's page cache: when this phone last sent a write (a dip, a form, a sign-in). */
 const WRITTEN_KEY = "/__koud/written";
 const SHOW_KEPT_FOR_MS = 12 * 60 * 60 * 1000;
+/** The pages a member opens right after a dip: her count is on both. */
+export const PAGES_KEPT_AFTER_DIP = ["/dashboard", "/challenge"];
 
 /** The navigation's answer: the kept page at once when it may be shown, else the network's. */
 export async function servePage(event: FetchEvent): Promise<Response> {
@@ -47,6 +54,37 @@ export async function markWritten(): Promise<void> {
   if (member === null) return;
   const cache = await caches.open(`${PAGE_CACHE_PREFIX}${member}`);
   await cache.put(WRITTEN_KEY, new Response(String(Date.now())));
+}
+
+/**
+ * After a dip the server stored (its answer came back): ask the server for the pages a member opens next and keep
+ * them, so that the next visit shows the new count at once. Nothing is kept for a session that is not the kept
+ * pages' member (another member signed in meanwhile, or nobody): then the next visit goes to the network.
+ */
+export async function refreshAfterDip(paths: readonly string[] = PAGES_KEPT_AFTER_DIP): Promise<void> {
+  const member = await currentMember();
+  if (member === null) return;
+  const session = await sessionMember();
+  if (session.known && session.member !== member) return;
+  await Promise.all(
+    paths.map(async (path) => {
+      const request = new Request(new URL(path, self.location.origin).href, {
+        credentials: "same-origin",
+        headers: { Accept: "text/html" },
+        redirect: "manual",
+      });
+      const askedAt = Date.now();
+      let response: Response;
+      try {
+        response = await fetch(request);
+      } catch {
+        return; // no network: the next visit asks again
+      }
+      // Only the same member's own page: never one of another session, and a redirect is not a page.
+      if (response.headers.get(MEMBER_HEADER) !== member || response.status !== 200) return;
+      await keepPage(request, response, askedAt);
+    }),
+  );
 }
 
 async function keptToShowAtOnce(request: Request): Promise<Response | undefined> {
@@ -121,6 +159,10 @@ async function keepPage(request: Request, response: Response, askedAt: number): 
   const cacheable =
     response.ok && response.type === "basic" && !(response.headers.get("Cache-Control") ?? "").includes("no-store");
   if (!cacheable) return;
+  // An answer asked for before the one kept (two refreshes crossing) never replaces it: what was asked later
+  // saw every write before it.
+  const kept = await cache.match(request, { ignoreVary: true });
+  if (kept !== undefined && Number(kept.headers.get(KEPT_AT_HEADER) ?? 0) > askedAt) return;
   const headers = new Headers(response.headers);
   headers.set(KEPT_AT_HEADER, String(askedAt));
   const copy = response.clone();

@@ -14,8 +14,8 @@ import { StaleWhileRevalidate } from "workbox-strategies";
 import { SYNC_TAG, flushQueue } from "../lib/offline-queue";
 import { notificationFor, safePath } from "../pwa/notification";
 import { SUBSCRIBE_URL, deviceLabel, keyBytes } from "../pwa/push-shared";
-import { OFFLINE_URL, PUSH_RESEND, SIGN_OUT_PATH, clearPageCaches, currentMember } from "../pwa/shared";
-import { OFFLINE_CACHE, markWritten, servePage, sessionMember } from "./pages";
+import { OFFLINE_URL, PAGES_AFTER_DIP, PUSH_RESEND, SIGN_OUT_PATH, clearPageCaches, currentMember } from "../pwa/shared";
+import { OFFLINE_CACHE, markWritten, refreshAfterDip, servePage, sessionMember } from "./pages";
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -52,6 +52,9 @@ self.addEventListener("message", (event) => {
   const data: unknown = event.data;
   if (typeof data === "object" && data !== null && (data as { type?: unknown }).type === "signed-out") {
     event.waitUntil(clearPageCaches());
+  }
+  if (typeof data === "object" && data !== null && (data as { type?: unknown }).type === PAGES_AFTER_DIP) {
+    event.waitUntil(refreshAfterDip());
   }
   if (typeof data === "object" && data !== null && (data as { type?: unknown }).type === PUSH_RESEND) {
     const { key, csrf } = data as { key?: unknown; csrf?: unknown };
@@ -142,6 +145,7 @@ async function sendQueuedTaps(): Promise<void> {
   const results = await flushQueue({ member });
   // A tap that found no connection keeps waiting: fail the sync so that the browser tries again.
   if (results.length > 0) await markWritten();
+  if (results.some((result) => result.status >= 200 && result.status < 300)) await refreshAfterDip();
   if (results.some((result) => result.status === 0)) throw new Error("Nog geen verbinding");
   for (const client of await self.clients.matchAll({ type: "window" })) client.postMessage({ type: "taps-sent" });
 }

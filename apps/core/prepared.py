@@ -1,0 +1,87 @@
+"""Queries compiled once: a read that a page makes on every render, the same query every time, is turned into
+SQL once per process and database and only executed after that (issue 37: compiling a queryset cost more of
+the CPU of /club's feed than running it).
+
+    NEWEST = PreparedQuery(lambda: Dip.objects.filter(...).order_by("-created_at").values_list("pk", "spot")[:21])
+    rows = NEWEST.rows()  # plain tuples, in the order of values_list, with the fields' own conversions
+
+    ROLES = PreparedQuery(lambda user_id: UserRole.objects.filter(user_id=user_id).values_list("role"), user_id=int)
+    rows = ROLES.rows(user_id=7)
+
+A queryset's shape must not depend on its parameters: each named parameter (an int or a str) is compiled as a
+stand-in value that is then found among the compiled parameters and replaced on every call. Everything else is
+a constant: the clock is the database's (`Now()`), never a value of Python's (a datetime parameter is refused
+at the first call, as it would be frozen into the SQL). The queryset is a `values_list`.
+"""
+
+import datetime
+import itertools
+from collections.abc import Callable
+
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import QuerySet
+
+_STAND_INS = itertools.count(1)
+
+
+def _stand_in(kind: type) -> int | str:
+    number = next(_STAND_INS)
+    if kind is int:
+        return -(2**62) + number  # no id, no count, no row's value
+    if kind is str:
+        return f"\x00prepared-{number}"
+    raise TypeError(f"a prepared query's parameter is an int or a str, not {kind}")
+
+
+class PreparedQuery:
+    def __init__(self, build: Callable[..., QuerySet], **parameters: type):
+        self._build = build
+        self._parameters = parameters
+        self._compiled: dict[str, tuple] = {}
+
+    def _compile(self, using: str) -> tuple:
+        stand_ins = {name: _stand_in(kind) for name, kind in self._parameters.items()}
+        queryset = self._build(**stand_ins)
+        query = queryset.query
+        if not getattr(queryset, "_fields", None) or query.extra_select:  # the columns values_list asked for
+            raise ValueError("a prepared query is a values_list")
+        compiler = query.get_compiler(using)
+        sql, params = compiler.as_sql()
+        if any(isinstance(value, (datetime.datetime, datetime.date)) for value in params):
+            raise ValueError("a prepared query has constant parameters only: take the time from the database (Now())")
+        by_value = {value: name for name, value in stand_ins.items()}
+        slots = {
+            index: by_value[value]
+            for index, value in enumerate(params)
+            if isinstance(value, (int, str)) and value in by_value
+        }
+        missing = set(stand_ins) - set(slots.values())
+        if missing:
+            raise ValueError(f"a prepared query's parameters {sorted(missing)} are not among its compiled values")
+        # The columns come in values_list's order (the compiler selects them so, as values_list reads them).
+        converters = compiler.get_converters([column[0] for column in compiler.select[: compiler.col_count]])
+        return compiler, sql, list(params), slots, converters
+
+    def rows(self, **values: int | str) -> list:
+        using = DEFAULT_DB_ALIAS
+        compiled = self._compiled.get(using)
+        if compiled is None:
+            compiled = self._compiled[using] = self._compile(using)
+        compiler, sql, params, slots, converters = compiled
+        if values.keys() != self._parameters.keys():
+            raise TypeError(f"a prepared query takes {sorted(self._parameters)}, not {sorted(values)}")
+        if slots:
+            params = list(params)
+            for index, name in slots.items():
+                params[index] = values[name]
+        with connections[using].cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+        if converters:
+            rows = [tuple(row) for row in compiler.apply_converters(rows, converters)]
+        return rows
+
+    def sql(self) -> tuple[str, list]:
+        """The compiled SQL and its parameters, stand-ins included (for a test)."""
+        compiled = self._compiled.get(DEFAULT_DB_ALIAS) or self._compile(DEFAULT_DB_ALIAS)
+        return compiled[1], compiled[2]
