@@ -349,6 +349,10 @@ EXPORT_KEEP_HOURS = env_int("EXPORT_KEEP_HOURS", 24)
 AUDIT_KEEP_DAYS = env_int("AUDIT_KEEP_DAYS", 365)
 # How long a freed place stays offered to the first on an event's waitlist (shorter when the event starts sooner).
 WAITLIST_OFFER_HOURS = env_int("WAITLIST_OFFER_HOURS", 12)
+# An offer never runs out at night (local time, whole hours): one whose deadline falls from START to END runs
+# until END instead (apps/events/services/common.py offer_deadline). Equal hours: no night.
+WAITLIST_OFFER_NIGHT_START = env_int("WAITLIST_OFFER_NIGHT_START", 22)
+WAITLIST_OFFER_NIGHT_END = env_int("WAITLIST_OFFER_NIGHT_END", 8)
 EXPORT_LINK_SECONDS = env_int("EXPORT_LINK_SECONDS", 300)
 EXPORT_SERVE_VIA = env_str("EXPORT_SERVE_VIA", "app")
 EXPORT_ACCEL_LOCATION = "/protected-exports/"
