@@ -18,7 +18,7 @@ from apps.core.page_cache import (
     valid_until,
 )
 from apps.core.page_sections import lazy_value
-from apps.events.selectors import events_valid_for, upcoming_events_for
+from apps.events.selectors import events_valid_for, open_offers_for, upcoming_events_for
 from apps.events.views import MESSAGE_PLACE as EVENTS_MESSAGE_PLACE
 
 from ..selectors import dashboard_for
@@ -47,6 +47,7 @@ def dashboard(request):
         # Both lazy: read only by the sections rendered anew (apps/core/page_sections.py).
         "dashboard": dashboard_for(user),
         "upcoming_events": lazy_value(lambda: _upcoming_events(user)),
+        "open_offers": lazy_value(lambda: _open_offers(user)),
         # Samen plonsen's sections show their answers in place (apps.together.views MESSAGE_PLACE and
         # BUDDY_MESSAGE_PLACE; challenges sits below together, so the names are written out here).
         "message_places": (EVENTS_MESSAGE_PLACE, "together-section", "buddies-section"),
@@ -60,6 +61,14 @@ def _upcoming_events(user) -> list:
     upcoming = upcoming_events_for(user)
     valid_until(timezone.now() + datetime.timedelta(seconds=events_valid_for(upcoming)))
     return upcoming
+
+
+def _open_offers(user) -> list:
+    """Her open waitlist offers; the page (and the section) is true until the first of them runs out."""
+    offers = open_offers_for(user)
+    if offers:
+        valid_until(offers[0].offer_expires_at)
+    return offers
 
 
 @member_required_action(DASHBOARD_URL)
