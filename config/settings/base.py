@@ -68,6 +68,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "config.middleware.MemberPageMarkMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Inside the messages' middleware: tags the answers of a redirect to #anchor with it (apps/core/anchored_messages.py).
+    "apps.core.anchored_messages.AnchoredMessagesMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "apps.accounts.second_factor.AdminSecondFactorMiddleware",
@@ -89,7 +91,10 @@ TEMPLATES: list[dict[str, Any]] = [
                 "django.contrib.messages.context_processors.messages",
             ],
             # apps.core has no models and is no installed app: its tags are named here.
-            "libraries": {"page_sections": "apps.core.templatetags.page_sections"},
+            "libraries": {
+                "page_sections": "apps.core.templatetags.page_sections",
+                "anchored_messages": "apps.core.templatetags.anchored_messages",
+            },
         },
     },
 ]
