@@ -93,7 +93,7 @@ class Dashboard:
     def has_dipped(self) -> bool:
         """Any dip ever ("Klaar voor je eerste plons?" until then): known from her card under way when it holds a
         dip, so an ordinary dashboard asks nothing more; else one small query."""
-        if any(card.dip_total for card in self.active_challenges):
+        if any(card.dip_total for card in self.active_challenges):  # type: ignore[attr-defined]
             return True
         return Dip.objects.filter(user_id=self.user.pk).exists()
 

@@ -14,6 +14,7 @@ the answer. Messages with a tag of their own (a celebration, the undo offer, a p
 from urllib.parse import urlsplit
 
 from django.contrib.messages import get_messages
+from django.contrib.messages.storage.base import Message
 
 ANCHOR_TAG = "at:"
 
@@ -36,7 +37,9 @@ class AnchoredMessagesMiddleware:
         response = self.get_response(request)
         anchor = anchor_of(response.get("Location", "")) if 300 <= response.status_code < 400 else ""
         if anchor and hasattr(request, "_messages"):
-            for message in get_messages(request)._queued_messages:  # noqa: SLF001 (the request's new messages)
+            # The request's new messages (BaseStorage keeps them apart from the ones it read).
+            queued: list[Message] = getattr(get_messages(request), "_queued_messages", [])
+            for message in queued:
                 if not message.extra_tags:
                     message.extra_tags = anchor_tag(anchor)
         return response

@@ -68,7 +68,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "config.middleware.MemberPageMarkMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    # Inside the messages' middleware: tags the answers of a redirect to #anchor with it (apps/core/anchored_messages.py).
+    # Inside the messages' middleware: the answers of a redirect to #anchor get its tag (apps/core/anchored_messages).
     "apps.core.anchored_messages.AnchoredMessagesMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",

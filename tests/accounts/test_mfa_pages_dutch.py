@@ -14,7 +14,10 @@ from tests.factories import DEFAULT_PASSWORD
 
 pytestmark = pytest.mark.django_db
 
-WHAT_FOR = "Met een herstelcode kom je binnen als je je telefoon kwijt bent. Elke code werkt één keer. Bewaar ze op een veilige plek."
+WHAT_FOR = (
+    "Met een herstelcode kom je binnen als je je telefoon kwijt bent. Elke code werkt één keer. "
+    "Bewaar ze op een veilige plek."
+)
 STIFF = (
     "Authenticator geheim",
     "Authenticator code",

@@ -66,7 +66,7 @@ def _upcoming_events(user) -> list:
 def _open_offers(user) -> list:
     """Her open waitlist offers; the page (and the section) is true until the first of them runs out."""
     offers = open_offers_for(user)
-    if offers:
+    if offers and offers[0].offer_expires_at is not None:
         valid_until(offers[0].offer_expires_at)
     return offers
 

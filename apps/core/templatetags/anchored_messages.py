@@ -1,15 +1,15 @@
 """The messages of a page in their place (apps/core/anchored_messages.py).
 
-    {% load anchored_messages %}
-    {% messages_top %}<main>...{% endmessages_top %}          base.html: the page first, then the rest on top
-    <section id="agenda">{% messages_at "agenda" %} ...          a section: the answers that jumped to it
-    {% messages_at "item-" item.kind "-" item.object_id %}       an anchor made of parts
+{% load anchored_messages %}
+{% messages_top %}<main>...{% endmessages_top %}          base.html: the page first, then the rest on top
+<section id="agenda">{% messages_at "agenda" %} ...          a section: the answers that jumped to it
+{% messages_at "item-" item.kind "-" item.object_id %}       an anchor made of parts
 """
 
 from django import template
 from django.contrib.messages import get_messages
 from django.template.loader import render_to_string
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from ..anchored_messages import anchor_tag
 
@@ -31,13 +31,13 @@ def _shown(request) -> set[int]:
 def messages_at(context, *parts) -> SafeString:
     request = _request(context)
     if request is None or not hasattr(request, "_messages"):
-        return mark_safe("")
+        return SafeString("")
     tag = anchor_tag("".join(str(part) for part in parts))
     found = [message for message in get_messages(request) if tag in (message.extra_tags or "").split()]
     if not found:
-        return mark_safe("")
+        return SafeString("")
     _shown(request).update(id(message) for message in found)
-    return mark_safe(render_to_string("includes/messages_here.html", {"messages": found}))
+    return render_to_string("includes/messages_here.html", {"messages": found})  # a SafeString
 
 
 class MessagesTopNode(template.Node):
@@ -50,7 +50,7 @@ class MessagesTopNode(template.Node):
         inner = self.nodelist.render(context)  # the page first: its sections take their answers
         request = _request(context)
         if request is None or not hasattr(request, "_messages"):
-            return mark_safe(inner)
+            return inner  # the rendered page: a SafeString
         places = context.get("message_places") or ()
         shown = _shown(request)
         top = [
@@ -59,8 +59,8 @@ class MessagesTopNode(template.Node):
             if id(message) not in shown and not (message.extra_tags and message.extra_tags in places)
         ]
         if not top:
-            return mark_safe(inner)
-        return mark_safe(render_to_string("includes/messages_top.html", {"messages": top}) + inner)
+            return inner  # the rendered page: a SafeString
+        return render_to_string("includes/messages_top.html", {"messages": top}) + inner
 
 
 @register.tag
