@@ -7,7 +7,7 @@ from functools import cached_property
 from django.db.models import Case, Count, Exists, Max, OuterRef, Prefetch, Q, Subquery, Value, When
 from django.utils import timezone
 
-from .models import Badge, Challenge, ClubChallenge, ClubChallengeEntry, UserBadge, UserChallenge
+from .models import Badge, Challenge, ClubChallenge, ClubChallengeEntry, Dip, UserBadge, UserChallenge
 from .services.club_progress import club_goal_total, member_days
 
 
@@ -88,6 +88,14 @@ class Dashboard:
     @cached_property
     def club_challenges(self) -> list["ClubChallengeCard"]:
         return club_challenges_for(self.user)
+
+    @cached_property
+    def has_dipped(self) -> bool:
+        """Any dip ever ("Klaar voor je eerste plons?" until then): known from her card under way when it holds a
+        dip, so an ordinary dashboard asks nothing more; else one small query."""
+        if any(card.dip_total for card in self.active_challenges):  # type: ignore[attr-defined]
+            return True
+        return Dip.objects.filter(user_id=self.user.pk).exists()
 
     @property
     def can_start(self) -> bool:

@@ -6,4 +6,4 @@ from enum import StrEnum
 class ClubRefusal(StrEnum):
     ITEM_GONE = "item_gone"
     NOT_ADMIN = "not_admin"
-    BRRR_NOT_HERE = "brrr_not_here"  # one's own item, a club message, an event: no Brrr!
+    BRRR_NOT_HERE = "brrr_not_here"  # only on other members' dips and badges

@@ -9,10 +9,10 @@ from apps.core.prepared import PreparedQuery
 from .feed import PAGE_SIZE, Cursor, FeedItem, feed_items
 from .models import Brrr, ClubSharing
 
-# Brrr! is for what other members do in the water: their dips and badges (a completed club challenge is one), and
-# their plonsafspraken (the proposer hears of it). Never on one's own item, a club message or an event
-# announcement (the club's own items, no member to cheer): brrr_allowed; the button shows only where it holds.
-BRRR_KINDS = frozenset({"dip", "badge", "clubchallenge", "meetup"})
+# Brrr! is for what other members did in the water: their dips and badges. Never on one's own item, and not on a
+# plonsafspraak (a plan, not a swim), an event announcement, a club message or a club challenge (issue 34 §6):
+# brrr_allowed; the service refuses the rest (ClubRefusal.BRRR_NOT_HERE) and the button shows only where it holds.
+BRRR_KINDS = frozenset({"dip", "badge"})
 
 
 def brrr_allowed(item: FeedItem, *, user_id: int) -> bool:

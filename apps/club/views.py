@@ -32,7 +32,9 @@ MESSAGE_HIDDEN = "Verborgen: niemand ziet dit nog in de club."
 MESSAGE_BAD_CHOICE = "Kies ja of nee."
 CLUB_URL = "/club"
 # Where the sharing form may send the member back to (the form is on /club and on /account).
-BACK_TO = {"club": "club", "account": "account"}
+BACK_TO = {"club": "club", "account": "account", "dashboard": "dashboard"}
+# Where the answer shows: the section asked in (the dashboard's first section, _first_dip.html).
+SHARING_ANCHORS = {"account": "#club-delen", "dashboard": "#eerste-plons"}
 
 
 def _today(request) -> tuple:
@@ -110,7 +112,7 @@ def sharing(request):
     if request.POST.get("brrr_mails_shown"):  # the /account form also holds the Brrr! mails
         mail_preference_set(user=request.user, club_notices=bool(request.POST.get("brrr_mails")))
     messages.success(request, MESSAGE_SHARING_ON if shared.share_dips else MESSAGE_SHARING_OFF)
-    return redirect(reverse(back) + ("#club-delen" if back == "account" else ""))
+    return redirect(reverse(back) + SHARING_ANCHORS.get(back, ""))
 
 
 @member_required_action(CLUB_URL)

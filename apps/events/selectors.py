@@ -156,6 +156,14 @@ def _annotated(user):
     ).annotate(waitlist_place=Coalesce(Subquery(ahead_and_mine, output_field=IntegerField()), 0))
 
 
+def open_offers_for(user) -> list[EventWaitlistEntry]:
+    """The member's open waitlist offers ("Er is een plek vrij"), soonest deadline first, each with its event: one
+    query. The dashboard shows them at the top, not only /events."""
+    now = timezone.now()
+    offers = EventWaitlistEntry.objects.filter(user=user, offer_expires_at__gt=now, event__is_active=True)
+    return list(offers.filter(event__event_date__gt=now).select_related("event").order_by("offer_expires_at", "pk"))
+
+
 def upcoming_events_for(user, *, limit: int | None = DASHBOARD_EVENT_LIMIT) -> list[EventCard]:
     """The next active events, earliest first, in one query whatever the number of participants.
 

@@ -51,4 +51,4 @@ def preferences_update(request):
         dip_nudge=request.POST.get("dip_nudge") == "on",
     )
     messages.success(request, MESSAGE_PREFERENCES_SAVED)
-    return redirect("/account#agenda")
+    return redirect("/account#herinneringen")  # the section of the form (the answer shows there)

@@ -68,6 +68,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "config.middleware.MemberPageMarkMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Inside the messages' middleware: the answers of a redirect to #anchor get its tag (apps/core/anchored_messages).
+    "apps.core.anchored_messages.AnchoredMessagesMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "apps.accounts.second_factor.AdminSecondFactorMiddleware",
@@ -89,7 +91,10 @@ TEMPLATES: list[dict[str, Any]] = [
                 "django.contrib.messages.context_processors.messages",
             ],
             # apps.core has no models and is no installed app: its tags are named here.
-            "libraries": {"page_sections": "apps.core.templatetags.page_sections"},
+            "libraries": {
+                "page_sections": "apps.core.templatetags.page_sections",
+                "anchored_messages": "apps.core.templatetags.anchored_messages",
+            },
         },
     },
 ]
@@ -354,6 +359,10 @@ WAITLIST_OFFER_HOURS = env_int("WAITLIST_OFFER_HOURS", 12)
 # How long a guest's place (through an event's guest link) is held until they confirm their address with the link
 # in their mail; after that it is free again (shorter when the event starts sooner).
 GUEST_CONFIRM_MINUTES = env_int("GUEST_CONFIRM_MINUTES", 30)
+# An offer never runs out at night (local time, whole hours): one whose deadline falls from START to END runs
+# until END instead (apps/events/services/common.py offer_deadline). Equal hours: no night.
+WAITLIST_OFFER_NIGHT_START = env_int("WAITLIST_OFFER_NIGHT_START", 22)
+WAITLIST_OFFER_NIGHT_END = env_int("WAITLIST_OFFER_NIGHT_END", 8)
 EXPORT_LINK_SECONDS = env_int("EXPORT_LINK_SECONDS", 300)
 EXPORT_SERVE_VIA = env_str("EXPORT_SERVE_VIA", "app")
 EXPORT_ACCEL_LOCATION = "/protected-exports/"

@@ -46,3 +46,7 @@ QUIET_HOURS_START = QUIET_HOURS_END = 0
 # several taps in a row. The tests of the rule (tests/challenges/test_same_swim*.py, tests/together,
 # tests/attendance) switch it on with the production default, DIP_SAME_SWIM_HOURS = 3.
 DIP_SAME_SWIM_HOURS = 0
+
+# No night for waitlist offers by default either (an offer runs WAITLIST_OFFER_HOURS whatever the clock says when
+# the suite runs); tests/events/test_offer_night.py sets the production hours, 22 to 8.
+WAITLIST_OFFER_NIGHT_START = WAITLIST_OFFER_NIGHT_END = 0

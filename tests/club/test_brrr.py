@@ -210,27 +210,52 @@ def test_the_sharing_choice_made_twice_at_once_is_one_row():
 
 
 def test_brrr_only_on_other_members_dips_and_badges_and_the_button_only_there(client, member, shared_dip):
-    """Issue 34 §6: not on one's own item, a club message or an event announcement; server-enforced and no button."""
+    """Issue 34 §6: not on one's own item, a plonsafspraak, an event announcement, a club message or a completed club
+    challenge; the server refuses with a code, the page shows no button there, and a badge of another takes one."""
+    from django.utils import timezone
+
     from apps.club.refusals import ClubRefusal
     from apps.club.services import ClubError
-    from tests.factories import ClubMessageFactory
+    from tests.factories import (
+        ClubChallengeEntryFactory,
+        ClubChallengeFactory,
+        ClubMessageFactory,
+        MeetupFactory,
+        UserBadgeFactory,
+    )
 
     ClubSharingFactory(user=member)
     own = DipFactory(user_challenge=UserChallengeFactory(user=member))
     event, message = EventFactory(title="Nieuwjaarsduik"), ClubMessageFactory(title="Zondag samen")
-    for kind, object_id in (("dip", own.pk), ("event", event.pk), ("message", message.pk)):
+    meetup = MeetupFactory(proposer=shared_dip.user, place="Sloterplas")
+    completed = ClubChallengeEntryFactory(
+        user=shared_dip.user, club_challenge=ClubChallengeFactory(name="Decemberduik"), completed_at=timezone.now()
+    )
+    badge = UserBadgeFactory(user=shared_dip.user)
+    refused_items = (
+        ("dip", own.pk),
+        ("event", event.pk),
+        ("message", message.pk),
+        ("meetup", meetup.pk),
+        ("clubchallenge", completed.pk),
+    )
+    for kind, object_id in refused_items:
         with pytest.raises(ClubError) as refused:
             brrr_set(user=member, kind=kind, object_id=object_id, given=True)
-        assert refused.value.code == ClubRefusal.BRRR_NOT_HERE
+        assert refused.value.code == ClubRefusal.BRRR_NOT_HERE, kind
     assert brrr_set(user=member, kind="dip", object_id=shared_dip.pk, given=True).count == 1
+    assert brrr_set(user=member, kind="badge", object_id=badge.pk, given=True).count == 1
     client.force_login(member)
+    for kind, object_id in refused_items:  # the form posted anyway: a message, nothing written
+        response = client.post("/club/brrr", {"item": f"{kind}:{object_id}", "given": "1"})
+        assert response.status_code == 302
     html = client.get("/club").content.decode()
 
     def article(key: str) -> str:
         part = html[html.index(f'id="item-{key}"') :]
         return part[: part.index("</article>")]
 
-    assert "club-brrr" in article(f"dip-{shared_dip.pk}")
-    for key in (f"dip-{own.pk}", f"event-{event.pk}", f"message-{message.pk}"):
-        assert "club-brrr" not in article(key), key
-    assert list(Brrr.objects.values_list("kind", "object_id")) == [("dip", shared_dip.pk)]
+    assert "club-brrr" in article(f"dip-{shared_dip.pk}") and "club-brrr" in article(f"badge-{badge.pk}")
+    for kind, object_id in refused_items:
+        assert "club-brrr" not in article(f"{kind}-{object_id}"), kind
+    assert sorted(Brrr.objects.values_list("kind", "object_id")) == [("badge", badge.pk), ("dip", shared_dip.pk)]

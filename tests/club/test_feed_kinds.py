@@ -84,21 +84,17 @@ def test_a_plonsafspraak_of_a_deactivated_member_does_not_show():
     assert feed_item(kind="meetup", object_id=meetup.pk) is None
 
 
-def test_a_brrr_on_a_plonsafspraak_is_for_its_proposer(member_client, member):
-    kees = UserFactory(full_name="Kees Koud")
-    meetup = MeetupFactory(proposer=kees)
-    assert page(member_client).count("× Brrr!") == 0
-    state = brrr_set(user=member, kind="meetup", object_id=meetup.pk, given=True)
-    assert state.count == 1 and Brrr.objects.get().owner == kees
-    html = page(member_client)
-    assert "1 × Brrr!" in html and "Marit" in html
-
-
-def test_the_brrr_form_on_a_plonsafspraak_works(member_client, member):
+def test_a_plonsafspraak_takes_no_brrr_and_shows_no_button(member_client, member):
+    """Issue 34 §6: a plonsafspraak is a plan, not a swim: the server refuses with a code, the page has no button."""
     meetup = MeetupFactory(proposer=UserFactory(full_name="Kees Koud"))
+    with pytest.raises(ClubError) as refused:
+        brrr_set(user=member, kind="meetup", object_id=meetup.pk, given=True)
+    assert refused.value.code == ClubRefusal.BRRR_NOT_HERE
     response = member_client.post("/club/brrr", {"item": f"meetup:{meetup.pk}", "given": "1"})
-    assert response.status_code == 302 and response["Location"].endswith(f"#item-meetup-{meetup.pk}")
-    assert Brrr.objects.filter(user=member, kind="meetup", object_id=meetup.pk).exists()
+    assert response.status_code == 302 and not Brrr.objects.exists()
+    html = page(member_client)
+    part = html[html.index(f'id="item-meetup-{meetup.pk}"') :]
+    assert "club-brrr" not in part[: part.index("</article>")]
 
 
 # --- club messages ----------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ def test_the_account_page_has_both_choices_with_the_nudge_off_by_default(member_
 
 def test_saving_the_choices(member_client, member):
     response = member_client.post("/account/e-mailvoorkeuren", {"dip_nudge": "on"})
-    assert response.status_code == 302 and response["Location"] == "/account#agenda"
+    assert response.status_code == 302 and response["Location"] == "/account#herinneringen"
     preference = MailPreference.objects.get(user=member)
     assert preference.dip_nudge is True and preference.event_mails is False
     html = member_client.get("/account").content.decode()

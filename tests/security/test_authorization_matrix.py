@@ -1017,7 +1017,7 @@ ROUTES: dict[str, Route] = {
         expect={
             role: Expect(
                 302,
-                "/account#agenda",
+                "/account#herinneringen",
                 then=lambda w, role=role: MailPreference.objects.get(user=w.user(role), dip_nudge=True),
             )
             for role in SIGNED_IN

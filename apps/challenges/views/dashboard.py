@@ -13,7 +13,10 @@ from apps.core.page_cache import (
     TOGETHER,
     Page,
     cached_page,
+    valid_until,
 )
+from apps.core.page_sections import lazy_value
+from apps.events.selectors import open_offers_for
 from apps.events.views import MESSAGE_PLACE as EVENTS_MESSAGE_PLACE
 
 from ..selectors import dashboard_for
@@ -42,6 +45,7 @@ def dashboard(request):
         # Lazy: read only by the sections rendered anew (apps/core/page_sections.py). The plans ("Wie gaat er
         # plonsen?", events and afspraken) are apps.together's section, bringing its own data.
         "dashboard": dashboard_for(user),
+        "open_offers": lazy_value(lambda: _open_offers(user)),
         # The plans' and Samen plonsen's sections show their answers in place (apps.together.views MESSAGE_PLACE and
         # BUDDY_MESSAGE_PLACE; challenges sits below together, so the names are written out here).
         "message_places": (EVENTS_MESSAGE_PLACE, "together-section", "buddies-section"),
@@ -49,6 +53,14 @@ def dashboard(request):
         "undo_dip_id": undo_offer_for(request),
     }
     return Page(context)
+
+
+def _open_offers(user) -> list:
+    """Her open waitlist offers; the page (and the section) is true until the first of them runs out."""
+    offers = open_offers_for(user)
+    if offers and offers[0].offer_expires_at is not None:
+        valid_until(offers[0].offer_expires_at)
+    return offers
 
 
 @member_required_action(DASHBOARD_URL)

@@ -4,6 +4,8 @@ from django import template
 
 from apps.accounts.models import User
 
+from ..models import ClubSharing
+
 register = template.Library()
 
 
@@ -20,3 +22,11 @@ def club_sharing_section(context):
         "brrr_mails": brrr_mails is not False,
         "csrf_token": context.get("csrf_token"),
     }
+
+
+@register.inclusion_tag("club/_dashboard_question.html", takes_context=True)
+def club_question(context):
+    """ "Deel mijn plonsen met de club?" on the first dashboard, while the member was never asked: one query."""
+    user = context["request"].user
+    asked = ClubSharing.objects.filter(user_id=user.pk).exists()
+    return {"ask": not asked, "csrf_token": context.get("csrf_token")}

@@ -100,8 +100,26 @@ def waitlist_position(entry: EventWaitlistEntry) -> int:
 
 
 def offer_deadline(event: Event, *, now) -> datetime.datetime:
-    """WAITLIST_OFFER_HOURS from now, but never past the event's start."""
-    return min(now + datetime.timedelta(hours=settings.WAITLIST_OFFER_HOURS), event.event_date)
+    """WAITLIST_OFFER_HOURS from now, never at night (offer_morning), and never past the event's start (an event
+    before 08:00 ends its offers at its start: a place is no use after that)."""
+    return min(offer_morning(now + datetime.timedelta(hours=settings.WAITLIST_OFFER_HOURS)), event.event_date)
+
+
+def offer_morning(deadline: datetime.datetime) -> datetime.datetime:
+    """A deadline in the club's night (WAITLIST_OFFER_NIGHT_START to _END, local time: nobody answers a mail at
+    03:09) moves to the night's end, the next morning. The morning is made in the club's zone (zoneinfo), so the
+    night of a DST change ends at 08:00 local time all the same."""
+    start, end = settings.WAITLIST_OFFER_NIGHT_START, settings.WAITLIST_OFFER_NIGHT_END
+    if start == end:
+        return deadline
+    zone = timezone.get_default_timezone()
+    local = deadline.astimezone(zone)
+    wraps = start > end  # 22 to 8: the night spans midnight
+    at_night = (local.hour >= start or local.hour < end) if wraps else start <= local.hour < end
+    if not at_night:
+        return deadline
+    day = local.date() + datetime.timedelta(days=1) if wraps and local.hour >= start else local.date()
+    return datetime.datetime.combine(day, datetime.time(end), tzinfo=zone)
 
 
 def _offers_refresh(event: Event, *, now: datetime.datetime | None = None) -> list[EventWaitlistEntry]:
