@@ -200,9 +200,7 @@ def _events() -> QuerySet:
 def _event_item(event) -> FeedItem:
     when = dutch_date(timezone.localtime(event.event_date).date())
     text = f"Nieuw event: {event.title} op {when}" + (f" in {event.location}" if event.location else "")
-    return FeedItem(
-        "event", event.pk, event.created_at, None, "", text, link=reverse("together") + f"#event-{event.pk}"
-    )
+    return FeedItem("event", event.pk, event.created_at, None, "", text, link=reverse("event", args=[event.pk]))
 
 
 def _series() -> QuerySet:

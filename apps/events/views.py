@@ -252,7 +252,7 @@ def calendar_feed(request, token: str):
 def ics(request, event_id: int):
     # An afgelast event still has its file (STATUS:CANCELLED), so a calendar that holds it can mark it off.
     event = get_object_or_404(Event.objects.filter(Q(is_active=True) | Q(cancelled_at__isnull=False)), pk=event_id)
-    body = event_ics(event, url=request.build_absolute_uri(f"{PLANS_URL}#event-{event.pk}"))
+    body = event_ics(event, url=request.build_absolute_uri(reverse("event", args=[event.pk])))
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{ics_filename(event)}"'
     return response

@@ -7,6 +7,7 @@ for each, a message tagged with it (as apps/core/anchored_messages.py's middlewa
 element with that id, and not at the top. Then the middleware itself, through real forms."""
 
 import ast
+import datetime
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -16,6 +17,7 @@ from django.contrib.messages import constants
 from django.contrib.messages.storage.base import Message
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.http import HttpRequest
+from django.utils import timezone
 
 from apps.core.anchored_messages import anchor_tag
 from tests.factories import (
@@ -53,6 +55,17 @@ def _setup_admin_event(member):
     return f"/admin/events/{EventFactory().pk}"
 
 
+def _setup_series_date(member):
+    from apps.events.services import EventDetails, event_series_create
+
+    start = timezone.now() + datetime.timedelta(days=2)
+    details = EventDetails(title="Zondagduik", starts_at=start, location="Scheveningen", max_participants=None)
+    (first, _second) = event_series_create(
+        details=details, repeat_until=timezone.localdate(start) + datetime.timedelta(weeks=1)
+    )
+    return f"/events/{first.pk}"
+
+
 def _setup_club_item(member):
     kees = UserFactory(full_name="Kees Koud")
     ClubSharingFactory(user=kees)
@@ -65,7 +78,7 @@ def _setup_club_item(member):
 ANCHORED = {
     "eerste-plons": ["/dashboard"],
     "clubchallenges": [_setup_clubchallenge, _setup_club_page_challenge],
-    "events": ["/dashboard"],
+    "series": [_setup_series_date],
     "samen": ["/dashboard", "/account"],
     "buddies": [_setup_buddies],
     "club-delen": ["/account"],
@@ -237,4 +250,4 @@ def test_a_message_with_a_tag_of_its_own_keeps_it(member_client, member):
     """The events' answers have their place (events-section): the middleware leaves a tagged message alone."""
     event = EventFactory()
     response = member_client.post(f"/events/{event.pk}/aanmelden", {"back": "dashboard"}, follow=True)
-    assert "Je bent aangemeld voor dit event!" in _inside(response.content.decode(), "events")
+    assert "Je bent aangemeld voor dit event!" in _inside(response.content.decode(), "samen")

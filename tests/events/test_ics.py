@@ -147,7 +147,7 @@ def test_member_downloads_the_file(member_client):
     assert response["Content-Disposition"] == f'attachment; filename="nieuwjaarsduik-zandvoort-{event.pk}.ics"'
     (read,) = read_back(response.content).events
     assert read.get("SUMMARY") == "Nieuwjaarsduik Zandvoort"
-    assert read.get("URL").endswith(f"/samen#event-{event.pk}")  # its row on the plan list
+    assert read.get("URL").endswith(f"/events/{event.pk}")  # the event's own page
 
 
 def test_a_title_without_letters_still_gets_a_filename(member_client):
