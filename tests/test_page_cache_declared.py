@@ -39,6 +39,7 @@ from apps.attendance.services import attendance_save
 from apps.audit.services import AuditMeta
 from apps.challenges.conditions import DipConditions
 from apps.challenges.models import Challenge, ClubChallenge, Dip, UserBadge
+from apps.challenges.photos import ProcessedPhoto
 from apps.challenges.services.cards import challenge_start
 from apps.challenges.services.catalogue import challenge_delete, challenge_save
 from apps.challenges.services.club_challenges import (
@@ -48,7 +49,7 @@ from apps.challenges.services.club_challenges import (
     club_challenge_join,
     club_challenge_leave,
 )
-from apps.challenges.services.dip_changes import dip_details_update
+from apps.challenges.services.dip_changes import dip_details_update, dip_photo_add
 from apps.challenges.services.dips import dip_register
 from apps.challenges.services.sharing import dip_photo_share_set
 from apps.club.services import brrr_set, club_sharing_set, item_hide
@@ -695,6 +696,14 @@ def _dip_photo_share(world):
     return lambda: dip_photo_share_set(user=world.member, dip_id=world.dip.pk, share=True), ("admin", "/club")
 
 
+def _dip_photo_add(world):
+    from tests.challenges.photo_samples import image_bytes
+
+    club_sharing_set(user=world.member, share_dips=True)
+    photo = ProcessedPhoto(full=image_bytes(), thumbnail=image_bytes())
+    return lambda: dip_photo_add(user=world.member, dip_id=world.dip.pk, photo=photo, share=True), ("admin", "/club")
+
+
 def _meetup(world, **kwargs):
     from apps.together.services import meetup_propose
 
@@ -887,6 +896,7 @@ SCENARIOS = {
     "apps.club.services.brrr_set": _brrr,
     "apps.club.services.item_hide": _club_hide,
     "apps.challenges.services.sharing.dip_photo_share_set": _dip_photo_share,
+    "apps.challenges.services.dip_changes.dip_photo_add": _dip_photo_add,
     "apps.challenges.services.dips._buddies_tag": _buddy_tag,
     "apps.challenges.services.dips._dip_register_locked": _same_swim,
     "apps.together.services.meetup_propose": _meetup_propose,

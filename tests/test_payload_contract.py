@@ -199,6 +199,11 @@ def test_the_dip_edit_and_undo_answers_match_the_types(definitions, member, memb
     edited = member_client.post(f"/challenge/plons/{first['id']}", logged)
     assert edited.status_code == 200
     check(definitions, "UpdateDipResponse", edited.json())
+    # The photo sent after its dip (stampcard/photo-after.tsx) is answered the same way.
+    photo = SimpleUploadedFile("IMG_2041.jpg", image_bytes(), content_type="image/jpeg")
+    after = member_client.post(f"/challenge/plons/{first['id']}", {"photo_after_tap": "1", "photo": photo})
+    assert after.status_code == 200 and after.json()["dip"]["photoUrl"]
+    check(definitions, "UpdateDipResponse", after.json())
     check(definitions, "StampCardData", island_data(member_client.get("/challenge"), "stampcard-data"))
 
     undone = member_client.post(f"/challenge/plons/{latest.json()['dip']['id']}/ongedaan")

@@ -33,8 +33,9 @@ def test_start_waterdieren_and_register_dips_with_and_without_photo(page, tmp_pa
     photo = tmp_path / "zee.jpg"
     photo.write_bytes(image_bytes("JPEG", size=(640, 480)))
     page.get_by_label("Foto (optioneel)").set_input_files(str(photo))
-    register(page)
+    register(page)  # the dip is answered first; its photo follows to the dip
     expect(page.get_by_text("Nog 98 plonsen te gaan!")).to_be_visible()
+    expect(page.get_by_text("Foto toegevoegd.")).to_be_visible()
     thumbnail = page.get_by_role("img", name="Foto bij plons 2").first
     thumbnail.scroll_into_view_if_needed()  # thumbnails load lazily
     assert thumbnail.evaluate("img => img.decode().then(() => img.naturalWidth)") > 0

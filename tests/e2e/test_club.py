@@ -43,6 +43,7 @@ def test_a_shared_dip_with_its_photo_reaches_a_clubmate_who_gives_brrr(browser, 
     screenshot(kees_page, "challenge-share-photo")
     kees_page.get_by_role("button", name="Plons registreren").click()
     expect(kees_page.get_by_text("Plons toegevoegd!").first).to_be_visible(timeout=20_000)
+    expect(kees_page.get_by_text("Foto toegevoegd.")).to_be_visible(timeout=20_000)  # the photo follows its dip
     dip = Dip.objects.get(user=kees)
     assert dip.share_photo and dip.photo
     kees_page.context.close()

@@ -1,8 +1,10 @@
-"""A photo dip on a phone, in real Chromium: shrunk before it leaves, never lost on a failed upload, and a
-tap queued by one member never sent with another member's session."""
+"""A photo dip on a phone, in real Chromium: the dip is answered at once and its photo follows to the dip,
+shrunk before it leaves; never lost on a failed upload, and a tap queued by one member never sent with another
+member's session."""
 
 import base64
 import io
+import re
 from email.parser import BytesParser
 from email.policy import HTTP
 from urllib.parse import urlparse
@@ -54,6 +56,23 @@ def uploads(monkeypatch) -> list:
     return arrived
 
 
+PHOTO_ADDED = "Foto toegevoegd."
+
+
+def photo_posts(page) -> list:
+    """The photos sent after their dip (POST /challenge/plons/<id>)."""
+    posts: list = []
+    page.on(
+        "request",
+        lambda request: (
+            posts.append(request)
+            if request.method == "POST" and re.search(r"/challenge/plons/\d+$", request.url)
+            else None
+        ),
+    )
+    return posts
+
+
 def dip_posts(page) -> list:
     posts: list = []
     page.on(
@@ -74,12 +93,18 @@ def test_a_12_mp_photo_leaves_the_phone_as_a_small_upright_jpeg_without_metadata
     sign_in(page, member)
     page.goto(page.base_url + "/challenge")
     posts = dip_posts(page)
+    photos_sent = photo_posts(page)
 
     page.get_by_label("Foto (optioneel)").set_input_files(str(photo))
     page.get_by_role("button", name="Plons registreren").click()
     expect(page.get_by_text("Plons toegevoegd!").first).to_be_visible(timeout=20_000)
+    expect(page.get_by_text(PHOTO_ADDED)).to_be_visible(timeout=20_000)
 
-    assert len(posts) == 1
+    # The dip went alone; its photo followed to the stored dip.
+    assert len(posts) == 1 and "photo" not in form_parts(posts[0])
+    dip = Dip.objects.get(user_challenge=card)
+    assert [request.url for request in photos_sent] == [f"{page.base_url}/challenge/plons/{dip.pk}"]
+    # (Playwright gives no body of a request with a file; "Foto toegevoegd." is the answer to photo_after_tap.)
     [(filename, content_type, sent)] = uploads
     assert (filename, content_type) == ("IMG_2041.jpg", "image/jpeg")
     assert len(sent) < 400_000 < len(original)
@@ -89,7 +114,7 @@ def test_a_12_mp_photo_leaves_the_phone_as_a_small_upright_jpeg_without_metadata
     assert shrunk.size == (MAX_SIDE * 3 // 4, MAX_SIDE)
     assert not shrunk.getexif() and b"Koud Camera" not in sent
 
-    dip = Dip.objects.get(user_challenge=card)
+    dip.refresh_from_db()
     with dip.photo.open("rb") as stored:
         assert Image.open(stored).size == (MAX_SIDE * 3 // 4, MAX_SIDE)
     assert page.js_errors == []
@@ -123,6 +148,7 @@ def test_a_detailed_12_mp_photo_goes_up_within_the_byte_budget(page, tmp_path, u
     page.get_by_label("Foto (optioneel)").set_input_files(str(photo))
     page.get_by_role("button", name="Plons registreren").click()
     expect(page.get_by_text("Plons toegevoegd!").first).to_be_visible(timeout=20_000)
+    expect(page.get_by_text(PHOTO_ADDED)).to_be_visible(timeout=20_000)
 
     [(filename, content_type, sent)] = uploads
     assert (filename, content_type) == ("IMG_2043.jpg", "image/jpeg")
@@ -163,6 +189,38 @@ def test_a_failed_upload_keeps_the_tap_on_the_phone_and_it_counts_once_later(pag
     assert form_parts(posts[0])["request_id"] == form_parts(posts[1])["request_id"]
     assert card.dips.count() == 1
     assert page.evaluate(QUEUE_LENGTH) == 0
+
+
+def test_a_photo_whose_upload_fails_waits_on_the_phone_while_its_dip_counts(page, tmp_path):
+    member = UserFactory()
+    card = five_dip_card(member)
+    photo = tmp_path / "IMG_2044.jpg"
+    photo.write_bytes(camera_photo())
+    sign_in(page, member)
+    page.goto(page.base_url + "/challenge")
+    page.wait_for_load_state("networkidle")
+
+    # The dip gets through; the line breaks while its photo goes up (for the page and its service worker).
+    page.context.route("**/challenge/plons/*", lambda route: route.abort("connectionreset"))
+    page.get_by_label("Foto (optioneel)").set_input_files(str(photo))
+    page.get_by_role("button", name="Plons registreren").click()
+    expect(page.get_by_text("Plons toegevoegd!").first).to_be_visible(timeout=20_000)
+    expect(page.get_by_text("hij is bewaard op je telefoon")).to_be_visible(timeout=20_000)
+    waiting = page.get_by_text("Foto bij je plons, bewaard")
+    expect(waiting).to_be_visible()
+    dip = card.dips.get()
+    assert not dip.photo
+    assert page.evaluate(QUEUE_LENGTH) == 1
+
+    # The line is back: the photo goes from the queue to its dip (from the page, or from its service worker,
+    # whose Background Sync may come first and then reloads the page), once.
+    page.context.unroute("**/challenge/plons/*")
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    expect(waiting).to_have_count(0, timeout=20_000)
+    expect(page.get_by_role("img", name="Foto bij plons 1").first).to_be_attached()
+    assert page.evaluate(QUEUE_LENGTH) == 0
+    dip.refresh_from_db()
+    assert dip.photo and card.dips.count() == 1
 
 
 QUEUE_LENGTH = """() => new Promise((resolve, reject) => {

@@ -165,7 +165,7 @@ WRITES = [
     Write(
         "dip_update",
         MEMBER_ROLES,
-        (*CONDITIONS, "share_photo"),
+        (*CONDITIONS, "share_photo", "photo_after_tap"),
         answers_json=True,
         kwargs={"dip_id": "member_plain_dip"},
     ),

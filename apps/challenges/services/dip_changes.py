@@ -93,6 +93,44 @@ def dip_details_update(
 
 
 @dataclass(frozen=True)
+class PhotoAdded:
+    dip: Dip
+    # False: the dip had a photo already (a resend whose answer was lost, or one the member set meanwhile): kept.
+    added: bool
+
+
+def dip_photo_add(*, user: User, dip_id: int, photo: ProcessedPhoto, share: bool) -> PhotoAdded:
+    """The photo of a dip, sent after the dip itself: the stamp card registers the tap at once and sends the
+    photo when the phone has shrunk it (or later, from the phone's queue).
+
+    Set only while the dip has no photo, with the member's "Deel deze foto met de club" (`share`); a dip with
+    a photo keeps it (like a second tap of the same swim, same_swim.dip_complete), so sending the same photo
+    twice changes nothing. The details are left as they are. Someone else's dip, or one undone meanwhile, is
+    answered like a missing one (DipNotFoundError). The files are written first (the pipeline's, in the
+    photo storage) and removed again when the photo is not taken or the change fails.
+    """
+    names = _photo_save(user=user, photo=photo, now=timezone.now())
+    added = False
+    try:
+        with transaction.atomic():
+            member_lock(user_id=user.pk)
+            dip = Dip.objects.select_for_update().filter(pk=dip_id, user=user).first()
+            if dip is None:
+                raise DipNotFoundError(MESSAGE_DIP_UNKNOWN, code=DipRefusal.DIP_UNKNOWN)
+            if not dip.photo:
+                dip.photo, dip.thumbnail, dip.share_photo = names[0], names[1], share
+                dip.save(update_fields=["photo", "thumbnail", "share_photo"])
+                pages_changed(MEMBER, FEED, user_ids=[user.pk])  # her card; the feed when shared
+                added = True
+    except BaseException:
+        _photo_delete(names)
+        raise
+    if not added:
+        _photo_delete(names)
+    return PhotoAdded(dip=dip, added=added)
+
+
+@dataclass(frozen=True)
 class UndoOutcome:
     dip_id: int
     dip_count: int

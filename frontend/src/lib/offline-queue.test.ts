@@ -53,6 +53,37 @@ describe("offline queue", () => {
     expect((form.get("photo") as File).name).toBe("plons.jpg");
   });
 
+  it("sends a photo for a dip the server has to the dip, with only the photo and its share choice", () => {
+    const photo = new Blob(["jpeg"], { type: "image/jpeg" });
+    const form = tapForm(
+      tap(5, { dipId: 55, endpoint: "/challenge/plons/55", photo, photoName: "IMG.jpg", details: { share_photo: "1" } }),
+    );
+    expect([...form.keys()].sort()).toEqual(["photo", "photo_after_tap", "share_photo"]);
+    expect(form.get("photo_after_tap")).toBe("1");
+    expect((form.get("photo") as File).name).toBe("IMG.jpg");
+  });
+
+  it("keeps a photo the server could not take now (429, 5xx) and sends the taps after it", async () => {
+    await enqueueTap(tap(1, { dipId: 55, endpoint: "/challenge/plons/55", details: { share_photo: "0" } }));
+    await enqueueTap(tap(2));
+    await enqueueTap(tap(3, { dipId: 56, endpoint: "/challenge/plons/56", details: { share_photo: "0" } }));
+    const fetchMock = vi.fn(async (url: string) =>
+      url === "/challenge/plons/55"
+        ? new Response("<html>502</html>", { status: 502 })
+        : url === "/challenge/plons/56"
+          ? answer(429, { error: "Je hebt in korte tijd veel foto's verstuurd.", code: "photo_rate" })
+          : answer(201, { dip: {} }),
+    );
+    vi.stubGlobal("fetch", fetchMock);
+    const results = await flushQueue({ member: "lid-a" });
+    expect(results.map((r) => r.status)).toEqual([502, 201, 429]);
+    expect((await queuedTaps()).map((t) => t.dipId)).toEqual([55, 56]);
+    // Sent again once the server takes them.
+    fetchMock.mockImplementation(async () => answer(200, { message: "Foto toegevoegd.", dip: {} }));
+    await flushQueue({ member: "lid-a" });
+    expect(await queuedTaps()).toEqual([]);
+  });
+
   it("sends in order and lets every answer of the server end a tap's wait", async () => {
     await enqueueTap(tap(1));
     await enqueueTap(tap(2));

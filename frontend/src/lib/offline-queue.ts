@@ -1,5 +1,6 @@
 /**
- * Dips tapped without signal wait here (IndexedDB) until the connection is back. Used by the stamp
+ * Dips tapped without signal wait here (IndexedDB) until the connection is back, and so do photos of dips
+ * the server has (sent after the dip, `dipId`) whose upload failed. Used by the stamp
  * card and by the service worker's Background Sync, so it touches nothing but IndexedDB and fetch.
  *
  * A queued tap keeps its request id: the server stores one dip per id, so sending the same tap twice
@@ -44,6 +45,11 @@ export interface QueuedTap {
   photoName: string | null;
   /** Extra form fields of the dip (its details), sent as they are. */
   details: Record<string, string>;
+  /**
+   * Set for a photo sent after its dip (the server has the dip; `endpoint` is the dip's address): only the
+   * photo and its share choice (`details.share_photo`) go, and the server keeps a photo the dip has already.
+   */
+  dipId?: number;
 }
 
 interface StoredTap extends QueuedTap {
@@ -122,9 +128,13 @@ async function removeTap(requestId: string): Promise<void> {
 /** The multipart body the dip endpoint expects. */
 export function tapForm(tap: QueuedTap): FormData {
   const form = new FormData();
-  form.append("request_id", tap.requestId);
-  form.append("tapped_at", tap.tappedAt);
-  form.append("user_challenge_id", String(tap.userChallengeId));
+  if (tap.dipId === undefined) {
+    form.append("request_id", tap.requestId);
+    form.append("tapped_at", tap.tappedAt);
+    form.append("user_challenge_id", String(tap.userChallengeId));
+  } else {
+    form.append("photo_after_tap", "1");
+  }
   for (const [name, value] of Object.entries(tap.details)) form.append(name, value);
   if (tap.photo !== null) form.append("photo", tap.photo, tap.photoName ?? "foto.jpg");
   return form;
@@ -166,9 +176,14 @@ async function sendTap(tap: QueuedTap, csrfToken: string | null): Promise<SendRe
 /** The header that names the tap's member to the server (config/middleware.py marks pages with it too). */
 export const TAP_OWNER_HEADER = "X-Koud-Member";
 
+/** A photo for a dip the server has is tried again after a busy or failing server (the dip itself counts). */
+function photoLater(result: SendResult): boolean {
+  return result.tap.dipId !== undefined && (result.status === 429 || result.status >= 500);
+}
+
 /** The answers after which a tap keeps waiting: no connection, signed out, or another member's session. */
 export function keepsWaiting(result: SendResult): boolean {
-  if (result.status === 0 || result.status === 401 || result.status === 403) return true;
+  if (result.status === 0 || result.status === 401 || result.status === 403 || photoLater(result)) return true;
   const code = typeof result.body === "object" && result.body !== null ? (result.body as { code?: unknown }).code : null;
   return result.status === 409 && code === REFUSAL.otherMember;
 }
@@ -200,6 +215,8 @@ export function flushQueue(
         const result = await sendTap(tap, options.csrfToken ?? null);
         if (keepsWaiting(result)) {
           results.push(result);
+          // Only that photo waits for the server: the taps after it go.
+          if (photoLater(result)) continue;
           break;
         }
         await removeTap(tap.requestId);

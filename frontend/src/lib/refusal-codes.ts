@@ -7,4 +7,6 @@ export const REFUSAL = {
   undoTooLate: "undo_too_late",
   /** A queued tap sent in another member's session: it stays on the phone for its own member. */
   otherMember: "other_member",
+  /** The dip is gone (undone meanwhile) or is not the member's. */
+  dipUnknown: "dip_unknown",
 } as const;

@@ -6,6 +6,7 @@ import { PhotoPreview } from "./photo-preview";
 import { SharePhotoField } from "./share-photo-field";
 import { EMPTY_DETAILS, validateDetails, type DipValues } from "./dip-details";
 import { T } from "./texts";
+import type { TapPhoto } from "./register-dip";
 import type { ConditionErrors, ConditionLimits } from "./types";
 
 // The folded fields load right after the island (they start closed): the card's first load stays small.
@@ -41,8 +42,9 @@ export interface DipFormProps {
   maxPhotoSide: number;
   /** The server's message for a file that is no photo (apps/challenges/photos.py). */
   notAnImageMessage: string;
-  /** Sends the dip; resolves to true when the server stored it or it waits on the phone (the form then resets). */
-  onRegister: (photo: File | null, details: DipValues, sharePhoto?: boolean) => Promise<boolean>;
+  /** Sends the dip; resolves to true when the server stored it or it waits on the phone (the form then resets).
+   * The photo may still be shrinking: the dip does not wait for it (register-dip.ts). */
+  onRegister: (photo: TapPhoto | null, details: DipValues, sharePhoto?: boolean) => Promise<boolean>;
   details: DipDetailsConfig;
 }
 
@@ -96,13 +98,18 @@ export function DipForm({
     }
     setError(null);
     setFile(chosen);
-    // The shrinking code loads with the first photo chosen: a dip without one never needs it.
+    // The shrinking code loads with the first photo chosen, and so does the part that sends the photo after
+    // its dip (photo-after.tsx): a dip without one never needs them. Should the shrinking not load, the
+    // photo goes as it is (the server shrinks it too).
+    if (chosen !== null) void import("./photo-after").catch(() => undefined);
     prepared.current =
       chosen === null
         ? null
         : {
             source: chosen,
-            photo: import("../lib/photo-shrink").then(({ shrinkPhoto }) => shrinkPhoto(chosen, { maxSide: maxPhotoSide })),
+            photo: import("../lib/photo-shrink")
+              .then(({ shrinkPhoto }) => shrinkPhoto(chosen, { maxSide: maxPhotoSide }))
+              .catch(() => chosen),
           };
   };
 
@@ -111,7 +118,7 @@ export function DipForm({
     const found = validateDetails(detailValues, details.limits);
     setDetailErrors(found);
     if (Object.keys(found).length > 0) return;
-    const photo = file !== null && prepared.current?.source === file ? await prepared.current.photo : file;
+    const photo = file === null ? null : prepared.current?.source === file ? prepared.current.photo : Promise.resolve(file);
     if (await onRegister(photo, { ...detailValues, daysAgo }, photo !== null && sharePhoto)) {
       clear();
       setDaysAgo(0);

@@ -9,6 +9,7 @@ import {
   type QueuedTap,
   type SendResult,
 } from "../lib/offline-queue";
+import { REFUSAL } from "../lib/refusal-codes";
 import { T } from "./texts";
 
 /** A tap the server refused when it finally arrived (e.g. the card was completed meanwhile). */
@@ -16,6 +17,8 @@ export interface RefusedTap {
   requestId: string;
   tappedAt: string;
   message: string;
+  /** A photo sent after its dip: the dip itself counts. */
+  photo?: boolean;
 }
 
 export interface OfflineTaps {
@@ -34,6 +37,8 @@ interface Options {
   member: string;
   /** Called for each stored tap the server answered with a dip (201, or 200 for a replay). */
   onDip: (body: unknown) => void;
+  /** Called for each photo sent after its dip that the server answered (200: the dip with its photo). */
+  onPhoto: (body: unknown) => void;
 }
 
 /**
@@ -41,11 +46,11 @@ interface Options {
  * order when the page opens, when the browser says it is online again, or by the service worker's
  * Background Sync (which then tells the page to reload its card).
  */
-export function useOfflineTaps({ userChallengeId, member, onDip }: Options): OfflineTaps {
+export function useOfflineTaps({ userChallengeId, member, onDip, onPhoto }: Options): OfflineTaps {
   const [pending, setPending] = useState<readonly QueuedTap[]>([]);
   const [refused, setRefused] = useState<readonly RefusedTap[]>([]);
-  const onDipRef = useRef(onDip);
-  onDipRef.current = onDip;
+  const onDipRef = useRef({ onDip, onPhoto });
+  onDipRef.current = { onDip, onPhoto };
 
   const reload = useCallback(async () => {
     setPending((await queuedTaps(userChallengeId)).filter((tap) => belongsTo(tap, member)));
@@ -53,12 +58,14 @@ export function useOfflineTaps({ userChallengeId, member, onDip }: Options): Off
 
   const flush = useCallback(async () => {
     const onResult = ({ tap, status, body }: SendResult) => {
+      const photo = tap.dipId !== undefined;
       if (status === 200 || status === 201) {
-        onDipRef.current(body);
-      } else {
+        onDipRef.current[photo ? "onPhoto" : "onDip"](body);
+      } else if (!photo || errorBodyOf(body)?.code !== REFUSAL.dipUnknown) {
+        // (A photo whose dip was undone meanwhile has nothing left to join.)
         setRefused((current) => [
           ...current,
-          { requestId: tap.requestId, tappedAt: tap.tappedAt, message: errorOf(body) },
+          { requestId: tap.requestId, tappedAt: tap.tappedAt, message: errorOf(body), photo },
         ]);
       }
     };
@@ -146,15 +153,18 @@ export function WaitingTaps({ pending, refused }: { pending: readonly QueuedTap[
         {pending.map((tap) => (
           <li key={tap.requestId} className="sc-waiting__item">
             <span className="sc-waiting__text">
-              {T.waitingLine(tapTimeDisplay(tap.tappedAt))}
-              {tap.photo !== null ? ` · ${T.withPhoto}` : ""}
+              {tap.dipId !== undefined
+                ? T.waitingPhotoLine(tapTimeDisplay(tap.tappedAt))
+                : `${T.waitingLine(tapTimeDisplay(tap.tappedAt))}${tap.photo !== null ? ` · ${T.withPhoto}` : ""}`}
             </span>
             <span className="sc-waiting__status">{T.waiting}</span>
           </li>
         ))}
         {refused.map((tap) => (
           <li key={tap.requestId} className="sc-waiting__item sc-waiting__item--refused" role="alert">
-            <span className="sc-waiting__text">{T.refusedLine(tapTimeDisplay(tap.tappedAt), tap.message)}</span>
+            <span className="sc-waiting__text">
+              {(tap.photo === true ? T.photoRefusedLine : T.refusedLine)(tapTimeDisplay(tap.tappedAt), tap.message)}
+            </span>
           </li>
         ))}
       </ul>

@@ -53,7 +53,7 @@ afterEach(() => {
 
 describe("Deel deze foto met de club", () => {
   it("appears with a chosen photo, starts off, and is sent when ticked", async () => {
-    const fetchMock = mockFetch(json(201, stored(1)));
+    const fetchMock = mockFetch(json(201, stored(1)), json(200, { message: "Foto toegevoegd.", dip: stored(1).dip }));
     render(<StampCard initial={card()} />);
     expect(screen.queryByLabelText(LABEL)).toBeNull(); // no photo, nothing to share
     const file = new File(["jpeg"], "plons.jpg", { type: "image/jpeg" });
@@ -62,9 +62,13 @@ describe("Deel deze foto met de club", () => {
     expect(box.checked).toBe(false);
     fireEvent.click(box);
     fireEvent.click(screen.getByRole("button", { name: "Plons registreren" }));
-    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
-    expect(sent(fetchMock).get("share_photo")).toBe("1");
-    expect(sent(fetchMock).get("photo")).toBeInstanceOf(File);
+    // The choice goes with the photo, which follows its dip (photo-after.tsx).
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2), { timeout: 5000 });
+    expect(sent(fetchMock).has("share_photo")).toBe(false);
+    expect(fetchMock.mock.calls[1]?.[0]).toBe("/challenge/plons/101");
+    expect(sent(fetchMock, 1).get("share_photo")).toBe("1");
+    expect(sent(fetchMock, 1).get("photo")).toBeInstanceOf(File);
+    await screen.findByText("Foto toegevoegd.");
   });
 
   it("sends no choice for a dip without a photo", async () => {

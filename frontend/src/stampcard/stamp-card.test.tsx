@@ -215,7 +215,7 @@ describe("StampCard: what the props show", () => {
 });
 
 describe("StampCard: registering a dip", () => {
-  it("posts FormData with the photo; 'Uploaden...' and disabled while pending; no second send", async () => {
+  it("posts the dip, then its photo to the dip; 'Uploaden...' and disabled while the dip is pending; no second send", async () => {
     document.cookie = "csrftoken=tok";
     const { fetchMock, resolve } = pendingFetch();
     render(<StampCard initial={waterdieren(5)} />);
@@ -237,19 +237,29 @@ describe("StampCard: registering a dip", () => {
     expect(url).toBe(ENDPOINT);
     expect(init?.method).toBe("POST");
     expect(init?.body).toBeInstanceOf(FormData);
-    expect((init?.body as FormData).get("photo")).toBeInstanceOf(File);
-    expect(((init?.body as FormData).get("photo") as File).name).toBe("plons.jpg");
+    // The dip goes without its photo: "Plons toegevoegd!" does not wait for the shrinking and the upload.
+    expect((init?.body as FormData).has("photo")).toBe(false);
     expect((init?.headers as Record<string, string>)["X-CSRFToken"]).toBe("tok");
 
     await act(async () => {
-      resolve(json(201, success({ dip: dip(6, true) })));
+      resolve(json(201, success({ dip: dip(6) })));
     });
     expect(registerButton().textContent).toBe("Plons registreren");
     expect(registerButton().disabled).toBe(false);
     expect(photoInput().value).toBe("");
     expect(screen.queryByRole("img", { name: "Voorbeeld van je foto" })).toBeNull();
     expect(URL.revokeObjectURL).toHaveBeenCalledWith("blob:preview");
-    expect(screen.getByRole("img", { name: "Foto bij plons 6" })).toBeTruthy();
+
+    // Then the photo, to the stored dip (photo-after.tsx).
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2), { timeout: 5000 });
+    const [photoUrl, photoInit] = fetchMock.mock.calls[1] ?? [];
+    expect(photoUrl).toBe("/challenge/plons/1006");
+    expect(((photoInit?.body as FormData).get("photo") as File).name).toBe("plons.jpg");
+    expect((photoInit?.headers as Record<string, string>)["X-CSRFToken"]).toBe("tok");
+    await act(async () => {
+      resolve(json(200, { message: "Foto toegevoegd.", dip: dip(6, true) }));
+    });
+    expect(await screen.findByRole("img", { name: "Foto bij plons 6" })).toBeTruthy();
   });
 
   it("sends no photo field without a photo; success updates count, recent dips and toasts", async () => {
@@ -337,13 +347,14 @@ describe("StampCard: registering a dip", () => {
     expect(screen.getAllByText("Deze foto is te groot. Het maximum is 15 MB.")).toHaveLength(1);
   });
 
-  it("keeps the chosen photo after a 400 so another can be picked", async () => {
-    mockFetch(json(400, { error: "Dit bestand is geen foto. Kies een JPEG-, PNG-, WebP- of HEIC-afbeelding." }));
+  it("keeps the chosen photo when the dip is refused, so it can go with the next try", async () => {
+    const fetchMock = mockFetch(json(409, { error: "Je hebt vandaag al een plons geregistreerd.", code: "day_taken" }));
     render(<StampCard initial={waterdieren(5)} />);
     choosePhoto(new File(["x"], "notes.jpg", { type: "image/jpeg" }));
     fireEvent.click(registerButton());
-    expect(await screen.findByText(/Dit bestand is geen foto/)).toBeTruthy();
+    expect(await screen.findByText("Je hebt vandaag al een plons geregistreerd.")).toBeTruthy();
     expect(screen.getByText("notes.jpg")).toBeTruthy();
+    expect(fetchMock).toHaveBeenCalledTimes(1); // no photo without its dip
   });
 
   it("on 401 shows the message and then goes to the login URL", async () => {

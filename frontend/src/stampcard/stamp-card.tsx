@@ -5,17 +5,20 @@ import { cardReducer, initialCardState } from "./card-state";
 import { DipAction, DipForm, type DipDetailsConfig } from "./dip-form";
 import { DipActions } from "./dip-actions";
 import { WaitingTaps, useOfflineTaps } from "./offline-taps";
-import { useRegisterDip } from "./register-dip";
+import type { PhotoAfterState } from "./photo-after";
+import { useRegisterDip, type PhotoJob } from "./register-dip";
 import { BadgeList, CompletedCard, PhotoCollection, ProgressCard, RecentDips, StampGrid } from "./sections";
 import { T } from "./texts";
 import { ChunkBoundary } from "../ui/chunk-boundary";
-import type { Badge, Dip, RegisterDipResponse, StampCardData, TogetherData } from "./types";
+import type { Badge, Dip, RegisterDipResponse, StampCardData, TogetherData, UpdateDipResponse } from "./types";
 import "./stampcard.css";
 
 
 // Samen plonsen's cards (apps/together) load just after the island: the card's first load stays small.
 const SeasonBriefing = lazy(() => import("./together").then((module) => ({ default: module.SeasonBriefing })));
 const WarmUp = lazy(() => import("./together").then((module) => ({ default: module.WarmUp })));
+// A dip's photo goes after the dip (photo-after.tsx, loaded when a photo is chosen).
+const PhotoAfterStatus = lazy(() => import("./photo-after").then((module) => ({ default: module.PhotoAfterStatus })));
 
 /** The first badge still to earn: the card says how far it is ('Nog 3 plonsen tot de Kikker'). */
 function nextBadgeOf(badges: readonly Badge[], dipCount: number): Badge | null {
@@ -82,15 +85,35 @@ function Card({ initial, together = null }: StampCardProps) {
     [say],
   );
 
+  // The photo of the latest dip with one: sent after the dip, and what became of it.
+  const [photoAfter, setPhotoAfter] = useState<PhotoAfterState | null>(null);
+  const photoStored = useCallback((answer: UpdateDipResponse) => {
+    dispatch({ type: "dipSaved", dip: answer.dip });
+    const { dip, message } = answer;
+    setPhotoAfter((current) => (current?.dipId === dip.id ? { dipId: dip.id, kind: "stored", message, dip } : current));
+  }, []);
+
   const offline = useOfflineTaps({
     userChallengeId: initial.userChallengeId,
     member: initial.member,
     onDip: (body) => dipStored(body as RegisterDipResponse),
+    onPhoto: (body) => photoStored(body as UpdateDipResponse),
   });
+  const { queueTap } = offline;
+  const sendPhotoAfter = useCallback(
+    (job: PhotoJob) =>
+      void import("./photo-after").then(
+        ({ photoAfterSend }) =>
+          photoAfterSend(job, { card: initial, queueTap, onStored: photoStored, setState: setPhotoAfter }),
+        () => setPhotoAfter({ dipId: job.dipId, kind: "failed", message: T.partNotLoaded }),
+      ),
+    [initial, queueTap, photoStored],
+  );
   const { busy, serverErrors, register } = useRegisterDip({
     card: initial,
-    queueTap: offline.queueTap,
+    queueTap,
     onStored: dipStored,
+    onPhotoAfter: sendPhotoAfter,
   });
 
   const endCelebration = useCallback(() => dispatch({ type: "celebrationEnded" }), []);
@@ -153,6 +176,14 @@ function Card({ initial, together = null }: StampCardProps) {
         )}
         {!completed && <DipAction formId={dipFormId} busy={busy} />}
         <Feedback className="sc-message" />
+        {/* Always there: screen readers announce changes to a region that already exists. */}
+        <div className="sc-photo-region" aria-live="polite">
+          {photoAfter !== null && (
+            <Suspense fallback={null}>
+              <PhotoAfterStatus state={photoAfter} />
+            </Suspense>
+          )}
+        </div>
         {together !== null && afterDip !== null && (
           <ChunkBoundary message={T.partNotLoaded}>
             <Suspense fallback={null}>

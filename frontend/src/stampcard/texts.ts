@@ -60,4 +60,6 @@ export const T = {
   waitingLine: (when: string) => `Plons van ${when}`,
   waiting: "Wacht op verbinding",
   refusedLine: (when: string, message: string) => `Plons van ${when} is niet geteld: ${message}`,
+  waitingPhotoLine: (when: string) => `Foto bij je plons, bewaard ${when}`,
+  photoRefusedLine: (when: string, message: string) => `Foto bij je plons (bewaard ${when}) is niet toegevoegd: ${message}`,
 } as const;
