@@ -94,16 +94,17 @@ def event_page(request, event_id: int):
     coming = card.event.event_date > timezone.now()
     valid_for = seconds_until_first_starts([card]) if coming else PAGE_TIMEOUT
     # Past or afgelast: the card without its Aanmelden/Afmelden forms.
+    # A date of a weekly series: "Ik kom elke week" / "Ik stop met deze reeks" (events/_series_sign_up.html).
+    series = series_state_for(request.user, event=card.event)
+    # The replies below (apps.together's replies_section) show their answers beside their form; a series' in its
+    # own section (#series).
+    places = ("replies-section",) if series is None else ("replies-section", MESSAGE_PLACE)
     context = {
         "card": card,
         "past": card.event.is_cancelled or not coming,
-        # A date of a weekly series: "Ik kom elke week" / "Ik stop met deze reeks" (events/_series_sign_up.html).
-        "series": series_state_for(request.user, event=card.event),
-        # The replies below (apps.together's replies_section) show their answers beside their form.
-        "message_places": ("replies-section",),
+        "series": series,
+        "message_places": places,
     }
-    if context["series"] is not None:
-        context["message_places"] += (MESSAGE_PLACE,)  # the series' answers show in its section (#series)
     return Page(context, valid_for=valid_for)
 
 
