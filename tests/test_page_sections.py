@@ -163,7 +163,7 @@ RENDERED_PATHS = [
     ("/challenge", _own_dip, 10),
     ("/statistieken", _own_dip, 10),
     ("/account", _own_dip, 3),
-    ("/club", _other_dip, 12),  # one query per feed source, the series and afgelast sources included
+    ("/club", _other_dip, 13),  # one query per feed source (the series, afgelast and moved sources included)
     # The plan list (events and afspraken, /events leads there): after a sign-up its rows but one come from the
     # cache; after an afspraak the form's spots are read again too.
     ("/samen", _sign_up, 9),

@@ -1,5 +1,5 @@
 """The club feed is built from a declared list of sources. Each source is one kind of item (a shared dip, an
-earned badge, an event, a weekly series (once, not per date), an afgelast event, a plonsafspraak, a club
+earned badge, an event, a weekly series (once, not per date), an afgelast or moved event, a plonsafspraak, a club
 message, a completed club challenge): the rows that may show,
 the moment each one happened, and how it reads. A new kind is one more entry in SOURCES; paging, hiding and
 Brrr! follow from it. The /club view declares the page-cache scope of every source's writes.
@@ -258,6 +258,33 @@ def _cancellation_item(event) -> FeedItem:
     )
 
 
+def _moves() -> QuerySet:
+    """An event whose time or place changed, at the moment it moved, while it still goes ahead. Dates of a series
+    moved together ("dit event en de volgende") are one item, shown from the first of them."""
+    together = Event.objects.filter(
+        series_id=OuterRef("series_id"), series__isnull=False, moved_at=OuterRef("moved_at")
+    )
+    earlier = together.filter(
+        Q(event_date__lt=OuterRef("event_date")) | Q(event_date=OuterRef("event_date"), pk__lt=OuterRef("pk"))
+    )
+    counted = together.order_by().values("series_id").annotate(total=Count("pk")).values("total")
+    return (
+        Event.objects.filter(moved_at__isnull=False, is_active=True, cancelled_at__isnull=True)
+        .filter(~Exists(earlier))
+        .annotate(dates_together=Coalesce(Subquery(counted, output_field=IntegerField()), 1))
+    )
+
+
+def _move_item(event) -> FeedItem:
+    starts = timezone.localtime(event.event_date)
+    where = f" in {event.location}" if event.location else ""
+    if event.dates_together > 1:
+        text = f"Verplaatst: {event.title}, {event.dates_together} data vanaf {dutch_date(starts.date())}{where}"
+    else:
+        text = f"Verplaatst: {event.title}, nu op {dutch_date(starts.date())} om {starts:%H:%M}{where}"
+    return FeedItem("moved", event.pk, event.moved_at, None, "", text, link=reverse("event", args=[event.pk]))
+
+
 def _meetups() -> QuerySet:
     """Plonsafspraken to come or of the last week, not cancelled, by a member still with us. They are on /samen
     for every member already: no sharing choice. Shown at the moment they were proposed. The week is counted
@@ -319,6 +346,10 @@ SOURCES: dict[str, FeedSource] = {
         FeedSource(
             "cancelled", "cancelled_at", _cancellations,
             ("pk", "cancelled_at", "event_date", "title", "cancel_reason", "dates_together"), _cancellation_item,
+        ),
+        FeedSource(
+            "moved", "moved_at", _moves,
+            ("pk", "moved_at", "event_date", "title", "location", "dates_together"), _move_item,
         ),
         FeedSource(
             "meetup", "created_at", _meetups,

@@ -63,6 +63,8 @@ class Event(models.Model):
     # Afgelast: the event stays (with who signed up) but is no longer active; the reason is told to them.
     cancelled_at = models.DateTimeField("afgelast op", null=True, blank=True)
     cancel_reason = models.CharField("reden van afgelasten", max_length=CANCEL_REASON_MAX_LENGTH, blank=True)
+    # The last time its time or place changed: the club feed's "Verplaatst" item (apps.club.feed).
+    moved_at = models.DateTimeField("verplaatst op", null=True, blank=True)
 
     class Meta:
         # Django's Dutch admin messages say "De {name} …": a de-word reads well ("het event" would not).

@@ -83,3 +83,42 @@ def test_the_club_page_shows_one_series_item(member_client):
     html = member_client.get("/club").content.decode()
     assert html.count("Zondagduik") == 1
     assert "Nieuw event" not in html
+
+
+def test_a_moved_event_is_one_item_saying_where_and_when_now():
+    from apps.events.services import event_update
+
+    event = EventFactory(title="Nieuwjaarsduik", location="Zandvoort")
+    later = event.event_date + datetime.timedelta(hours=2)
+    event_update(
+        event_id=event.pk,
+        details=EventDetails(title="Nieuwjaarsduik", starts_at=later, location="Scheveningen"),
+    )
+    moved = [item for item in feed_items()[0] if item.kind == "moved"]
+    assert len(moved) == 1 and moved[0].link == f"/events/{event.pk}"
+    assert moved[0].text.startswith("Verplaatst: Nieuwjaarsduik, nu op ") and moved[0].text.endswith(
+        f"om {timezone.localtime(later):%H:%M} in Scheveningen"
+    )
+    # A change of the text alone is no news for the feed.
+    event_update(
+        event_id=event.pk,
+        details=EventDetails(title="Nieuwjaarsduik!", starts_at=later, location="Scheveningen"),
+    )
+    assert [item.kind for item in feed_items()[0]].count("moved") == 1
+
+
+def test_series_dates_moved_together_are_one_item_and_an_afgelast_one_none():
+    from apps.events.services import event_update
+
+    dates = series_of(5)
+    event_update(
+        event_id=dates[1].pk,
+        details=EventDetails(
+            title="Zondagduik", starts_at=dates[1].event_date + datetime.timedelta(hours=1), location="Scheveningen"
+        ),
+        following=True,
+    )
+    moved = [item for item in feed_items()[0] if item.kind == "moved"]
+    assert len(moved) == 1 and moved[0].text.startswith("Verplaatst: Zondagduik, 4 data vanaf ")
+    event_cancel(event_id=dates[1].pk, reason="Storm op zee", following=True)
+    assert "moved" not in kinds()

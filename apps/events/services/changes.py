@@ -32,6 +32,8 @@ def event_save(*, event: Event) -> list[EventWaitlistEntry]:
         before = Event.objects.select_for_update().filter(pk=event.pk).first() if event.pk is not None else None
         if event.is_active and event.cancelled_at is not None:
             event.cancelled_at, event.cancel_reason = None, ""
+        if before is not None and _moved(before, event):
+            event.moved_at = timezone.now()
         event.save()
         if before is not None and before.is_active and not event.is_active:
             notices.event_cancelled_notify(event=event)

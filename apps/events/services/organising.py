@@ -215,8 +215,11 @@ def event_update(
             if starts_at <= now:
                 raise EventError(MESSAGE_START_IN_PAST, code=EventRefusal.START_IN_PAST, status=400)
             details.apply(event, starts_at=starts_at)
+            moved = event.event_date != before_date or event.location != before_location
+            if moved:
+                event.moved_at = now  # one moment for the dates moved together: one feed item
             event.save()
-            if event.event_date != before_date or event.location != before_location:
+            if moved:
                 notified += notices.event_changed_notify(
                     event=event, previous_date=before_date, previous_location=before_location
                 )
