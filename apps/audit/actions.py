@@ -18,3 +18,4 @@ class AuditAction(models.TextChoices):
     SECOND_FACTOR_RESET = "second_factor_reset", "Tweede factor gewist"
     INVITATIONS_BULK = "invitations_bulk", "Uitnodigingen in bulk"
     CLUB_MESSAGE_SENT = "club_message_sent", "Clubbericht verstuurd"
+    REPLY_REMOVED = "reply_removed", "Reactie van een lid verwijderd"

@@ -5,7 +5,14 @@ from django.utils import timezone
 from .actions import AuditAction
 
 # The kinds of object a row can name, as the log page says them.
-TARGET_NAMES = {"user": "lid", "event": "event", "dip": "plons", "badge": "badge", "club_message": "clubbericht"}
+TARGET_NAMES = {
+    "user": "lid",
+    "event": "event",
+    "dip": "plons",
+    "badge": "badge",
+    "club_message": "clubbericht",
+    "reply": "reactie",
+}
 
 
 class AuditEntry(models.Model):

@@ -16,6 +16,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from apps.accounts.models import User, UserRole
+from apps.audit.actions import AuditAction
+from apps.audit.services import AuditMeta, audit_record
 from apps.core.errors import NotFoundError
 from apps.core.formatting import clock_time, dutch_date
 from apps.core.page_cache import EVENTS, TOGETHER, pages_changed
@@ -134,15 +136,22 @@ def reply_post(
     return reply
 
 
-def reply_delete(*, user: User, reply_id: int) -> Reply:
-    """ "Verwijder": the writer her own, an admin any. Returns the removed reply (its page to go back to). A reply
-    gone already (a double tap) is refused as gone: the member sees it is not there."""
+def reply_delete(*, user: User, reply_id: int, meta: AuditMeta | None = None) -> Reply:
+    """ "Verwijder": the writer her own, an admin any (recorded in the audit log). Returns the removed reply (its
+    page to go back to). A reply gone already (a double tap) is refused as gone: the member sees it is not there."""
     with transaction.atomic():
         reply = Reply.objects.select_for_update().filter(pk=reply_id).first()
         if reply is None:
             raise ReplyGone(MESSAGE_REPLY_GONE, code=TogetherRefusal.REPLY_GONE)
         if reply.author_id != user.pk and not user.is_admin:
             raise ReplyError(MESSAGE_REPLY_NOT_YOURS, code=TogetherRefusal.REPLY_NOT_YOURS, status=403)
+        if reply.author_id != user.pk:
+            audit_record(
+                meta=meta or AuditMeta(actor_id=user.pk, actor_label=user.email),
+                action=AuditAction.REPLY_REMOVED,
+                target_type="reply",
+                target_id=reply.pk,
+            )
         reply.delete()  # the page moves with it (signals.reply_gone)
         pages_changed(TOGETHER if reply.meetup_id is not None else EVENTS)
     return reply

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from apps.accounts.access import member_required_action
+from apps.audit.services import AuditMeta
 
 from .models import REPLY_MAX_LENGTH
 from .replies import (
@@ -77,7 +78,7 @@ def delete(request, reply_id: int):
     page = _PAGE.fullmatch(request.POST.get(PAGE_FIELD, ""))
     back = _page_url(page[1], int(page[2])) if page else "/samen"
     try:
-        reply = reply_delete(user=request.user, reply_id=reply_id)
+        reply = reply_delete(user=request.user, reply_id=reply_id, meta=AuditMeta.from_request(request))
     except ReplyError as error:
         _say(request, messages.ERROR, str(error))
         return redirect(back)

@@ -121,6 +121,16 @@ def club_message(organiser):
     assert response.status_code == 302
 
 
+def remove_reply(admin):
+    from apps.together.models import Reply
+    from tests.factories import MeetupFactory
+
+    reply = Reply.objects.create(author=UserFactory(), meetup=MeetupFactory(), text="Ik neem thee mee")
+    response = _client(admin).post(f"/reacties/{reply.pk}/verwijderen", {"page": f"meetup-{reply.meetup_id}"})
+    assert response.status_code == 302 and not Reply.objects.filter(pk=reply.pk).exists()
+    return reply.pk
+
+
 # action: (who does it, how, the target type the row names)
 PERFORMERS: dict[AuditAction, tuple[str, Callable, str]] = {
     AuditAction.USER_DELETED: ("admin", delete_member, "user"),
@@ -135,6 +145,7 @@ PERFORMERS: dict[AuditAction, tuple[str, Callable, str]] = {
     AuditAction.SECOND_FACTOR_RESET: ("admin", reset_second_factor, "user"),
     AuditAction.INVITATIONS_BULK: ("admin", bulk_invitations, ""),
     AuditAction.CLUB_MESSAGE_SENT: ("organiser", club_message, "club_message"),
+    AuditAction.REPLY_REMOVED: ("admin", remove_reply, "reply"),
 }
 
 
