@@ -46,7 +46,7 @@ def test_signing_in_again_after_an_expired_session_lands_on_the_forms_page(clien
 
 def test_the_event_forms_send_the_member_back_to_the_events_section(client):
     refused = client.post(reverse("event_join", args=[EventFactory().pk]))
-    assert refused["Location"] == "/auth?next=/dashboard%23events"
+    assert refused["Location"] == "/auth?next=/dashboard%23samen"
 
 
 def test_get_uitloggen_shows_the_sign_out_button_to_a_signed_in_member(member_client):

@@ -39,7 +39,7 @@ def test_a_new_member_starts_at_the_top_then_the_club_question_then_the_empty_se
     start = html.index("Start Nu")
     assert html.count("Start Nu") == 1
     assert start < html.index(QUESTION)
-    for later in ("Je actieve challenge(s)", "Je verdiende badges", "Bijzondere Challenges", "Eerstvolgende events"):
+    for later in ("Je actieve challenge(s)", "Je verdiende badges", "Bijzondere Challenges", "Wie gaat er plonsen?"):
         assert html.index(QUESTION) < html.index(later), later
     # The greeting stays, and nothing empty comes before the start.
     assert html.index("Welkom, Marit Zwemmer!") < start

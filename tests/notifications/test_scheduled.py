@@ -75,7 +75,7 @@ def test_the_reminder_mail(smtp_server):
     text, html = text_and_html(message)
     assert "Hallo Rita Rillen" in text and "woensdag 11 maart 2099, 10:00" in text
     assert "Woensdagduik" in html and "woensdag 11 maart 2099, 10:00" in html
-    assert 'href="https://koudwater.example/events"' in html
+    assert 'href="https://koudwater.example/samen"' in html
     assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
 
 

@@ -35,15 +35,3 @@ export const PUSH_RESEND = "push-resend";
 export const MEMBER_COOKIE = "koud_member";
 /** The message the service worker posts to a page it showed from the phone when the server's page differs. */
 export const PAGE_OUTDATED = "page-outdated";
-/** The message the stamp card posts to the service worker once the server stored a dip: keep the pages with the
- * new count (src/sw/pages.ts refreshAfterDip), so the next visit opens at once. */
-export const PAGES_AFTER_DIP = "pages-after-dip";
-
-/** Tells the service worker that a dip was stored (nothing without one: the next visit goes to the network). */
-export function tellWorkerDipStored(): void {
-  try {
-    navigator.serviceWorker?.controller?.postMessage({ type: PAGES_AFTER_DIP });
-  } catch {
-    // No worker in control: nothing kept to refresh.
-  }
-}

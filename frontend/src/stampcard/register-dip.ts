@@ -3,7 +3,7 @@ import { getCsrfToken, postForm, type ApiFailure, type ApiResult } from "../lib/
 import { newRequestId } from "../lib/request-id";
 import { signInUrlOf, useSignInRedirect } from "../lib/sign-in";
 import { useSingleFlight } from "../lib/single-flight";
-import { tellWorkerDipStored } from "../pwa/shared";
+import { tellWorkerDipStored } from "../lib/kept-pages";
 import { useSay } from "../ui/feedback";
 import { appendDetails, type DipValues } from "./dip-details";
 import { tappedAtFor } from "./forgotten-day";

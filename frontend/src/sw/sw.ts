@@ -14,7 +14,8 @@ import { StaleWhileRevalidate } from "workbox-strategies";
 import { SYNC_TAG, flushQueue } from "../lib/offline-queue";
 import { notificationFor, safePath } from "../pwa/notification";
 import { SUBSCRIBE_URL, deviceLabel, keyBytes } from "../pwa/push-shared";
-import { OFFLINE_URL, PAGES_AFTER_DIP, PUSH_RESEND, SIGN_OUT_PATH, clearPageCaches, currentMember } from "../pwa/shared";
+import { PAGES_AFTER_DIP } from "../lib/kept-pages";
+import { OFFLINE_URL, PUSH_RESEND, SIGN_OUT_PATH, clearPageCaches, currentMember } from "../pwa/shared";
 import { OFFLINE_CACHE, markWritten, refreshAfterDip, servePage, sessionMember } from "./pages";
 
 declare const self: ServiceWorkerGlobalScope;
