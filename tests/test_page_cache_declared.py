@@ -371,20 +371,21 @@ def _series_dates(world) -> list[Event]:
 
 def _series_join(world):
     dates = _series_dates(world)
-    return lambda: series_join(user=world.member, series_id=dates[0].series_id), ("member", "/events")
+    return lambda: series_join(user=world.member, series_id=dates[0].series_id), ("member", "/samen")
 
 
 def _series_leave(world):
     dates = _series_dates(world)
     series_join(user=world.member, series_id=dates[0].series_id)
-    return lambda: series_leave(user=world.member, series_id=dates[0].series_id), ("member", "/events")
+    return lambda: series_leave(user=world.member, series_id=dates[0].series_id), ("member", "/samen")
 
 
 def _series_dates_fill(world):
     dates = _series_dates(world)
     series_join(user=world.member, series_id=dates[0].series_id)
-    added = EventFactory(series_id=dates[0].series_id, event_date=dates[1].event_date + datetime.timedelta(weeks=1))
-    return lambda: series_dates_fill(event_id=added.pk), ("member", "/events")
+    # A date added before the others: it leads the series' row on the plan list, where her sign-up shows.
+    added = EventFactory(series_id=dates[0].series_id, event_date=dates[0].event_date - datetime.timedelta(days=1))
+    return lambda: series_dates_fill(event_id=added.pk), ("member", "/samen")
 
 
 def _event_save(world):
@@ -470,7 +471,7 @@ def _guest_holds_expire(world):
     guest = guest_sign_up(token=event.guest_token, name="Gijs Gast", email="gijs@example.nl", safety_agreed=True)
     event_sign_up(user=world.member, event_id=event.pk)  # on the waitlist: the guest holds the place
     EventGuest.objects.filter(pk=guest.pk).update(confirm_by=timezone.now())
-    return lambda: guest_holds_expire(), ("member", "/events")
+    return lambda: guest_holds_expire(), ("member", "/samen")
 
 
 def _guest_deleted(world):
