@@ -1,4 +1,5 @@
 import pytest
+from django.utils import timezone
 
 SECTIONS = [
     ("Begin je IJSKOUDE avontuur", "hero"),
@@ -18,7 +19,7 @@ def test_landing_page_renders_every_section_in_order(page):
         tops.append(page.locator(f"#{section_id}").bounding_box()["y"])
     assert tops == sorted(tops)
     assert page.get_by_text("Koudwater zwem challenge").first.is_visible()
-    assert page.locator("footer").get_by_text("2025").is_visible()
+    assert page.locator("footer").get_by_text(f"© {timezone.localdate().year}").is_visible()
     badges = page.locator("#badges img")
     assert badges.count() >= 6
     # Every badge image really loaded (width known only after decoding the SVG; decode() waits for the load).

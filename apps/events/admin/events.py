@@ -12,7 +12,7 @@ from django.utils.html import format_html
 from apps.core.admin_writes import ServiceDeleteMixin
 
 from ..links import guest_link_url
-from ..models import Event, EventParticipant, EventSeries, EventWaitlistEntry
+from ..models import Event, EventParticipant, EventSeries, EventSeriesMember, EventSeriesSkip, EventWaitlistEntry
 from ..services import (
     MESSAGE_PAST,
     EventError,
@@ -236,3 +236,32 @@ class EventSeriesAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+class _SeenHere(admin.ModelAdmin):
+    """Made by the member on a date's page (apps.events.services.series): seen here, never made or changed here."""
+
+    list_select_related = True
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(EventSeriesMember)
+class EventSeriesMemberAdmin(_SeenHere):
+    """ "Ik kom elke week": who comes to every date of a series."""
+
+    list_display = ["user", "series", "created_at"]
+
+
+@admin.register(EventSeriesSkip)
+class EventSeriesSkipAdmin(_SeenHere):
+    """A date a series member signed off for."""
+
+    list_display = ["user", "event", "created_at"]
