@@ -576,7 +576,7 @@ def samen() -> Visit:
     return Visit("/samen", member)
 
 
-def _weekly_series(member: User) -> None:
+def _plans_series(member: User) -> None:
     """A weekly series of five dates the member goes to the first of, the second afgelast with a long reason."""
     from apps.events.models import EventSeries
     from apps.events.services import event_cancel, event_sign_up
@@ -604,7 +604,7 @@ def samen_plans() -> Visit:
 
     member = member_with_card(dips=2)
     _club_meetups(member)
-    _weekly_series(member)
+    _plans_series(member)
     full = EventFactory(title="Zonsopgangduik in de IJhaven met warme chocolademelk", max_participants=1)
     event_sign_up(user=UserFactory(full_name="Wieke Waterhoen-Van der Zwaluwenstaart"), event_id=full.pk)
     event_sign_up(user=member, event_id=full.pk)
