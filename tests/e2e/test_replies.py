@@ -1,6 +1,8 @@
 """Replies under a plonsafspraak in real Chromium at 390 px: a member opens the afspraak from /samen, writes "Ik ben
 5 minuten later", and sees her reply and the confirmation where she is looking (after the jump to #reacties)."""
 
+import re
+
 from playwright.sync_api import expect
 
 from apps.together.replies import reply_post
@@ -16,7 +18,8 @@ def test_a_member_replies_under_an_afspraak_on_a_phone(page, transactional_db):
     sign_in(page, bert)
 
     page.goto(page.base_url + "/samen")
-    page.get_by_role("article", name="Sloterplas").get_by_role("link", name="Bekijk de afspraak en de reacties").click()
+    row = page.get_by_role("article", name=re.compile("Sloterplas"))
+    row.get_by_role("link", name=re.compile("Sloterplas")).click()  # the row's title: the afspraak's own page
     expect(page.get_by_role("heading", name="Plonsafspraak", exact=True)).to_be_visible()
     replies = page.get_by_role("region", name="Reacties")
     expect(replies).to_contain_text("Nog geen reacties.")
