@@ -26,7 +26,15 @@ from apps.challenges.models import (
     photo_storage,
 )
 from apps.club.models import Brrr, ClubSharing, HiddenItem
-from apps.events.models import CalendarFeed, Event, EventParticipant, EventSeries, EventWaitlistEntry
+from apps.events.models import (
+    CalendarFeed,
+    Event,
+    EventParticipant,
+    EventSeries,
+    EventSeriesMember,
+    EventSeriesSkip,
+    EventWaitlistEntry,
+)
 from apps.invitations.models import Invitation
 from apps.logbook.models import MemberExport
 from apps.notifications.models import InvitationOptOut, Mail, MailPreference
@@ -217,6 +225,10 @@ def world(db) -> World:
     # A weekly series and a sign-off at a past swim (shown in the Django admin, made on /admin/events).
     EventSeriesFactory()
     AttendanceFactory(user=other, signed_off_by=admin)
+    # In the Django admin too (seen, never made there): another series the other member comes to every week, and a
+    # date they skip.
+    EventSeriesMember.objects.create(series=EventSeriesFactory(), user=other)
+    EventSeriesSkip.objects.create(event=EventFactory(title="Overgeslagen duik"), user=other)
     meetup = MeetupFactory(proposer=other, place="Sloterplas")
     buddy_tag = DipBuddy.objects.create(dip=other_photo_dip, buddy=member)
     reply = Reply.objects.create(author=other, meetup=meetup, text="Ik neem thee mee")

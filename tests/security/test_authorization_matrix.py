@@ -1266,6 +1266,8 @@ DJANGO_ADMIN_FOR_ADMIN = [
     (r"^admin:challenges_userbadge_delete$", Expect(403)),
     # Series and attendance are made and taken back on /admin/events (their services): only seen here.
     (r"^admin:(events_eventseries|attendance_attendance)_(add|delete)$", Expect(403)),
+    # "Ik kom elke week" and a skipped date are the member's own (apps.events.services.series): only seen here.
+    (r"^admin:events_eventseries(member|skip)_(add|delete)$", Expect(403)),
     (r"^admin:challenges_(userbadge|dipbuddy)_delete$", Expect(403)),
     (r"^admin:.*_changelist$", Expect(200)),
     (r"^admin:.*_add$", Expect(200)),
