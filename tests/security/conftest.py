@@ -225,9 +225,9 @@ def world(db) -> World:
     # A weekly series and a sign-off at a past swim (shown in the Django admin, made on /admin/events).
     EventSeriesFactory()
     AttendanceFactory(user=other, signed_off_by=admin)
-    # In the Django admin too (seen, never made there): another series the other member comes to every week, and a
-    # date they skip.
-    EventSeriesMember.objects.create(series=EventSeriesFactory(), user=other)
+    # In the Django admin too (seen, never made there): another series the admin comes to every week, and a date
+    # the other member skips.
+    EventSeriesMember.objects.create(series=EventSeriesFactory(), user=admin)
     EventSeriesSkip.objects.create(event=EventFactory(title="Overgeslagen duik"), user=other)
     meetup = MeetupFactory(proposer=other, place="Sloterplas")
     buddy_tag = DipBuddy.objects.create(dip=other_photo_dip, buddy=member)
