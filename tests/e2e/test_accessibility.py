@@ -1,11 +1,13 @@
 """axe-core on every page (anonymous, member, admin, allauth's pages): zero violations. Plus keyboard-only
 use of the stamp card and the reduced-motion celebration."""
 
+import datetime
 from collections.abc import Callable
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.urls import reverse
+from django.utils import timezone
 
 from apps.challenges.models import Challenge, Dip, UserChallenge
 from tests.challenges.photo_samples import image_bytes
@@ -58,6 +60,7 @@ PAGES: dict[str, tuple[str | Callable[[], str], str]] = {
     # The public guest pages (the people fixture makes the event and the guest behind these links).
     "event_guest_sign_up": ("/events/gast/" + "axe-gastenlink-nieuwjaarsduik", "anonymous"),
     "event_guest_cancel": (lambda: "/events/gast/afmelden/" + _axe_guest_cancel_token(), "anonymous"),
+    "event_guest_confirm": (lambda: "/events/gast/bevestigen/" + _axe_guest_confirm_token(), "anonymous"),
     "club": ("/club", "member"),
     "club-as-admin": ("/club", "admin"),
     "together": ("/samen", "member"),
@@ -142,6 +145,13 @@ def _axe_guest_cancel_token() -> str:
     return guest_cancel_token(EventGuest.objects.get(email="axe-gast@example.nl"))
 
 
+def _axe_guest_confirm_token() -> str:
+    from apps.events.models import EventGuest
+    from apps.events.notices import guest_confirm_token
+
+    return guest_confirm_token(EventGuest.objects.get(email="axe-gast-bevestigt@example.nl"))
+
+
 @pytest.fixture
 def people():
     member = UserFactory(full_name="Marit Zwemmer")
@@ -160,6 +170,13 @@ def people():
         title="Nieuwjaarsduik", open_for_guests=True, guest_token="axe-gastenlink-nieuwjaarsduik"
     )
     EventGuestFactory(event=guest_event, name="Gijs Gast", email="axe-gast@example.nl")
+    # A place held until the guest confirms it from the mail (GUEST_CONFIRM_MINUTES).
+    EventGuestFactory(
+        event=guest_event,
+        name="Greet Gast",
+        email="axe-gast-bevestigt@example.nl",
+        confirm_by=timezone.now() + datetime.timedelta(minutes=30),
+    )
     return {"member": member, "admin": AdminFactory(full_name="Anna Admin")}
 
 
