@@ -1,9 +1,12 @@
 """Shared by the event services: messages, errors and the place/offer rules under the event's lock."""
 
 import datetime
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from apps.core.errors import DomainError
@@ -82,6 +85,17 @@ def _lock_upcoming_event(event_id: int) -> Event:
     if event.event_date < timezone.now():
         raise EventError(MESSAGE_PAST, code=EventRefusal.PAST)
     return event
+
+
+def _each_event_locked(rows: QuerySet) -> Iterator[Event]:
+    """The events `rows` belong to, one by one, each locked in a transaction of its own around the caller's loop
+    body. An event another run holds right now is skipped: the next run takes it (the cron jobs are idempotent)."""
+    event_ids = list(rows.order_by("event_id").values_list("event_id", flat=True).distinct())
+    for event_id in event_ids:
+        with transaction.atomic():
+            event = Event.objects.select_for_update(skip_locked=True).filter(pk=event_id).first()
+            if event is not None:
+                yield event
 
 
 def _free_places(event: Event, *, now=None) -> int | None:

@@ -33,6 +33,7 @@ from .common import (
     EventAlreadyJoined,
     EventError,
     EventFull,
+    _each_event_locked,
     _free_places,
     _lock_upcoming_event,
     _offers_refresh,
@@ -224,22 +225,12 @@ def guest_holds_expire(*, now: datetime.datetime | None = None) -> int:
     held are offered to the waitlist. Each event under its own lock, skipping one another run holds right now;
     idempotent. Returns how many sign-ups went."""
     now = now or timezone.now()
-    event_ids = list(
-        EventGuest.objects.filter(confirm_by__lte=now)
-        .order_by("event_id")
-        .values_list("event_id", flat=True)
-        .distinct()
-    )
     removed = 0
-    for event_id in event_ids:
-        with transaction.atomic():
-            event = Event.objects.select_for_update(skip_locked=True).filter(pk=event_id).first()
-            if event is None:
-                continue
-            pages_changed(EVENTS)
-            _, deleted = EventGuest.objects.filter(event=event, confirm_by__lte=now).delete()
-            removed += deleted.get(EventGuest._meta.label, 0)
-            _offers_refresh(event, now=now)
+    for event in _each_event_locked(EventGuest.objects.filter(confirm_by__lte=now)):
+        pages_changed(EVENTS)
+        _, deleted = EventGuest.objects.filter(event=event, confirm_by__lte=now).delete()
+        removed += deleted.get(EventGuest._meta.label, 0)
+        _offers_refresh(event, now=now)
     return removed
 
 

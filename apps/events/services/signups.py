@@ -29,6 +29,7 @@ from .common import (
     EventFull,
     Left,
     SignUp,
+    _each_event_locked,
     _free_places,
     _lock_upcoming_event,
     _offers_refresh,
@@ -192,19 +193,9 @@ def waitlist_offers_expire(*, now: datetime.datetime | None = None) -> int:
     """Cron (`send_scheduled_mail`): end the offers that expired and offer their places to the next in line.
     Each event under its own lock, skipping one another run holds right now; idempotent."""
     now = now or timezone.now()
-    event_ids = list(
-        EventWaitlistEntry.objects.filter(offer_expires_at__lte=now)
-        .order_by("event_id")
-        .values_list("event_id", flat=True)
-        .distinct()
-    )
     expired = 0
-    for event_id in event_ids:
-        with transaction.atomic():
-            event = Event.objects.select_for_update(skip_locked=True).filter(pk=event_id).first()
-            if event is None:
-                continue
-            pages_changed(EVENTS)
-            expired += event.waitlist.filter(offer_expires_at__lte=now).count()
-            _offers_refresh(event, now=now)
+    for event in _each_event_locked(EventWaitlistEntry.objects.filter(offer_expires_at__lte=now)):
+        pages_changed(EVENTS)
+        expired += event.waitlist.filter(offer_expires_at__lte=now).count()
+        _offers_refresh(event, now=now)
     return expired
