@@ -156,8 +156,15 @@ def _club_swim(start):
     return EventFactory(title="Zondagduik", event_date=start)
 
 
+def _an_hour_ago_today():
+    """A swim that began about an hour ago, on today's date even just after midnight (a dip matches a swim of
+    its own day)."""
+    now = timezone.localtime()
+    return max(now - datetime.timedelta(hours=1), now.replace(hour=0, minute=0, second=0, microsecond=0))
+
+
 def test_was_erbij_signs_off_the_members_own_dip_and_an_untick_keeps_it():
-    start = timezone.now() - datetime.timedelta(hours=1)
+    start = _an_hour_ago_today()
     swim = _club_swim(start)
     organiser = AdminFactory(full_name="Olga Organisator")
     bram, card = _member("Bram Buddy")
@@ -177,7 +184,7 @@ def test_was_erbij_signs_off_the_members_own_dip_and_an_untick_keeps_it():
 
 
 def test_a_tick_then_the_members_own_tap_confirms_the_stamp():
-    start = timezone.now() - datetime.timedelta(hours=1)
+    start = _an_hour_ago_today()
     swim = _club_swim(start)
     bram, card = _member("Bram Buddy")
     EventParticipantFactory(event=swim, user=bram)
@@ -188,7 +195,7 @@ def test_a_tick_then_the_members_own_tap_confirms_the_stamp():
 
 def test_the_week_of_bram_tap_tag_and_tick_is_one_stamp():
     """The issue's morning: Bram registers with Anna, accepts Anna's tag, the organiser ticks him."""
-    start = timezone.now() - datetime.timedelta(hours=1)
+    start = _an_hour_ago_today()
     swim = _club_swim(start)
     anna, _ = _member("Anna Tagger")
     bram, card = _member("Bram Buddy")
@@ -225,7 +232,7 @@ def test_the_rule_can_be_turned_off(settings):
 
 
 def test_the_organiser_reads_that_the_dip_was_on_the_card_already(admin_client):
-    start = timezone.now() - datetime.timedelta(hours=1)
+    start = _an_hour_ago_today()
     swim = _club_swim(start)
     bram, card = _member("Bram Buddy")
     EventParticipantFactory(event=swim, user=bram)
