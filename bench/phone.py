@@ -28,6 +28,14 @@ The profile is Lighthouse's slow 4G (its DevTools throttling): 562.5 ms round tr
   `tap_to_request_ms` is the tap to the photo's request leaving. A load member whose active card has room
   taps (the bench member is one dip from done), and every measured dip is undone afterwards (once its
   photo is stored) through the app's own undo, so the data stays as seeded.
+- The visit after a dip (goal 3): with the service worker in control, "Plons registreren" tapped on /challenge,
+  "Plons toegevoegd!" awaited, then the worker's refreshed /dashboard awaited in the Cache Storage (kept after
+  this phone's last write: what the worker shows at once, frontend/src/sw/pages.ts refreshAfterDip), then
+  /dashboard opened. Twice: a dip without a photo, and one with the plain photo (awaited until "Foto
+  toegevoegd.": the photo's request is a write of its own). Measured as the pages above, plus when the card's
+  count was painted (Element Timing); checked: the count shown is the dip's new count, still after the worker's
+  refresh behind it (never one going back), and the page is the member's own (X-Koud-Member). Each dip is undone
+  afterwards.
 
 The browser talks to gunicorn through a small proxy in this script that adds `X-Forwarded-Proto: https`
 to every request, as the TLS proxy in front of production does. Headers given to Playwright only reach
@@ -48,6 +56,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # apps.* and bench.* when run as a script
@@ -257,6 +266,9 @@ def visit(context, page, url: str, *, port: int, workers: WorkerThrottle) -> dic
     # What the service worker fetched for this visit went over the same line (the page sees it as 0 bytes).
     transferred["bytes"] += workers.bytes - worker_bytes_before
     metrics.update(transferred)
+    # The worker adds X-Koud-Kept-At to a kept copy (the server never sends it): shown from the phone.
+    metrics["kept"] = response.header_value("x-koud-kept-at") is not None
+    metrics["member"] = response.header_value("x-koud-member")
     cdp.detach()
     return metrics
 
@@ -364,12 +376,14 @@ def measure_tap(browser, photo: Path, *, port: int, cookie: str, proxy: HttpsPro
     }
 
 
-def tap_member_cookie(port: int) -> tuple[str, str]:
-    """A load member whose active card has room for a dip (the bench member is one dip from done), signed in."""
+def tap_member_cookie(port: int) -> tuple[str, str, str, str]:
+    """A load member whose active card has room for a dip (the bench member is one dip from done), signed in:
+    her email, cookie, the card's challenge name and her member mark (X-Koud-Member)."""
     import django
     from django.db.models import Count, F
 
     django.setup()
+    from apps.accounts.access import member_mark
     from apps.challenges.models import UserChallenge
     from apps.demo.load_data import BENCH_MEMBER_EMAIL, LOAD_PASSWORD
     from bench.signin import sign_in
@@ -385,7 +399,10 @@ def tap_member_cookie(port: int) -> tuple[str, str]:
         .order_by("user__email")[:50]
     )
     card = next((c for c in cards if c.dip_count + 1 not in {b.milestone_dips for b in c.challenge.badges.all()}), None)
-    return card.user.email, sign_in(port, card.user.email, LOAD_PASSWORD)
+    if card is None:
+        raise SystemExit("no load member has room on her card for a plain dip")
+    email = card.user.email
+    return email, sign_in(port, email, LOAD_PASSWORD), card.challenge.name, member_mark(card.user.pk)
 
 
 def summarise(runs: list[dict]) -> dict:
@@ -419,6 +436,155 @@ def measure_page(browser, url: str, *, port: int, cookie: str, runs: int, worker
     return {"cold": summarise(cold), "warm": summarise(warm)}
 
 
+# Resolves (with the page's clock) once the worker keeps `path` as it shows a kept page at once: asked after
+# this phone's last write (frontend/src/sw/pages.ts keptToShowAtOnce) and after `afterMs` (epoch ms).
+WAIT_FOR_KEPT_JS = """
+({ path, afterMs, timeoutMs }) => new Promise((resolve, reject) => {
+  const until = performance.now() + timeoutMs;
+  const check = async () => {
+    const names = (await caches.keys()).filter((name) => name.startsWith("koud-pages-"));
+    if (names.length === 1) {
+      const cache = await caches.open(names[0]);
+      const kept = await cache.match(path, { ignoreVary: true });
+      const written = await cache.match("/__koud/written");
+      const keptAt = Number(kept?.headers.get("X-Koud-Kept-At") ?? 0);
+      const writtenAt = written ? Number(await written.text()) : 0;
+      if (keptAt > writtenAt && keptAt > afterMs) return resolve(performance.now());
+    }
+    if (performance.now() > until) reject(new Error(`${path} not kept within ${timeoutMs} ms`));
+    else setTimeout(check, 20);
+  };
+  check();
+})
+"""
+
+# Before the page's own scripts: marks the active card's count line for Element Timing, so the browser says when
+# the count was painted.
+MARK_COUNT_JS = """
+new MutationObserver(() => {
+  for (const line of document.querySelectorAll(".challenge-summary p.muted")) {
+    if (/\\d+ van \\d+ plonsen gedaan/.test(line.textContent) && !line.hasAttribute("elementtiming")) {
+      line.setAttribute("elementtiming", "dip-count");
+    }
+  }
+}).observe(document, { subtree: true, childList: true });
+"""
+
+COUNT_PAINTED_JS = """
+() => new Promise((resolve) => {
+  let painted = null;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (entry.identifier === "dip-count") painted ??= entry.renderTime || entry.loadTime;
+    }
+  }).observe({ type: "element", buffered: true });
+  setTimeout(() => resolve(painted), 50);
+})
+"""
+
+
+def shown_count(page, card_name: str) -> int | None:
+    """The count on /dashboard's summary of the member's active card ("12 van 99 plonsen gedaan")."""
+    summary = page.locator(".challenge-summary").filter(has=page.get_by_role("heading", name=card_name, exact=True))
+    found = re.search(r"(\d+) van \d+ plonsen gedaan", summary.first.text_content(timeout=10_000) or "")
+    return int(found.group(1)) if found else None
+
+
+def measure_visit_after_dip(
+    browser,
+    photo: Path | None,
+    *,
+    port: int,
+    cookie: str,
+    card_name: str,
+    mark: str,
+    runs: int,
+    workers: WorkerThrottle,
+) -> dict:
+    """Tap a dip (with `photo`: and wait for "Foto toegevoegd.") on /challenge with the service worker in control,
+    wait for "Plons toegevoegd!" and for the worker to keep the refreshed /dashboard, then open /dashboard: its
+    timings, and whether it shows the new count."""
+    context, page = new_phone(browser, port=port, cookie=cookie)
+    context.add_init_script(MARK_COUNT_JS)
+    page.goto(f"http://{HOST}:{port}/dashboard", wait_until="load")
+    if not page.evaluate(WORKER_READY_JS):
+        raise SystemExit("visit after a dip: the service worker did not become active")
+    page.reload(wait_until="load")
+    if page.evaluate("navigator.serviceWorker.controller?.scriptURL ?? null") is None:
+        raise SystemExit("visit after a dip: the page is not controlled by the service worker")
+    visits = []
+    for _ in range(runs):
+        cdp = throttle(context, page)
+        page.goto(f"http://{HOST}:{port}/challenge", wait_until="load")
+        tap_button = page.locator("#stampcard-root .sc-root").get_by_role("button", name="Plons registreren")
+        tap_button.wait_for(timeout=30_000)
+        workers.apply()
+        props = json.loads(page.locator("#stampcard-data").text_content())
+        if photo is not None:
+            page.get_by_label("Foto (optioneel)").set_input_files(str(photo))
+        page.evaluate(WATCH_TAP_JS, [ADDED, PHOTO_ADDED])
+        with page.expect_response(
+            lambda r: r.url.endswith(DIP_PATH) and r.request.method == "POST", timeout=120_000
+        ) as answer:
+            tap_button.click()
+        if answer.value.status != 201:
+            raise SystemExit(f"the dip was answered {answer.value.status}: {answer.value.text()[:300]}")
+        dip = answer.value.json()
+        page.evaluate(WAIT_FOR_TAP_JS, {"key": "shownAt", "timeoutMs": 60_000})
+        if photo is not None:  # the photo's request is a write of its own
+            page.evaluate(WAIT_FOR_TAP_JS, {"key": "photoAt", "timeoutMs": 120_000})
+        tap = page.evaluate("({ ...window.__tap, origin: performance.timeOrigin })")
+        tapped_at = tap["origin"] + tap["tappedAt"]  # epoch ms, the worker's clock too
+        # The state the next visit depends on: the worker kept /dashboard asked after the last write. Not within
+        # 20 s: the visit is measured all the same (then from the network) and reported as not kept.
+        try:
+            kept_at = page.evaluate(WAIT_FOR_KEPT_JS, {"path": "/dashboard", "afterMs": tapped_at, "timeoutMs": 20_000})
+        except PlaywrightError:
+            kept_at = None
+        cdp.detach()
+        # Opened afresh, as the next visits above (the member comes back to the app): the unloading of /challenge
+        # is not in its time.
+        page.goto("about:blank")
+        measured = visit(context, page, "/dashboard", port=port, workers=workers)
+        measured["count_ms"] = page.evaluate(COUNT_PAINTED_JS)
+        measured["count"] = shown_count(page, card_name)
+        # The worker fetches the page again behind the kept one and reloads the page when the server's differs
+        # (frontend/src/pwa/newer-page.ts): the count must stay. Its message follows the keeping: a second to land.
+        shown_origin = page.evaluate("performance.timeOrigin")
+        page.evaluate(WAIT_FOR_KEPT_JS, {"path": "/dashboard", "afterMs": shown_origin, "timeoutMs": 60_000})
+        page.wait_for_timeout(1000)
+        page.wait_for_load_state("load")
+        measured["reloaded"] = page.evaluate("performance.timeOrigin") != shown_origin
+        measured["count_after_refresh"] = shown_count(page, card_name)
+        measured.update(
+            new_count=dip["dipCount"],
+            tap_to_added_ms=tap["shownAt"] - tap["tappedAt"],
+            tap_to_photo_ms=None if photo is None else tap["photoAt"] - tap["tappedAt"],
+            tap_to_kept_ms=None if kept_at is None else kept_at - tap["tappedAt"],
+        )
+        measured["count_correct"] = (
+            measured["count"] == measured["count_after_refresh"] == dip["dipCount"] and measured["member"] == mark
+        )
+        visits.append(measured)
+        # Undo the measured dip through the app itself, so the bench's data stays as seeded.
+        csrf = next(c["value"] for c in context.cookies() if c["name"] == "csrftoken")
+        undo_url = props["endpoints"]["undoDip"].replace("/0/", f"/{dip['dip']['id']}/")
+        if (undone := page.evaluate(UNDO_JS, {"undoUrl": undo_url, "csrf": csrf})) != 200:
+            raise SystemExit(f"undoing the bench's dip {dip['dip']['id']} answered {undone}")
+    context.close()
+    keys = (
+        "html_ms", "fcp_ms", "lcp_ms", "count_ms", "bytes", "requests", "tap_to_added_ms", "tap_to_photo_ms",
+        "tap_to_kept_ms",
+    )  # fmt: skip
+    medians = {key: [v[key] for v in visits if v.get(key) is not None] for key in keys}
+    return {
+        **{key: statistics.median(values) if values else None for key, values in medians.items()},
+        "kept": all(v["kept"] for v in visits),
+        "count_correct": all(v["count_correct"] for v in visits),
+        "runs": visits,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, required=True)
@@ -440,8 +606,9 @@ def main() -> None:
     }
     proxy = HttpsProxy(args.port)
     photo_dir = tempfile.TemporaryDirectory()
+    photo_dir_path = Path(photo_dir.name)
     photos = {"photo_dip": camera_photo(), "detailed_photo_dip": detailed_photo()}
-    tap_email, tap_cookie = tap_member_cookie(args.port)
+    tap_email, tap_cookie, tap_card, tap_mark = tap_member_cookie(args.port)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             # As the browser tests run it: this machine has no GPU for headless Chromium's canvas.
@@ -450,7 +617,7 @@ def main() -> None:
         )
         workers = WorkerThrottle(browser)
         for name, content in photos.items():
-            photo = Path(photo_dir.name) / name / "IMG_2041.jpg"
+            photo = photo_dir_path / name / "IMG_2041.jpg"
             photo.parent.mkdir()
             photo.write_bytes(content)
             taps = [
@@ -473,6 +640,29 @@ def main() -> None:
                 f"{dip['tap_to_photo_ms']:.0f} ms (shrinking until its request left: "
                 f"{dip['tap_to_request_ms']:.0f} ms, server {dip['photo_server_ms']:.0f} ms), "
                 f"photo {dip['photo_bytes_sent'] / 1024:.1f} KB sent (most {dip['max_photo_bytes_sent'] / 1024:.1f} KB)"
+            )
+        # Goal 3: the visit after a plain dip, and after a dip with the plain photo (its request is a write too).
+        plain_photo = photo_dir_path / "photo_dip" / "IMG_2041.jpg"
+        for name, chosen in (("visit_after_dip", None), ("visit_after_photo_dip", plain_photo)):
+            after = measure_visit_after_dip(
+                browser,
+                chosen,
+                port=proxy.port,
+                cookie=tap_cookie,
+                card_name=tap_card,
+                mark=tap_mark,
+                runs=args.runs,
+                workers=workers,
+            )
+            results[name] = {"member": tap_email, **after}
+            counts = ", ".join(f"{v['count']}/{v['count_after_refresh']} of {v['new_count']}" for v in after["runs"])
+            kept = "never" if after["tap_to_kept_ms"] is None else f"{after['tap_to_kept_ms']:.0f} ms"
+            print(
+                f"   {name:21} tap to '{ADDED}' {after['tap_to_added_ms']:.0f} ms, to /dashboard kept again {kept}; "
+                f"then HTML {after['html_ms']:.0f} ms, FCP {after['fcp_ms']:.0f} ms, LCP {after['lcp_ms']:.0f} ms, "
+                f"count painted {after['count_ms'] or 0:.0f} ms, {after['bytes'] / 1024:.1f} KB, "
+                f"{'the kept copy' if after['kept'] else '**not always the kept copy**'}; count shown/after the "
+                f"refresh/new: {counts} ({'correct' if after['count_correct'] else '**WRONG**'})"
             )
         for url in URLS:
             measured = measure_page(browser, url, port=proxy.port, cookie=args.cookie, runs=args.runs, workers=workers)

@@ -324,6 +324,28 @@ def phone_lines(path: Path) -> list[str]:
             f"{photo_sent / 1000:.0f} KB sent (most {most / 1000:.0f} KB; goal ≤ "
             f"{PHOTO_UPLOAD_GOAL_BYTES // 1000} KB) (median of {len(dip['runs'])}), {verdict}{sent}{stored}."
         )
+    for key, label in (("visit_after_dip", "a dip"), ("visit_after_photo_dip", "a dip with a photo")):
+        after = phone.get(key)
+        if not after:
+            continue
+        # Goal 3: the page a member opens after her dip, once the worker kept it again, opens at once with her new
+        # count (shown at first and still after the worker's refresh behind it) and only hers.
+        lcp = after["lcp_ms"]
+        verdict = "met" if lcp <= PHONE_NEXT_LCP_GOAL_MS else f"**missed** by {lcp - PHONE_NEXT_LCP_GOAL_MS:.0f} ms"
+        right = sum(run["count_correct"] for run in after["runs"])
+        counts = "" if after["count_correct"] else f"; **the new count not shown** in {len(after['runs']) - right}"
+        kept = (
+            f"kept again {after['tap_to_kept_ms'] / 1000:.2f} s after the tap"
+            if after["tap_to_kept_ms"] is not None
+            else "**never kept again** (the visit went to the network)"
+        )
+        shown = "" if after["kept"] else "; **not always shown from the phone**"
+        lines.append(
+            f"- `/dashboard` opened after {label}, LCP ≤ {PHONE_NEXT_LCP_GOAL_MS / 1000:.1f} s with the new count: "
+            f"{lcp / 1000:.2f} s (the count painted at {(after['count_ms'] or lcp) / 1000:.2f} s; the page {kept}; "
+            f"the member's own page with her new count in {right} of {len(after['runs'])}, median), "
+            f"{verdict}{counts}{shown}."
+        )
     return lines
 
 

@@ -1,7 +1,8 @@
 import "fake-indexeddb/auto";
 import { IDBFactory } from "fake-indexeddb";
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
+import { PAGES_AFTER_DIP } from "../lib/kept-pages";
 import { enqueueTap, queuedTaps } from "../lib/offline-queue";
 import { testCard, testDip } from "../test/stampcard-data";
 import { StampCard } from "./stamp-card";
@@ -136,6 +137,33 @@ describe("a dip with a photo, online", () => {
     // The photo on the card: in "Je foto's" and beside the status line.
     expect(screen.getByRole("img", { name: "Foto bij plons 6" }).getAttribute("src")).toBe("/foto/106/klein");
     expect(document.querySelector(".sc-photo-after__thumb")?.getAttribute("src")).toBe("/foto/106/klein");
+  });
+
+  it("has the service worker keep the pages again once the photo is stored, after the dip's", async () => {
+    // The worker holds back pages kept before a write (src/sw/pages.ts): the photo's request is one, so the pages
+    // kept after the dip alone would not open at once on the next visit.
+    const told: { message: unknown; fetches: number }[] = [];
+    const sent = mockFetch(json(201, stored(6)), json(200, { message: "Foto toegevoegd.", dip: withPhoto(6) }));
+    const controller = { postMessage: (message: unknown) => told.push({ message, fetches: sent.fetchMock.mock.calls.length }) };
+    // jsdom has no service worker: the worker in control of the page, as the stamp card reaches it.
+    Object.defineProperty(navigator, "serviceWorker", {
+      configurable: true,
+      value: { controller, addEventListener: () => undefined, removeEventListener: () => undefined },
+    });
+    onTestFinished(() => {
+      Reflect.deleteProperty(navigator, "serviceWorker");
+    });
+    render(<StampCard initial={card()} />);
+    chooseAndTap();
+    expect(await screen.findByText("Plons toegevoegd!", {}, WAIT)).toBeTruthy();
+    expect(told).toEqual([{ message: { type: PAGES_AFTER_DIP }, fetches: 1 }]);
+
+    await act(async () => shrinking.finish(SHRUNK));
+    expect(await screen.findByText("Foto toegevoegd.", {}, WAIT)).toBeTruthy();
+    expect(told).toEqual([
+      { message: { type: PAGES_AFTER_DIP }, fetches: 1 },
+      { message: { type: PAGES_AFTER_DIP }, fetches: 2 },
+    ]);
   });
 
   it("does not hold the form busy while the photo goes up", async () => {

@@ -13,6 +13,7 @@
  */
 import type { Dispatch, SetStateAction } from "react";
 import { getCsrfToken, postForm } from "../lib/api";
+import { tellWorkerDipStored } from "../lib/kept-pages";
 import { REFUSAL } from "../lib/refusal-codes";
 import { Button } from "../ui/button";
 import { megabytes } from "./dip-form";
@@ -84,6 +85,8 @@ export async function photoAfterSend(job: PhotoJob, deps: PhotoAfterDeps): Promi
   const result = await postForm<UpdateDipResponse>(endpoint, form, { timeoutMs: DIP_SEND_TIMEOUT_MS });
   if (result.ok) {
     deps.onStored(result.data);
+    // The photo is a write too: the worker holds back pages kept before it, so it keeps them again after it.
+    tellWorkerDipStored();
     report({ dipId, kind: "stored", message: result.data.message, dip: result.data.dip });
     return;
   }
