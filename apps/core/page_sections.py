@@ -85,15 +85,9 @@ def section_declared(*, origin: str, name: str, scopes: tuple[str, ...], has_by:
         _PLAIN_SECTIONS.setdefault(origin, {})[name] = scopes
 
 
-def _section_key(
-    base, page_versions, *, origin: str, name: str, scopes, chosen_by: tuple, whole: bool = False
-) -> tuple | None:
-    """`whole`: `chosen_by` is the version of everything the section shows, its scopes' part included, so
-    their versions stay out of the key (still checked as declared by the page, and present: a cache that is
-    down stores nothing)."""
-    versions = section_versions(page_versions, scopes)
-    key = (*base, origin, name, *(() if whole else versions), chosen_by)
-    return None if None in key or None in versions else key
+def _section_key(base, page_versions, *, origin: str, name: str, scopes, chosen_by: tuple) -> tuple | None:
+    key = (*base, origin, name, *section_versions(page_versions, scopes), chosen_by)
+    return None if None in key else key
 
 
 def _prefetch(base, page_versions, *, origin: str) -> dict:
@@ -152,17 +146,11 @@ def section_render_each(
     items: list,
     by: Callable[[Any], tuple],
     render: Callable[[Any], str],
-    whole: bool = False,
 ) -> str:
     """A list whose every item is a section of its own (`{% cached_each %}`): each item's HTML keyed by the
     section's scopes and `by(item)` (the item's own identity and version: its id, what it shows, its
     counts), all looked up in one cache call and the missing ones stored in one. A new item in the list renders
-    that item, not the list.
-
-    `whole` (`by_version`): `by(item)` is the version of everything the item shows, the member's own place in
-    it included (a digest of the data the scopes name, made for this member): the scopes' versions stay out of
-    the key, so a write that moves a scope renders only the items whose data it changed. The key still holds
-    the signed-in member (the page's base)."""
+    that item, not the list."""
     found = _cacheable(context)
     if found is None:
         return "".join(str(render(item)) for item in items)
@@ -170,13 +158,7 @@ def section_render_each(
     keys = []
     for item in items:
         key = _section_key(
-            base,
-            page_versions,
-            origin=origin,
-            name=name,
-            scopes=scopes,
-            chosen_by=_by_checked(name, by(item)),
-            whole=whole,
+            base, page_versions, origin=origin, name=name, scopes=scopes, chosen_by=_by_checked(name, by(item))
         )
         keys.append(None if key is None else _cache_key(key))
     stored = (_cache_call("get_many", [key for key in keys if key is not None]) or {}) if any(keys) else {}

@@ -1,6 +1,6 @@
-"""The plan list's rows as cached sections (`{% cached_each ... by_version row.version %}` on /samen): each row is
-kept by a version of all it shows, her own place in it included, so a write renders only the rows it changed,
-and a row always shows what a fresh rendering shows, for her and for every other member."""
+"""The plan list's rows as cached sections (`{% cached_each "plan-row" "member" ... by row.version %}` on /samen):
+each row is kept by a version of all it shows, her own place in it included, so a write renders only the rows it
+changed, and a row always shows what a fresh rendering shows, for her and for every other member."""
 
 import datetime
 import re

@@ -1,6 +1,5 @@
 """`{% cached_section "name" "scope" ... [by value ...] %} ... {% endcached_section %}` and
-`{% cached_each "name" "scope" ... for item in list by value ... %} ... {% endcached_each %}` (or
-`by_version value ...`: the values are the version of all the item shows, its scopes' part included):
+`{% cached_each "name" "scope" ... for item in list by value ... %} ... {% endcached_each %}`:
 apps/core/page_sections.py."""
 
 from django import template
@@ -58,11 +57,9 @@ def cached_section(parser, token):
 
 
 class CachedEachNode(template.Node):
-    def __init__(
-        self, *, origin: str, name: str, scopes: tuple[str, ...], var: str, items, by: list, whole: bool, nodelist
-    ):
+    def __init__(self, *, origin: str, name: str, scopes: tuple[str, ...], var: str, items, by: list, nodelist):
         self.template_name, self.name, self.scopes = origin, name, scopes
-        self.var, self.items, self.by, self.whole, self.nodelist = var, items, by, whole, nodelist
+        self.var, self.items, self.by, self.nodelist = var, items, by, nodelist
 
     def render(self, context):
         items = list(self.items.resolve(context, ignore_failures=True) or [])
@@ -79,22 +76,17 @@ class CachedEachNode(template.Node):
             items=items,
             by=lambda item: with_item(item, lambda: tuple(value.resolve(context) for value in self.by)),
             render=lambda item: with_item(item, lambda: self.nodelist.render(context)),
-            whole=self.whole,
         )
 
 
 @register.tag("cached_each")
 def cached_each(parser, token):
     """A loop whose every item is a cached section: `{% cached_each "name" "scope" ... for item in items by
-    item.key item.version %}`. `by` is required: it names the item (its id) and its version (what it shows).
-    `by_version` instead: the values are the version of all the item shows, the member's place in it included
-    (a digest of the scopes' data for this member), so the scopes' versions are left out of the key: a write
-    renders only the items it changed."""
+    item.key item.version %}`. `by` is required: it names the item (its id) and its version (what it shows)."""
     _tag, *bits = token.split_contents()
-    keyword = "by_version" if "by_version" in bits else "by"
-    if "for" not in bits or keyword not in bits:
+    if "for" not in bits or "by" not in bits:
         raise template.TemplateSyntaxError('cached_each "name" "scope" ... for item in list by value ...')
-    at_for, at_by = bits.index("for"), bits.index(keyword)
+    at_for, at_by = bits.index("for"), bits.index("by")
     words, loop, by = bits[:at_for], bits[at_for + 1 : at_by], bits[at_by + 1 :]
     if len(loop) != 3 or loop[1] != "in" or not by or not words:
         raise template.TemplateSyntaxError('cached_each "name" "scope" ... for item in list by value ...')
@@ -114,6 +106,5 @@ def cached_each(parser, token):
         var=loop[0],
         items=parser.compile_filter(loop[2]),
         by=[parser.compile_filter(bit) for bit in by],
-        whole=keyword == "by_version",
         nodelist=nodelist,
     )
