@@ -6,11 +6,11 @@ multiple of a bare signed-in page (issue 37, goal 1).
 
 The page cache makes a page cheap only until something it shows changes, and members visit right after
 they changed something: her own dip before /dashboard, /challenge, /statistieken and /account; another
-member's dip before /club; her sign-up, and an afspraak, before the plan list /samen. Each round visits the page
-(not timed: what the other pages' writes changed is rendered there), does its write through its service (not
-timed), then times the next request of the page with the CPU time of this
-process (time.process_time: waiting on PostgreSQL or Redis does not count), then takes the write back
-(not timed either; the next write makes the page a render again). Every page's median over the rounds,
+member's dip before /club; her sign-up for an event, and another member's afspraak, before the plan list /samen
+(/events only redirects there). Each round visits the page (not timed: what the other pages' writes changed is
+rendered there), does its write through its service (not timed), then times the next request of the page with
+the CPU time of this process (time.process_time: waiting on PostgreSQL or Redis does not count), then takes the
+write back (not timed either; the next write makes the page a render again). Every page's median over the rounds,
 against the median of the bare page (bench/bare_urls.py) measured in the same rounds. The writes stay in
 the database only for the moment of one request: each is taken back before the next round.
 """
@@ -103,7 +103,7 @@ def _sign_up() -> Undo:
         .first()
     )
     if event is None:
-        raise SystemExit("geen komend evenement zonder het bench-lid: geen meting van /events")
+        raise SystemExit("geen komend evenement zonder het bench-lid: geen meting van /samen na een aanmelding")
     event_sign_up(user=user, event_id=event.pk)
     return lambda: event_leave(user=user, event_id=event.pk) and None
 
@@ -122,18 +122,20 @@ def _nothing() -> Undo:
 
 VISITOR: list[User] = []  # typical_member(), chosen at the start
 
-# (url, the write before it); the visitor visits every page.
-PAGES: list[tuple[str, Callable[[], Undo]]] = [
-    (BARE, _nothing),
-    ("/dashboard", _dip_by(None)),
-    ("/challenge", _dip_by(None)),
-    ("/statistieken", _dip_by(None)),
-    ("/account", _dip_by(None)),
-    ("/club", _dip_by(2)),
-    # The plan list (events and plonsafspraken, /events leads there): after her sign-up, after an afspraak.
-    ("/samen", _sign_up),
-    ("/samen?na=afspraak", _meetup),
+# (url, the write before it, that write in the report); the visitor visits every page.
+PAGES: list[tuple[str, Callable[[], Undo], str]] = [
+    (BARE, _nothing, ""),
+    ("/dashboard", _dip_by(None), "her dip"),
+    ("/challenge", _dip_by(None), "her dip"),
+    ("/statistieken", _dip_by(None), "her dip"),
+    ("/account", _dip_by(None), "her dip"),
+    ("/club", _dip_by(2), "another member's dip"),
+    # The plan list (events and plonsafspraken; /events only leads there): after her sign-up for an event, and
+    # after another member's afspraak. The same page: `na` is not in its key, only in this bench's names.
+    ("/samen", _sign_up, "her sign-up for an event"),
+    ("/samen?na=afspraak", _meetup, "an afspraak"),
 ]
+WRITTEN_BEFORE = {url: write_said for url, _write, write_said in PAGES}
 
 
 def _cpu_ms(client: Client, url: str) -> float:
@@ -148,7 +150,7 @@ def _cpu_ms(client: Client, url: str) -> float:
 def measure(*, rounds: int, only: set[str] | None = None) -> dict:
     client = Client()
     client.force_login(VISITOR[0])
-    pages = [(url, write) for url, write in PAGES if only is None or url in only or url == BARE]
+    pages = [(url, write) for url, write, _said in PAGES if only is None or url in only or url == BARE]
     samples: dict[str, list[float]] = {url: [] for url, _ in pages}
     cached: dict[str, list[float]] = {url: [] for url, _ in pages}
     for url, _ in pages:  # warm: templates, URL resolver, manifest
@@ -173,6 +175,7 @@ def measure(*, rounds: int, only: set[str] | None = None) -> dict:
                 "times_bare": round(statistics.median(samples[url]) / bare, 2),
                 "cached_times_bare": round(statistics.median(cached[url]) / bare, 2),
                 "goal_times_bare": None if url == BARE else GOAL_TIMES_BARE,
+                "after": WRITTEN_BEFORE[url],
             }
             for url, _ in pages
         },
@@ -182,7 +185,7 @@ def measure(*, rounds: int, only: set[str] | None = None) -> dict:
 def profile(url: str, *, rounds: int) -> None:
     client = Client()
     client.force_login(VISITOR[0])
-    write = dict(PAGES)[url]
+    write = {page: write for page, write, _said in PAGES}[url]
     client.get(url, secure=True, HTTP_HOST="127.0.0.1")
     profiler = cProfile.Profile(time.process_time)  # CPU, as the bench counts it
     for _ in range(rounds):
@@ -215,8 +218,10 @@ def main() -> None:
     print("| --- | ---: | ---: | ---: | ---: |")
     for url, page in result["pages"].items():
         goal = f"≤ {page['goal_times_bare']:g}×" if page["goal_times_bare"] else "-"
+        after = f" ({page['after']})" if page["after"] else ""
         print(
-            f"| `{url}` | {page['cpu_ms']:.2f} | {page['times_bare']:.2f} | {page['cached_times_bare']:.2f} | {goal} |"
+            f"| `{url}`{after} | {page['cpu_ms']:.2f} | {page['times_bare']:.2f} | {page['cached_times_bare']:.2f} "
+            f"| {goal} |"
         )
     if args.out:
         extra = {"load_average": os.getloadavg()[0], "visitor": VISITOR[0].email}

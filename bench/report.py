@@ -212,8 +212,9 @@ def page_cost_lines(path: Path) -> list[str]:
     verdicts = []
     for url, page in cost["pages"].items():
         goal = page["goal_times_bare"]
+        after = f" ({page['after']})" if page.get("after") else ""
         lines.append(
-            f"| `{url}` | {page['cpu_ms']:.2f} | {page['times_bare']:.2f} | {f'≤ {goal:g}×' if goal else '-'} |"
+            f"| `{url}`{after} | {page['cpu_ms']:.2f} | {page['times_bare']:.2f} | {f'≤ {goal:g}×' if goal else '-'} |"
         )
         if goal:
             verdict = "met" if page["times_bare"] <= goal else f"**missed** by {page['times_bare'] - goal:.2f}×"
@@ -260,14 +261,16 @@ def rendered_cost_lines(path: Path) -> list[str]:
     verdicts = []
     for url, page in cost["pages"].items():
         goal = page["goal_times_bare"]
+        after = f" ({page['after']})" if page.get("after") else ""
         lines.append(
-            f"| `{url}` | {page['cpu_ms']:.2f} | {page['times_bare']:.2f} | {page['cached_times_bare']:.2f} "
+            f"| `{url}`{after} | {page['cpu_ms']:.2f} | {page['times_bare']:.2f} | {page['cached_times_bare']:.2f} "
             f"| {f'≤ {goal:g}×' if goal else '-'} |"
         )
         if goal:
             verdict = "met" if page["times_bare"] <= goal else f"**missed** by {page['times_bare'] - goal:.2f}×"
             verdicts.append(
-                f"- `{url}` rendered after its write at ≤ {goal:g}× a bare page: {page['times_bare']:.2f}×, {verdict}."
+                f"- `{url}`{after} rendered after its write at ≤ {goal:g}× a bare page: "
+                f"{page['times_bare']:.2f}×, {verdict}."
             )
     return [*lines, "", *verdicts]
 

@@ -4,6 +4,7 @@ import dataclasses
 import datetime
 from dataclasses import dataclass
 
+from django.db import DEFAULT_DB_ALIAS
 from django.db.models import (
     BooleanField,
     Count,
@@ -17,11 +18,12 @@ from django.db.models import (
     Value,
     Window,
 )
-from django.db.models.functions import Coalesce, Least, RowNumber
+from django.db.models.functions import Coalesce, Least, Now, RowNumber
 from django.urls import reverse
 from django.utils import timezone
 
 from apps.core.page_cache import PAGE_TIMEOUT
+from apps.core.prepared import PreparedQuery
 from apps.notifications.services import mail_preference_for
 
 from .models import CalendarFeed, Event, EventGuest, EventParticipant, EventWaitlistEntry, guest_holds_place
@@ -126,10 +128,10 @@ def _counts(now):
     }
 
 
-def _annotated(user):
+def _annotated(user, *, now=None):
     """Events with the participant count, the member's place and their waitlist position (0: not waiting),
-    all computed by the database in the one query."""
-    now = timezone.now()
+    all computed by the database in the one query. `now` may be the database's clock (`Now()`)."""
+    now = timezone.now() if now is None else now
     if user is None or not user.is_authenticated:
         return Event.objects.annotate(
             **_counts(now),
@@ -137,10 +139,14 @@ def _annotated(user):
             waitlist_place=Value(0, output_field=IntegerField()),
             my_offer_expires_at=Value(None, output_field=DateTimeField()),
         )
-    mine = EventWaitlistEntry.objects.filter(event=OuterRef("pk"), user=user).values("id")[:1]
-    my_offer = EventWaitlistEntry.objects.filter(event=OuterRef("pk"), user=user, offer_expires_at__gt=now).values(
-        "offer_expires_at"
-    )[:1]
+    return _annotated_for(user.pk, now=now)
+
+
+def _annotated_for(user_id: int, *, now):
+    mine = EventWaitlistEntry.objects.filter(event=OuterRef("pk"), user_id=user_id).values("id")[:1]
+    my_offer = EventWaitlistEntry.objects.filter(
+        event=OuterRef("pk"), user_id=user_id, offer_expires_at__gt=now
+    ).values("offer_expires_at")[:1]
     ahead_and_mine = (
         EventWaitlistEntry.objects.filter(event=OuterRef("pk"), id__lte=OuterRef("my_waitlist_entry"))
         .order_by()
@@ -150,10 +156,42 @@ def _annotated(user):
     )
     return Event.objects.annotate(
         **_counts(now),
-        joined_by_user=Exists(EventParticipant.objects.filter(event=OuterRef("pk"), user=user)),
+        joined_by_user=Exists(EventParticipant.objects.filter(event=OuterRef("pk"), user_id=user_id)),
         my_waitlist_entry=Subquery(mine),
         my_offer_expires_at=Subquery(my_offer, output_field=DateTimeField()),
     ).annotate(waitlist_place=Coalesce(Subquery(ahead_and_mine, output_field=IntegerField()), 0))
+
+
+# An event row of a prepared query (apps.core.prepared): the event's columns, then what its card counts.
+EVENT_COLUMNS = tuple(field.attname for field in Event._meta.concrete_fields)
+CARD_COLUMNS = (
+    "participant_total",
+    "guest_total",
+    "offers_open",
+    "next_offer_end",
+    "joined_by_user",
+    "waitlist_place",
+    "my_offer_expires_at",
+)
+
+
+def annotated_events_at_database_clock(user_id: int):
+    """Events with what a member's card shows (counts, her place, waitlist and offer), for a list built by a
+    layer above (the plan list of apps.together) and compiled once (PreparedQuery): the member by id, the time
+    the database's. Filter and order it, take `values_list(*EVENT_COLUMNS, *CARD_COLUMNS)`, make the rows
+    into events with `events_from_rows` and those into cards with `cards_with_names`."""
+    return _annotated_for(user_id, now=Now())
+
+
+def events_from_rows(rows) -> list[Event]:
+    """Events with their card's annotations from rows of `EVENT_COLUMNS + CARD_COLUMNS`."""
+    split = len(EVENT_COLUMNS)
+    events = []
+    for row in rows:
+        event = Event.from_db(DEFAULT_DB_ALIAS, EVENT_COLUMNS, row[:split])
+        event.__dict__.update(zip(CARD_COLUMNS, row[split:], strict=True))
+        events.append(event)
+    return events
 
 
 def open_offers_for(user) -> list[EventWaitlistEntry]:
@@ -194,14 +232,23 @@ def seconds_until_first_starts(cards: list[EventCard]) -> float:
     return min((cards[0].event.event_date - timezone.now()).total_seconds(), PAGE_TIMEOUT)
 
 
-def past_events_joined_by(user, *, limit: int = PAST_EVENT_LIMIT) -> list[EventCard]:
-    events = (
-        _annotated(user)
-        .filter(event_date__lt=timezone.now(), participants__user=user)
-        .order_by("-event_date", "-pk")[:limit]
-    )
+# The member's history (/samen): one query compiled once per process, the time the database's.
+_PAST_EVENTS = PreparedQuery(
+    lambda user_id: (
+        _annotated_for(user_id, now=Now())
+        .filter(event_date__lt=Now(), participants__user_id=user_id)
+        .order_by("-event_date", "-pk")
+        .values_list(*EVENT_COLUMNS, *CARD_COLUMNS)[:PAST_EVENT_LIMIT]
+    ),
+    user_id=int,
+)
+
+
+def past_events_joined_by(user) -> list[EventCard]:
+    """The past events the member took part in, newest first (PAST_EVENT_LIMIT at most)."""
+    events = events_from_rows(_PAST_EVENTS.rows(user_id=user.pk))
     return [
-        EventCard(event=event, participant_count=event.participant_total + event.guest_total, joined=True)
+        EventCard(event=event, participant_count=event.participant_total + event.guest_total, joined=True)  # type: ignore[attr-defined]
         for event in events
     ]
 
@@ -259,18 +306,36 @@ def display_name(full_name: str) -> str:
     return full_name.strip() or "Zwemmer"
 
 
+def _names(*, event_ids, limit: int | None):
+    rows = EventParticipant.objects.filter(event_id__in=event_ids).annotate(
+        place=Window(RowNumber(), partition_by=[F("event_id")], order_by=[F("created_at").asc(), F("id").asc()])
+    )
+    if limit is not None:
+        rows = rows.filter(place__lte=limit)
+    return rows.order_by("event_id", "place").values_list("event_id", "user__full_name")
+
+
+# The names on a page of cards (the plan list's page of 20 rows at most): the same query on every render,
+# compiled once (apps/core/prepared.py); the unused places ask for event 0, no event's id.
+_NAME_SLOTS = [f"event{number}" for number in range(20)]
+_CARD_NAMES = PreparedQuery(
+    lambda **ids: _names(event_ids=ids.values(), limit=NAMES_ON_CARD), **dict.fromkeys(_NAME_SLOTS, int)
+)
+
+
 def _with_names(cards: list[EventCard], *, limit: int | None) -> list[EventCard]:
     """The cards with the names of who goes, in sign-up order: one query for all the cards (a window function
     keeps the first `limit` per event), whatever the number of participants."""
     if not cards:
         return cards
-    rows = EventParticipant.objects.filter(event_id__in=[card.event.pk for card in cards]).annotate(
-        place=Window(RowNumber(), partition_by=[F("event_id")], order_by=[F("created_at").asc(), F("id").asc()])
-    )
-    if limit is not None:
-        rows = rows.filter(place__lte=limit)
+    ids = [card.event.pk for card in cards]
+    if limit == NAMES_ON_CARD and len(ids) <= len(_NAME_SLOTS):
+        padded = ids + [0] * (len(_NAME_SLOTS) - len(ids))
+        rows = _CARD_NAMES.rows(**dict(zip(_NAME_SLOTS, padded, strict=True)))
+    else:
+        rows = list(_names(event_ids=ids, limit=limit))
     names: dict[int, list[str]] = {}
-    for event_id, full_name in rows.order_by("event_id", "place").values_list("event_id", "user__full_name"):
+    for event_id, full_name in rows:
         names.setdefault(event_id, []).append(display_name(full_name))
     return [dataclasses.replace(card, names=tuple(names.get(card.event.pk, ()))) for card in cards]
 
@@ -335,12 +400,7 @@ def guest_places_left(event: Event) -> int | None:
     return max(min(maximum - used for maximum, used in pairs if maximum is not None), 0)
 
 
-def annotated_events(user):
-    """Events with what a member's card shows (counts, the member's place, waitlist and offer), for a list
-    built by a layer above (the plan list of apps.together): filter and order it, then `cards_with_names`."""
-    return _annotated(user)
-
-
 def cards_with_names(events, *, limit: int | None = NAMES_ON_CARD) -> list[EventCard]:
-    """The cards of `annotated_events` rows, with the first `limit` names of who goes: one query for the names."""
+    """The cards of `annotated_events_at_database_clock` rows (`events_from_rows`), with the first `limit`
+    names of who goes: one query for the names."""
     return _with_names(_cards(events), limit=limit)

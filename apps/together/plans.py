@@ -11,16 +11,26 @@ goes along (two).
 """
 
 import datetime
+import functools
 import hashlib
 from dataclasses import dataclass, field
 
 from django.db.models import F, OuterRef, Q, Subquery
+from django.db.models.functions import Now
 from django.urls import reverse
 from django.utils import timezone
 
 from apps.core.page_cache import PAGE_TIMEOUT
+from apps.core.prepared import PreparedQuery
 from apps.events.models import Event
-from apps.events.selectors import EventCard, annotated_events, cards_with_names
+from apps.events.selectors import (
+    CARD_COLUMNS,
+    EVENT_COLUMNS,
+    EventCard,
+    annotated_events_at_database_clock,
+    cards_with_names,
+    events_from_rows,
+)
 
 from .selectors import MeetupCard, upcoming_meetups
 from .services import MEETUP_SHOWN_AFTER
@@ -90,24 +100,35 @@ def page_number(asked: str | None) -> int:
     return min(max(int(asked), 1), MAX_PAGE)
 
 
-def _listed_events(user, *, now: datetime.datetime, limit: int):
-    """The page's events, a series folded into its next date: one query."""
+def _listed_events_query(user_id: int, *, limit: int):
+    """The page's events, a series folded into its next date, by the database's clock."""
     listed = Q(is_active=True) | Q(cancelled_at__isnull=False)
     # A series shows as its first upcoming date that is not afgelast (all afgelast: the first of those).
     first_of_series = (
-        Event.objects.filter(listed, series_id=OuterRef("series_id"), event_date__gte=now)
+        Event.objects.filter(listed, series_id=OuterRef("series_id"), event_date__gte=Now())
         .order_by("-is_active", "event_date", "pk")
         .values("pk")[:1]
     )
-    return list(
-        annotated_events(user)
-        .filter(listed, event_date__gte=now)
+    return (
+        annotated_events_at_database_clock(user_id)
+        .filter(listed, event_date__gte=Now())
         .annotate(series_row=Subquery(first_of_series))
         # A date of a series with the member's open offer is a row of its own: Ik kom / Ik kan niet in the list.
         .filter(Q(series__isnull=True) | Q(pk=F("series_row")) | Q(my_offer_expires_at__isnull=False))
-        .select_related("series")
-        .order_by("event_date", "pk")[:limit]
+        .order_by("event_date", "pk")
+        .values_list(*EVENT_COLUMNS, *CARD_COLUMNS)[:limit]
     )
+
+
+@functools.lru_cache(maxsize=64)
+def _prepared_listed_events(limit: int) -> PreparedQuery:
+    """One compiled query per length (a LIMIT is part of the SQL): the pages of /samen and the dashboard's block."""
+    return PreparedQuery(lambda user_id: _listed_events_query(user_id, limit=limit), user_id=int)
+
+
+def _listed_events(user, *, limit: int) -> list[Event]:
+    """The page's events with their cards' counts and the member's place: one query, compiled once."""
+    return events_from_rows(_prepared_listed_events(limit).rows(user_id=user.pk))
 
 
 def _series_dates(series_ids: set[int], *, now: datetime.datetime) -> dict[int, list[SeriesDate]]:
@@ -209,7 +230,7 @@ def plan_list(
     """Page `number` of the merged list, soonest first. Five queries at most, whatever the number of plans."""
     now = now or timezone.now()
     reach = number * per_page + 1  # the rows of this page and those before it, and one to know there is more
-    events = _listed_events(user, now=now, limit=reach)
+    events = _listed_events(user, limit=reach)
     series = _series_dates({event.series_id for event in events if event.series_id is not None}, now=now)
     meetups = upcoming_meetups(user, limit=reach, now=now)
     merged = sorted(

@@ -2,11 +2,13 @@
 Each is a fixed number of queries whatever the club's size."""
 
 import datetime
+import functools
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS
 from django.db.models import Count, Exists, IntegerField, OuterRef, Prefetch, Subquery, Value
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, Now
 from django.urls import reverse
 from django.utils import timezone
 
@@ -14,6 +16,7 @@ from apps.accounts.models import User
 from apps.challenges.models import Dip, DipBuddy
 from apps.core.formatting import dutch_date
 from apps.core.page_cache import PAGE_TIMEOUT
+from apps.core.prepared import PreparedQuery
 
 from .models import Meetup, MeetupParticipant, Reply
 from .services import MEETUP_SHOWN_AFTER
@@ -38,24 +41,48 @@ class MeetupCard:
         return len(self.going)
 
 
-def upcoming_meetups(user: User, *, limit: int = SAMEN_MEETUP_LIMIT, now: datetime.datetime | None = None):
-    """The club's afspraken still on the list (until an hour after their time), soonest first. Two queries."""
-    now = now or timezone.now()
-    participants = MeetupParticipant.objects.select_related("user").order_by("created_at", "pk")
-    meetups = list(
-        Meetup.objects.filter(cancelled_at__isnull=True, starts_at__gte=now - MEETUP_SHOWN_AFTER)
+_MEETUP_COLUMNS = tuple(field.attname for field in Meetup._meta.concrete_fields)
+
+
+def _listed_meetups(limit: int):
+    """The afspraken on the list (until an hour after their time, by the database's clock), soonest first."""
+    return (
+        Meetup.objects.filter(cancelled_at__isnull=True, starts_at__gte=Now() - MEETUP_SHOWN_AFTER)
         .order_by("starts_at", "pk")
-        .prefetch_related(Prefetch("participants", queryset=participants))[:limit]
+        .values_list(*_MEETUP_COLUMNS)[:limit]
     )
+
+
+@functools.lru_cache(maxsize=64)
+def _prepared_meetups(limit: int) -> tuple[PreparedQuery, PreparedQuery]:
+    """The listed afspraken, and who goes along on them in sign-up order: two queries compiled once per length
+    (a LIMIT is part of the SQL)."""
+    going = (
+        MeetupParticipant.objects.filter(meetup_id__in=Subquery(_listed_meetups(limit).values("pk")))
+        .order_by("created_at", "pk")
+        .values_list("meetup_id", "user_id", "user__full_name")
+    )
+    return PreparedQuery(lambda: _listed_meetups(limit)), PreparedQuery(lambda: going)
+
+
+def upcoming_meetups(user: User, *, limit: int = SAMEN_MEETUP_LIMIT, now: datetime.datetime | None = None):
+    """The club's afspraken still on the list (until an hour after their time), soonest first. Two queries (one
+    when there is none)."""
+    now = now or timezone.now()
+    listed, going = _prepared_meetups(limit)
+    meetups = [Meetup.from_db(DEFAULT_DB_ALIAS, _MEETUP_COLUMNS, row) for row in listed.rows()]
+    along: dict[int, list[tuple[int, str]]] = {}
+    for meetup_id, user_id, full_name in going.rows() if meetups else ():
+        along.setdefault(meetup_id, []).append((user_id, full_name))
     cards = []
     for meetup in meetups:
-        rows = list(meetup.participants.all())
-        rows.sort(key=lambda row: row.user_id != meetup.proposer_id)  # the proposer first, then in order
+        rows = along.get(meetup.pk, [])
+        rows.sort(key=lambda row: row[0] != meetup.proposer_id)  # the proposer first, then in order
         cards.append(
             MeetupCard(
                 meetup=meetup,
-                going=[row.user.display_name for row in rows],
-                joined=any(row.user_id == user.pk for row in rows),
+                going=[User(full_name=full_name).display_name for _user_id, full_name in rows],
+                joined=any(user_id == user.pk for user_id, _name in rows),
                 is_proposer=meetup.proposer_id == user.pk,
                 started=meetup.starts_at <= now,
             )
@@ -72,19 +99,29 @@ def seconds_until_list_changes(cards: list[MeetupCard], *, now: datetime.datetim
     return max(min((moment - now).total_seconds() for moment in moments), 0)
 
 
-def spot_suggestions(user: User) -> list[str]:
-    """ "Waar": the member's own earlier spots, then the club's earlier afspraak places. Two queries."""
-    own = (
-        Dip.objects.filter(user=user)
+_OWN_SPOTS = PreparedQuery(
+    lambda user_id: (
+        Dip.objects.filter(user_id=user_id)
         .exclude(spot="")
         .order_by("-created_at")
-        .values_list("spot", flat=True)[: SPOT_SUGGESTIONS * 3]
-    )
-    club = (
+        .values_list("spot")[: SPOT_SUGGESTIONS * 3]
+    ),
+    user_id=int,
+)
+_CLUB_PLACES = PreparedQuery(
+    lambda: (
         Meetup.objects.filter(cancelled_at__isnull=True)
         .order_by("-starts_at")
-        .values_list("place", flat=True)[: SPOT_SUGGESTIONS * 3]
+        .values_list("place")[: SPOT_SUGGESTIONS * 3]
     )
+)
+
+
+def spot_suggestions(user: User) -> list[str]:
+    """ "Waar": the member's own earlier spots, then the club's earlier afspraak places. Two queries, compiled
+    once."""
+    own = [spot for (spot,) in _OWN_SPOTS.rows(user_id=user.pk)]
+    club = [place for (place,) in _CLUB_PLACES.rows()]
     return list(dict.fromkeys([*own, *club]))[:SPOT_SUGGESTIONS]
 
 

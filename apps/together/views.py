@@ -101,6 +101,7 @@ def _history(user) -> dict:
         (card.event.pk, card.event.title, card.event.event_date, card.event.location) for card in cards
     ]
     shown += [(card.event.description, card.participant_count, card.guest_count) for card in cards]
+    shown += [(card.event.max_participants, card.event.cancelled_at, card.event.cancel_reason) for card in cards]
     return {"past_events": cards, "history_version": digest(*shown)}
 
 
