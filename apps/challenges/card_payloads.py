@@ -13,6 +13,7 @@ from apps.core.prepared import PreparedQuery
 
 from .conditions import SAFETY_NOTE, conditions_display, dip_advice, duration_display, limits_props
 from .models import Badge, Dip, DipBuddy, UserBadge, UserChallenge
+from .models.cards import image_src_for, physical_status_text
 from .photos import MAX_SIDE as PHOTO_MAX_SIDE
 from .photos import MESSAGE_NOT_AN_IMAGE, max_photo_bytes
 from .services.dips import UNDO_WINDOW, DipOutcome
@@ -166,16 +167,41 @@ def dip_payload(dip: Dip, buddies: dict[int, list[str]] | None = None) -> dict:
 
 
 def badge_payload(badge: Badge, award: UserBadge | None = None) -> dict:
+    return _badge_props(
+        (badge.pk, badge.name, badge.description, badge.milestone_dips, badge.image_url),
+        None if award is None else (award.earned_at, award.physical_status, award.physical_status_on),
+    )
+
+
+def _badge_props(badge: tuple, award: tuple | None) -> dict:
+    """From a row of _BADGE_COLUMNS and one of _AWARD_COLUMNS (without its badge) or None: not earned."""
+    pk, name, description, milestone, image_url = badge
     return {
-        "id": badge.pk,
-        "name": badge.name,
-        "description": badge.description,
-        "milestone": badge.milestone_dips,
-        "imageUrl": badge.image_src,
+        "id": pk,
+        "name": name,
+        "description": description,
+        "milestone": milestone,
+        "imageUrl": image_src_for(image_url),
         "earned": award is not None,
-        "earnedAtDisplay": dutch_date(award.earned_at) if award else None,
-        "physicalStatusDisplay": award.physical_status_text if award else None,
+        "earnedAtDisplay": dutch_date(award[0]) if award else None,
+        "physicalStatusDisplay": physical_status_text(award[1], award[2]) if award else None,
     }
+
+
+# The badges and awards of the stamp card, on every render of it: plain rows, compiled once.
+_BADGE_COLUMNS = ("pk", "name", "description", "milestone_dips", "image_url")
+_CARD_BADGES = PreparedQuery(
+    lambda challenge_id: (
+        Badge.objects.filter(challenge_id=challenge_id).order_by("milestone_dips").values_list(*_BADGE_COLUMNS)
+    ),
+    challenge_id=int,
+)
+_CARD_AWARDS = PreparedQuery(
+    lambda card_id: UserBadge.objects.filter(user_challenge_id=card_id).values_list(
+        "badge_id", "earned_at", "physical_status", "physical_status_on"
+    ),
+    card_id=int,
+)
 
 
 _DIP_ROW: Any = namedtuple("DipRow", DIP_PAYLOAD_COLUMNS)  # type: ignore[misc]  # noqa: PYI024 - the columns, named
@@ -197,8 +223,8 @@ def stamp_card_props(card: UserChallenge) -> dict:
     # Plain rows (pk, number, dip_date, photo) rather than model instances: dip_payload needs no more,
     # and a full card is a hundred rows or more.
     dips: list[Any] = [_DIP_ROW._make(row) for row in _CARD_DIPS.rows(card_id=card.pk)]
-    badges = list(Badge.objects.filter(challenge=challenge).order_by("milestone_dips"))
-    awards = {award.badge_id: award for award in UserBadge.objects.filter(user_challenge=card)}
+    badges = _CARD_BADGES.rows(challenge_id=challenge.pk)
+    awards = {row[0]: row[1:] for row in _CARD_AWARDS.rows(card_id=card.pk)}
     buddies = dip_buddy_names(user_id=card.user_id, card=card)
     return {
         "userChallengeId": card.pk,
@@ -211,8 +237,8 @@ def stamp_card_props(card: UserChallenge) -> dict:
         "dipCount": len(dips),
         "completedAt": card.completed_at.isoformat() if card.completed_at else None,
         "completedAtDisplay": dutch_date(card.completed_at) or None,
-        "milestones": [badge.milestone_dips for badge in badges],
-        "badges": [badge_payload(badge, awards.get(badge.pk)) for badge in badges],
+        "milestones": [badge[3] for badge in badges],
+        "badges": [_badge_props(badge, awards.get(badge[0])) for badge in badges],
         "recentDips": [dip_payload(dip, buddies) for dip in dips[:RECENT_DIPS]],
         "photos": [dip_payload(dip, buddies) for dip in dips if dip.photo],
         "endpoints": {

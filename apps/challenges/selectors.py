@@ -4,8 +4,11 @@ import datetime
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from django.db import DEFAULT_DB_ALIAS
 from django.db.models import Case, Count, Exists, Max, OuterRef, Prefetch, Q, Subquery, Value, When
 from django.utils import timezone
+
+from apps.core.prepared import PreparedQuery
 
 from .models import Badge, Challenge, ClubChallenge, ClubChallengeEntry, Dip, UserBadge, UserChallenge
 from .services.club_progress import club_goal_total, member_days
@@ -219,5 +222,24 @@ def _newest_badges_per_challenge(user) -> list[BadgeGroup]:
     return list(groups.values())
 
 
+_CARD_FIELDS = tuple(field.attname for field in UserChallenge._meta.concrete_fields)
+_CHALLENGE_FIELDS = tuple(field.attname for field in Challenge._meta.concrete_fields)
+# The member's card under way with its challenge, read on every render of the stamp card: compiled once.
+_ACTIVE_CARD = PreparedQuery(
+    lambda user_id: (
+        UserChallenge.objects.filter(user_id=user_id, is_active=True)
+        .order_by("pk")
+        .values_list(*_CARD_FIELDS, *(f"challenge__{name}" for name in _CHALLENGE_FIELDS))[:1]
+    ),
+    user_id=int,
+)
+
+
 def active_card_for(user) -> UserChallenge | None:
-    return UserChallenge.objects.filter(user=user, is_active=True).select_related("challenge").first()
+    """Her card under way (at most one) with its challenge: one query."""
+    row = next(iter(_ACTIVE_CARD.rows(user_id=user.pk)), None)
+    if row is None:
+        return None
+    card = UserChallenge.from_db(DEFAULT_DB_ALIAS, _CARD_FIELDS, row[: len(_CARD_FIELDS)])
+    card.challenge = Challenge.from_db(DEFAULT_DB_ALIAS, _CHALLENGE_FIELDS, row[len(_CARD_FIELDS) :])
+    return card

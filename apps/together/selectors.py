@@ -174,6 +174,13 @@ def season_start(today: datetime.date) -> datetime.date:
     return this_year if this_year <= today else datetime.date(today.year - 1, month, day)
 
 
+def season_next_start(today: datetime.date) -> datetime.datetime:
+    """The moment the next season starts (midnight, local time): the briefing is due again from then on."""
+    start = season_start(today)
+    following = datetime.date(start.year + 1, start.month, start.day)
+    return timezone.make_aware(datetime.datetime.combine(following, datetime.time.min))
+
+
 def briefing_due(user: User, *, today: datetime.date | None = None) -> bool:
     """The briefing shows on the first stamp card visit of a season: not read since the season started."""
     today = today or timezone.localdate()

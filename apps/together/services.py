@@ -249,7 +249,8 @@ def tagging_set(*, user: User, allowed: bool) -> None:
     with transaction.atomic():
         User.objects.filter(pk=user.pk).update(tagging_allowed=allowed)
         user.tagging_allowed = allowed
-        pages_changed(MEMBER, user_ids=[user.pk])
+        # /account shows the choice; the stamp cards of those going along to her afspraak offer her, or not.
+        pages_changed(MEMBER, TOGETHER, user_ids=[user.pk])
 
 
 # --- the safety briefing ----------------------------------------------------------------------------

@@ -39,3 +39,23 @@ def test_a_vite_chunk_keeps_its_own_name_and_our_own_files_get_djangos_hash(tmp_
         assert immutable_file_test("", css_url)
         assert not immutable_file_test("", "/static/css/app.css")
         assert not immutable_file_test("", "/sw.js")
+
+
+def test_a_url_is_looked_up_once_and_a_new_manifest_is_read_again(tmp_path):
+    source = tmp_path / "dist"
+    (source / "css").mkdir(parents=True)
+    (source / "css" / "app.css").write_text("body{margin:0}\n")
+    storages = {**STORAGES, "staticfiles": {"BACKEND": "config.staticfiles.StaticFilesStorage"}}
+    with override_settings(
+        STORAGES=storages, STATIC_ROOT=tmp_path / "root", STATICFILES_DIRS=[source], STATIC_URL="/static/", DEBUG=False
+    ):
+        call_command("collectstatic", interactive=False, verbosity=0)
+        first = staticfiles_storage.url("css/app.css")
+        assert staticfiles_storage.url("css/app.css") == first
+        (source / "css" / "app.css").write_text("body{margin:1px}\n")
+        call_command("collectstatic", interactive=False, verbosity=0)
+        changed = staticfiles_storage.url("css/app.css")
+        assert changed != first and changed.startswith("/static/css/app.")
+        with override_settings(DEBUG=True):
+            assert staticfiles_storage.url("css/app.css") == "/static/css/app.css"
+        assert staticfiles_storage.url("css/app.css") == changed

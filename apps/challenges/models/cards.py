@@ -60,7 +60,7 @@ class Challenge(models.Model):
 
     @property
     def badge_image_src(self) -> str:
-        return _image_src(self.badge_image_url)
+        return image_src_for(self.badge_image_url)
 
     @property
     def is_waterdieren(self) -> bool:
@@ -90,7 +90,7 @@ class Badge(models.Model):
 
     @property
     def image_src(self) -> str:
-        return _image_src(self.image_url)
+        return image_src_for(self.image_url)
 
 
 class UserChallenge(models.Model):
@@ -263,7 +263,7 @@ def physical_status_text(status: str, on) -> str:
     return PHYSICAL_STATUS_TEXTS[PhysicalStatus(status)].format(date=dutch_date(on))
 
 
-def _image_src(value: str) -> str:
+def image_src_for(value: str) -> str:
     if not value:
         return ""
     if value.startswith(("http://", "https://", "/")):

@@ -5,7 +5,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 
-from .cards import _image_src
+from .cards import image_src_for
 
 
 class ClubChallenge(models.Model):
@@ -81,7 +81,7 @@ class ClubChallenge(models.Model):
 
     @property
     def badge_image_src(self) -> str:
-        return _image_src(self.badge_image_url)
+        return image_src_for(self.badge_image_url)
 
     def runs_on(self, day) -> bool:
         return self.starts_on <= day <= self.ends_on

@@ -18,6 +18,7 @@ from ..selectors import (
     buddy_requests_for,
     meetup_now_for,
     replies_for,
+    season_next_start,
     stamp_card_together,
 )
 from ..views import BUDDY_MESSAGE_PLACE
@@ -52,6 +53,8 @@ def stamp_card_together_data(context):
     user = context["request"].user
     meetup, until = meetup_now_for(user)
     page_valid_until(context, until)
+    # The briefing is due again when the next season starts.
+    page_valid_until(context, season_next_start(timezone.localdate()))
     return {"together": stamp_card_together(user, meetup=meetup)}
 
 
