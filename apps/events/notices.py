@@ -141,15 +141,15 @@ def waitlist_offer_notify(*, entry: EventWaitlistEntry) -> object | None:
 
 def waitlist_offer_notice_withdraw(*, event_id: int, user_ids: list[int]) -> None:
     """An offer that ended (taken, declined, expired, the member left) before its notice went out: it is not
-    sent. Call under the event's lock. The mail's row lock waits for a worker sending it right now; a mail or
-    push already sent stays on record."""
+    sent. Call under the event's lock. A mail being sent right now cannot be stopped, but goes with the rest
+    (no retry of a failed send brings the ended offer back); a mail or push already sent stays on record."""
     if not user_ids:
         return
     pending = Mail.objects.select_for_update().filter(
         kind=WAITLIST_OFFER_MAIL,
         event_id=event_id,
         user_id__in=user_ids,
-        status__in=[Mail.Status.QUEUED, Mail.Status.FAILED],
+        status__in=[Mail.Status.QUEUED, Mail.Status.SENDING, Mail.Status.FAILED],
     )
     Mail.objects.filter(pk__in=list(pending.values_list("pk", flat=True))).delete()
     for user in User.objects.filter(pk__in=user_ids):

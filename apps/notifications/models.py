@@ -17,6 +17,8 @@ from .registry import validate_kind
 class Mail(models.Model):
     class Status(models.TextChoices):
         QUEUED = "queued", "In de wachtrij"
+        # Claimed by a delivery run, which is talking to the mail server right now (services/delivery.py).
+        SENDING = "sending", "Wordt verstuurd"
         SENT = "sent", "Verstuurd"
         FAILED = "failed", "Mislukt"
         # The address asked for no more mail of this kind: kept, so the admin sees why nothing went out.
@@ -73,6 +75,10 @@ class Mail(models.Model):
     created_at = models.DateTimeField("aangemaakt op", default=timezone.now)
     updated_at = models.DateTimeField("bijgewerkt op", default=timezone.now)
     sent_at = models.DateTimeField("verstuurd op", null=True, blank=True)
+    # Claimed by a delivery run (status 'sending'): when, and the run's token (the key of the advisory lock it
+    # holds while it lives; apps/notifications/claims.py).
+    claimed_at = models.DateTimeField("geclaimd op", null=True, blank=True)
+    claim_token = models.BigIntegerField("claim", null=True, blank=True)
 
     class Meta:
         verbose_name = "e-mail"
@@ -81,6 +87,8 @@ class Mail(models.Model):
         indexes = [
             models.Index(fields=["updated_at"], name="mail_failed_idx", condition=Q(status="failed")),
             models.Index(fields=["updated_at"], name="mail_queued_idx", condition=Q(status="queued")),
+            # Recovery looks at the claims: few among many sent.
+            models.Index(fields=["claim_token"], name="mail_sending_idx", condition=Q(status="sending")),
         ]
 
     def __str__(self):

@@ -152,9 +152,11 @@ def gather(*, now: datetime.datetime | None = None) -> Facts:
     latest_ok = JobRun.objects.filter(ok=True).values("job").annotate(last=Max("pk")).values("last")
     runs = list(JobRun.objects.filter(Q(pk__in=latest) | Q(pk__in=latest_ok)).order_by("pk"))
     week_ago = now - datetime.timedelta(days=7)
-    mails = Mail.objects.filter(status__in=[Mail.Status.QUEUED, Mail.Status.FAILED]).aggregate(
-        count=Count("pk", filter=Q(status=Mail.Status.QUEUED)),
-        oldest=Min("created_at", filter=Q(status=Mail.Status.QUEUED)),
+    # A mail being sent right now has not left yet: it counts as waiting (and one a killed worker left does).
+    waiting = Q(status__in=[Mail.Status.QUEUED, Mail.Status.SENDING])
+    mails = Mail.objects.filter(status__in=[Mail.Status.QUEUED, Mail.Status.SENDING, Mail.Status.FAILED]).aggregate(
+        count=Count("pk", filter=waiting),
+        oldest=Min("created_at", filter=waiting),
         failed_week=Count("pk", filter=Q(status=Mail.Status.FAILED, updated_at__gte=week_ago)),
         last_failed=Max("updated_at", filter=Q(status=Mail.Status.FAILED)),
     )

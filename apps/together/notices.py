@@ -100,8 +100,9 @@ def buddy_request(*, tag: DipBuddy) -> None:
 
 def buddy_request_withdraw(*, tag: DipBuddy) -> None:
     """A request whose dip is gone (undone as a mis-tap, deleted with an account) before its notice went out: it
-    no longer stands, unless the same clubmate's other tags still wait for an answer. A mail or push already sent
-    stays on record. Called as the tag goes, while its dip is still there."""
+    no longer stands, unless the same clubmate's other tags still wait for an answer. A mail being sent right now
+    goes with it (no retry brings it back); a mail or push already sent stays on record. Called as the tag goes,
+    while its dip is still there."""
     tagger_id = Dip.objects.filter(pk=tag.dip_id).values_list("user_id", flat=True).first()
     if tagger_id is None:
         return
@@ -112,7 +113,9 @@ def buddy_request_withdraw(*, tag: DipBuddy) -> None:
         return
     prefix = f"buddy-request:{tagger_id}:{tag.buddy_id}:"
     Mail.objects.filter(
-        kind=BUDDY_REQUEST, dedupe_key__startswith=prefix, status__in=[Mail.Status.QUEUED, Mail.Status.FAILED]
+        kind=BUDDY_REQUEST,
+        dedupe_key__startswith=prefix,
+        status__in=[Mail.Status.QUEUED, Mail.Status.SENDING, Mail.Status.FAILED],
     ).delete()
     Notice.objects.filter(
         dedupe_key__startswith=prefix, status__in=[Notice.Status.QUEUED, Notice.Status.RETRY]

@@ -141,25 +141,26 @@ def test_a_worker_killed_mid_send_loses_no_mail_and_recovery_sends_it_once(membe
             worker.kill()  # SIGKILL in the middle of the SMTP conversation
             worker.wait(30)
 
-        # What the dead worker left: the mail still queued (its transaction rolled back), its task 'running'.
+        # What the dead worker left: the mail claimed under a token nobody holds now, its task 'running'.
         mail.refresh_from_db()
-        assert (mail.status, mail.attempts) == (Mail.Status.QUEUED, 0)
+        assert (mail.status, mail.attempts) == (Mail.Status.SENDING, 1) and mail.claim_token is not None
         assert DBTaskResult.objects.get().status == "RUNNING"
 
         inbox.stall = False
-        # Not yet: a worker may still be busy with it.
-        assert scheduled_mails_send(now=timezone.now()).recovered == 0
+        # The mail at once (its sender is gone); the task not yet: a worker may still be busy with it.
+        assert scheduled_mails_send(now=timezone.now()).recovered == 1
+        assert scheduled_mails_send(now=timezone.now()).recovered == 0  # idempotent
         later = timezone.now() + timezone.timedelta(seconds=settings.BACKGROUND_STUCK_AFTER_SECONDS + 1)
         run = scheduled_mails_send(now=later)
-        assert run.recovered == 2  # the task put back, and the mail queued once more
+        assert run.recovered == 2  # the task put back, and the mail, still waiting, queued once more
         assert scheduled_mails_send(now=later).recovered == 0  # idempotent
 
-        # Two workers at once over the recovered queue (two tasks for the one mail): sent exactly once.
+        # Two workers at once over the recovered queue (three tasks for the one mail): sent exactly once.
         workers = [_worker(controller.port, "--batch") for _ in range(2)]
         for each in workers:
             assert each.wait(120) == 0, each.stderr.read().decode()
         mail.refresh_from_db()
-        assert (mail.status, mail.attempts) == (Mail.Status.SENT, 1)
+        assert (mail.status, mail.attempts) == (Mail.Status.SENT, 2)  # the killed claim, and the one that sent
         assert len(inbox.messages) == 1 and inbox.messages[0]["Subject"] == "Morgen: Ijsduik"
         assert not DBTaskResult.objects.exclude(status="SUCCESSFUL").exists()
     finally:

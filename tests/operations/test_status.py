@@ -181,6 +181,19 @@ def test_a_mail_waiting_too_long_and_a_failed_mail_are_red(admin_client, backups
     assert "1, de oudste wacht 2 uur" in row(html, "mail_queue")
 
 
+def test_a_mail_left_being_sent_waits_in_the_queue(admin_client, backups, member):
+    """A mail whose worker was killed mid-send is 'Wordt verstuurd' until recovery: it has not left yet."""
+    all_well(backups)
+    two_hours_ago = timezone.now() - datetime.timedelta(hours=2)
+    Mail.objects.create(
+        kind="event_reminder", to_email=member.email, user=member, status=Mail.Status.SENDING, created_at=two_hours_ago
+    )
+    Mail.objects.create(kind="dip_nudge", to_email=member.email, user=member)
+    html = card(admin_client)
+    assert "Er wacht al 2 uur een mail in de wachtrij" in red_lines(html)
+    assert "2, de oudste wacht 2 uur" in row(html, "mail_queue")
+
+
 def test_redis_reachable_or_not(settings):
     assert redis_reachable() is None  # not configured: the cache is in the database
     url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from ..claims import RETRY_DELAYS, claim_owner_alive
+from ..claims import RETRY_DELAYS, claim_owner_alive, claim_token
 from ..links import UnsubscribeScope, unsubscribe_payload
 from ..messages import build_message
 from ..models import InvitationOptOut, Mail, Notice
@@ -51,23 +51,48 @@ def mails_retry_failed(*, now: datetime.datetime | None = None) -> int:
 
 
 def mails_recover_stuck(*, now: datetime.datetime | None = None) -> int:
-    """Queue again the mails left 'queued' by a worker that died (kill -9, or SIGKILL after a SIGTERM):
-    its transaction was rolled back, so the mail never left, but no task will look at it again.
+    """Queue again the mails a delivery run left behind: claimed ('sending') by a run that is gone (its advisory
+    lock free: the worker was killed mid-send) or claimed longer than STUCK_AFTER ago, and mails 'queued' longer
+    than STUCK_AFTER whose task died or was lost before it claimed them. A mail claimed as often as its tries
+    allow is given up (failed).
 
-    Idempotent and safe beside live workers: a mail being sent right now is row-locked by its worker and
-    skipped here, and a mail queued twice is sent once (`_deliver_one` checks its status under the lock).
-    The mail's `updated_at` moves, so one that merely waits behind a long queue is queued again at most
-    once per STUCK_AFTER."""
+    Idempotent and safe beside live workers: a live claim is left alone, every write is guarded by its status,
+    and a mail queued twice is claimed once (`_claim`). The mail's `updated_at` moves, so one that merely
+    waits behind a long queue is queued again at most once per STUCK_AFTER. Only a mail the mail server took
+    just before its worker died can go twice."""
     now = now or timezone.now()
-    stuck_after = datetime.timedelta(seconds=settings.BACKGROUND_STUCK_AFTER_SECONDS)
+    cutoff = now - datetime.timedelta(seconds=settings.BACKGROUND_STUCK_AFTER_SECONDS)
+    claims: dict[int | None, datetime.datetime] = {}
+    for token, claimed_at in Mail.objects.filter(status=Mail.Status.SENDING).values_list("claim_token", "claimed_at"):
+        claims[token] = min(claimed_at or cutoff, claims.get(token, claimed_at or cutoff))
+    dead = [
+        token
+        for token, since in claims.items()
+        if token is not None and (since <= cutoff or not claim_owner_alive(token))
+    ]
     with transaction.atomic():
-        mail_ids = list(
+        # skip_locked: two recoveries at once split the work instead of both taking every row.
+        orphan_ids = list(
             Mail.objects.select_for_update(skip_locked=True)
-            .filter(status=Mail.Status.QUEUED, updated_at__lte=now - stuck_after)
+            .filter(Q(claim_token__in=dead) | Q(claim_token__isnull=True), status=Mail.Status.SENDING)
             .order_by("pk")
             .values_list("pk", flat=True)[:1000]
         )
-        Mail.objects.filter(pk__in=mail_ids).update(updated_at=now)
+        released = {"claim_token": None, "claimed_at": None, "updated_at": now}
+        Mail.objects.filter(pk__in=orphan_ids, attempts__gte=MAX_ATTEMPTS).update(
+            status=Mail.Status.FAILED, last_error="niet bezorgd", body_text="", body_html="", **released
+        )
+        requeued = Mail.objects.filter(pk__in=orphan_ids, status=Mail.Status.SENDING)
+        orphan_ids = list(requeued.values_list("pk", flat=True))
+        requeued.update(status=Mail.Status.QUEUED, **released)
+        waiting_ids = list(
+            Mail.objects.select_for_update(skip_locked=True)
+            .filter(status=Mail.Status.QUEUED, updated_at__lte=cutoff)
+            .order_by("pk")
+            .values_list("pk", flat=True)[:1000]
+        )
+        Mail.objects.filter(pk__in=waiting_ids).update(updated_at=now)
+        mail_ids = sorted(orphan_ids + waiting_ids)
         _enqueue(mail_ids)
     return len(mail_ids)
 
@@ -123,54 +148,76 @@ def notices_recover_stuck(*, now: datetime.datetime | None = None) -> int:
     return len(ids)
 
 
-def _deliver_one(mail_id: int, connection) -> str:
+def _claim(mail_id: int, token: int) -> Mail | None:
+    """One short transaction: the mail, if it is still queued and no one else has it, marked 'sending' as ours."""
+    now = timezone.now()
     with transaction.atomic():
-        # The row lock makes a retry that overlaps a slow send wait, and then see 'sent' and stop.
+        # skip_locked: a mail another run is claiming right now is that run's (a mail queued twice).
         mail = (
-            Mail.objects.select_for_update(of=("self",))
+            Mail.objects.select_for_update(of=("self",), skip_locked=True)
             .select_related("user", "invitation__invited_by", "email_address")
-            .filter(pk=mail_id)
+            .filter(pk=mail_id, status=Mail.Status.QUEUED)
             .first()
         )
-        if mail is None or mail.status != Mail.Status.QUEUED:
-            return "skipped"  # deleted with its account or invitation, already sent, or opted out
+        if mail is None:
+            return None  # deleted with its account or invitation, already sent, or opted out
+        mail.status = Mail.Status.SENDING
+        mail.claim_token, mail.claimed_at, mail.updated_at = token, now, now
         mail.attempts += 1
-        mail.updated_at = timezone.now()
-        try:
-            message = build_message(mail, connection=connection)
-        except Exception as error:
-            # A mail that cannot be built must not take the rest of its batch down with it.
-            logger.exception("mail %s could not be built", mail.pk)
-            mail.status = Mail.Status.FAILED
-            mail.last_error = f"{type(error).__name__}: {error}"[:500]
-        else:
-            try:
-                message.send()
-            except (smtplib.SMTPException, OSError) as error:
-                # OSError: refused, unreachable or timed out. The mail stays, marked failed, for a retry.
-                logger.warning("mail %s to %s failed: %s", mail.pk, mail.to_email, error)
-                mail.status = Mail.Status.FAILED
-                mail.last_error = str(error)[:500]
-                connection.close()
-            else:
-                mail.status = Mail.Status.SENT
-                mail.sent_at = mail.updated_at
-                mail.last_error = ""
-        if mail.status == Mail.Status.SENT or mail.attempts >= MAX_ATTEMPTS:
-            # A reset key lives no longer than it must.
-            mail.body_text = mail.body_html = ""
-        mail.save(update_fields=["status", "attempts", "updated_at", "sent_at", "last_error", "body_text", "body_html"])
-        return mail.status
+        mail.save(update_fields=["status", "claim_token", "claimed_at", "updated_at", "attempts"])
+    return mail
+
+
+def _send(mail: Mail, connection) -> tuple[str, str]:
+    """Build and send the mail, in no transaction. Returns its status and the error, if any."""
+    try:
+        message = build_message(mail, connection=connection)
+    except Exception as error:
+        # A mail that cannot be built must not take the rest of its batch down with it.
+        logger.exception("mail %s could not be built", mail.pk)
+        return Mail.Status.FAILED, f"{type(error).__name__}: {error}"
+    try:
+        message.send()
+    except (smtplib.SMTPException, OSError) as error:
+        # OSError: refused, unreachable or timed out. The mail stays, marked failed, for a retry.
+        logger.warning("mail %s to %s failed: %s", mail.pk, mail.to_email, error)
+        connection.close()
+        return Mail.Status.FAILED, str(error)
+    return Mail.Status.SENT, ""
+
+
+def _record(mail: Mail, token: int, status: str, error: str) -> str:
+    """One short UPDATE: the outcome, only while the claim is still ours. A mail deleted meanwhile (with its
+    account or invitation) has nothing left to record."""
+    now = timezone.now()
+    values: dict = {
+        "status": status,
+        "last_error": error[:500],
+        "updated_at": now,
+        "claim_token": None,
+        "claimed_at": None,
+    }
+    if status == Mail.Status.SENT:
+        values["sent_at"] = now
+    if status == Mail.Status.SENT or mail.attempts >= MAX_ATTEMPTS:
+        # A reset key lives no longer than it must.
+        values["body_text"] = values["body_html"] = ""
+    mine = Mail.objects.filter(pk=mail.pk, status=Mail.Status.SENDING, claim_token=token)
+    return status if mine.update(**values) else "skipped"
 
 
 def mails_deliver(*, mail_ids: list[int]) -> dict[str, int]:
-    """Send the given mails over one SMTP connection; each outcome is saved on its row. Runs in the worker."""
+    """Send the given mails over one SMTP connection. Each is claimed, sent with no row lock or transaction
+    held (the mail server may take EMAIL_TIMEOUT per step), and its outcome recorded on its row. Runs in the
+    worker."""
     outcome: dict[str, int] = {}
     connection = get_connection(fail_silently=False)
     try:
-        for mail_id in mail_ids:
-            status = _deliver_one(mail_id, connection)
-            outcome[status] = outcome.get(status, 0) + 1
+        with claim_token() as token:
+            for mail_id in mail_ids:
+                mail = _claim(mail_id, token)
+                status = "skipped" if mail is None else _record(mail, token, *_send(mail, connection))
+                outcome[status] = outcome.get(status, 0) + 1
     finally:
         connection.close()
     return outcome

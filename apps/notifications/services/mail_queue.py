@@ -280,8 +280,8 @@ def invitation_mail_resend(*, invitation_id: int) -> Mail:
         mail = Mail.objects.select_for_update().filter(invitation=invitation).first()
         if mail is None:
             mail = Mail(kind=INVITATION, invitation=invitation, created_at=now)
-        elif mail.status == Mail.Status.QUEUED:
-            return mail  # already on its way: a double click sends one mail
+        elif mail.status in (Mail.Status.QUEUED, Mail.Status.SENDING):
+            return mail  # already on its way (or going out right now): a double click sends one mail
         mail.to_email = invitation.email
         mail.status = Mail.Status.QUEUED
         mail.updated_at = now

@@ -11,6 +11,7 @@ const STATUS_PILL: Record<InvitationStatus, string> = {
 
 const MAIL_PILL: Record<MailStatus, string> = {
   queued: "neutral",
+  sending: "neutral",
   sent: "success",
   failed: "danger",
   suppressed: "neutral",

@@ -66,7 +66,7 @@ export interface Invitation {
   mailStatusLabel: string | null;
 }
 
-export type MailStatus = "queued" | "sent" | "failed" | "suppressed";
+export type MailStatus = "queued" | "sending" | "sent" | "failed" | "suppressed";
 
 export interface InvitationPage {
   invitations: Invitation[];
