@@ -302,7 +302,11 @@ def _serve(
             seconds = min(int(valid_for), PAGE_TIMEOUT)
             new_sections.setdefault(seconds, {})[cache_key] = zlib.compress(html.encode())
         for seconds, values in new_sections.items():
-            _cache_call("set_many", values, seconds)
+            if len(values) == 1:
+                [(stored_key, value)] = values.items()
+                _cache_call("set", stored_key, value, seconds)
+            else:
+                _cache_call("set_many", values, seconds)
     response = HttpResponse(html.replace(csrf_placeholder(), get_token(request)))
     if cacheable:
         response[PAGE_DIGEST_HEADER] = hashlib.sha256(html.encode()).hexdigest()[:20]

@@ -4,6 +4,7 @@ table that only screen readers see)."""
 
 import datetime
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.utils.safestring import SafeString, mark_safe
 
@@ -20,8 +21,7 @@ CALENDAR_LEFT = 36
 CALENDAR_TOP = 14
 
 
-@dataclass(frozen=True)
-class CalendarDay:
+class CalendarDay(NamedTuple):  # one per day of the year, per render: a plain tuple
     x: int
     y: int
     day: datetime.date

@@ -7,6 +7,8 @@ they should stay out. And nothing here ranks or rewards a longer time in the wat
 import datetime
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import cached_property
+from typing import NamedTuple
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Subquery, Sum
@@ -30,8 +32,7 @@ def week_start(day: datetime.date) -> datetime.date:
     return day - datetime.timedelta(days=day.weekday())
 
 
-@dataclass(frozen=True)
-class DayLog:
+class DayLog(NamedTuple):  # a row per day with dips: a plain tuple, made for each of them per render
     day: datetime.date
     dips: int
     temperature_sum: Decimal  # over the dips with a temperature
@@ -66,6 +67,8 @@ class WeekTemperature:
 
 @dataclass
 class Statistics:
+    """Her figures; the derived ones (weeks, runs, months) are read more than once per page: each made once."""
+
     today: datetime.date
     season_start: datetime.date
     total_dips: int
@@ -80,11 +83,11 @@ class Statistics:
     def is_empty(self) -> bool:
         return self.total_dips == 0
 
-    @property
+    @cached_property
     def dip_days(self) -> set[datetime.date]:
         return {log.day for log in self.days}
 
-    @property
+    @cached_property
     def month_temperatures(self) -> list[MonthTemperature]:
         """The average water temperature per calendar month with a logged temperature, newest first."""
         sums: dict[datetime.date, tuple[Decimal, int]] = {}
@@ -98,11 +101,11 @@ class Statistics:
             for month, (total, count) in sorted(sums.items(), reverse=True)
         ]
 
-    @property
+    @cached_property
     def weeks_with_dips(self) -> set[datetime.date]:
         return {week_start(log.day) for log in self.days}
 
-    @property
+    @cached_property
     def current_week_run(self) -> int:
         """Weeks in a row with at least one dip, up to now. This week counts once it has a dip; until
         then the run of the weeks before still stands (the week is not over)."""
@@ -116,7 +119,7 @@ class Statistics:
             week -= datetime.timedelta(weeks=1)
         return run
 
-    @property
+    @cached_property
     def best_week_run(self) -> int:
         best = run = 0
         previous = None
@@ -126,7 +129,7 @@ class Statistics:
             previous = week
         return best
 
-    @property
+    @cached_property
     def recent_weeks(self) -> list[WeekCount]:
         """Dips per week over the last RECENT_WEEKS weeks, this week last."""
         counts: dict[datetime.date, int] = {}
@@ -137,7 +140,7 @@ class Statistics:
         starts = [this_week - datetime.timedelta(weeks=n) for n in range(RECENT_WEEKS - 1, -1, -1)]
         return [WeekCount(start=start, dips=counts.get(start, 0)) for start in starts]
 
-    @property
+    @cached_property
     def season_weeks(self) -> list[WeekTemperature]:
         """The average water temperature per week of this season so far (None: no temperature logged)."""
         sums: dict[datetime.date, tuple[Decimal, int]] = {}
