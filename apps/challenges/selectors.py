@@ -4,8 +4,10 @@ import datetime
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS
 from django.db.models import Case, Count, Exists, Max, OuterRef, Prefetch, Q, Subquery, Value, When
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from apps.core.prepared import PreparedQuery
@@ -30,11 +32,14 @@ class Dashboard:
 
     @cached_property
     def active_challenges(self) -> list[UserChallenge]:
-        return list(
-            UserChallenge.objects.filter(user=self.user, is_active=True)
-            .select_related("challenge")
-            .annotate(dip_total=Count("dips"))
-        )
+        """Her cards under way with their challenges and `dip_total`."""
+        cards = []
+        for row in _ACTIVE_CARDS.rows(user_id=self.user.pk):
+            card, challenge, (dip_total,) = _instances(row, UserChallenge, Challenge)
+            card.challenge = challenge
+            card.dip_total = dip_total
+            cards.append(card)
+        return cards
 
     @cached_property
     def badge_groups(self) -> list[BadgeGroup]:
@@ -49,20 +54,9 @@ class Dashboard:
         """What chooses the badges' section besides the catalogue and her other data: her awards (an award is
         never changed, only added with a higher id or taken away, so count and highest id tell every set
         apart) and how many club badges she has. One small query instead of rendering every tile."""
-        awards = UserBadge.objects.filter(user_id=self.user.pk).order_by().values("user_id")
-        clubs = ClubChallengeEntry.objects.filter(user_id=self.user.pk, completed_at__isnull=False).order_by()
-        rows = awards.annotate(
-            count=Count("pk"),
-            last=Max("pk"),
-            clubs=Subquery(clubs.values("user_id").annotate(n=Count("pk")).values("n")[:1]),
-        ).values_list("count", "last", "clubs")[:1]
-        row = next(iter(rows), None)
-        count, last, club_count = row or (0, None, self._club_badge_count_without_awards())
-        self._club_badge_count = club_count or 0
-        return f"{count}:{last}:{club_count or 0}"
-
-    def _club_badge_count_without_awards(self) -> int:
-        return ClubChallengeEntry.objects.filter(user_id=self.user.pk, completed_at__isnull=False).count()
+        count, last, club_count = _BADGE_SUMMARY.rows(user_id=self.user.pk)[0]
+        self._club_badge_count = club_count
+        return f"{count}:{last}:{club_count}"
 
     @cached_property
     def badge_count(self) -> int:
@@ -111,6 +105,27 @@ class Dashboard:
         return self.can_start and can_register_without_card(self.club_challenges)
 
 
+def _badge_summary(user_id: int):
+    def counted(queryset, value):
+        return Subquery(queryset.order_by().values("user_id").annotate(value=value).values("value")[:1])
+
+    awards = UserBadge.objects.filter(user_id=user_id)
+    club_badges = ClubChallengeEntry.objects.filter(user_id=user_id, completed_at__isnull=False)
+    return (
+        get_user_model()
+        .objects.filter(pk=user_id)
+        .order_by()
+        .values_list(
+            Coalesce(counted(awards, Count("pk")), 0),
+            counted(awards, Max("pk")),
+            Coalesce(counted(club_badges, Count("pk")), 0),
+        )
+    )
+
+
+_BADGE_SUMMARY = PreparedQuery(_badge_summary, user_id=int)
+
+
 def dashboard_for(user) -> Dashboard:
     return Dashboard(user)
 
@@ -147,12 +162,9 @@ class ClubChallengeCard:
         return min(100, round(100 * done / self.challenge.goal)) if self.challenge.goal else 0
 
 
-def club_challenges_for(user, *, today: datetime.date | None = None) -> list[ClubChallengeCard]:
-    """The club challenges running or still to come, with the member's progress: two queries at any size
-    (the challenges with their counts, and the member's dip dates)."""
-    today = today or timezone.localdate()
-    mine = ClubChallengeEntry.objects.filter(club_challenge=OuterRef("pk"), user_id=user.pk)
-    challenges = list(
+def _club_challenges_with_progress(today: datetime.date, user_id: int):
+    mine = ClubChallengeEntry.objects.filter(club_challenge=OuterRef("pk"), user_id=user_id)
+    return (
         ClubChallenge.objects.filter(ends_on__gte=today)
         .annotate(
             participants=Count("entries"),
@@ -161,20 +173,33 @@ def club_challenges_for(user, *, today: datetime.date | None = None) -> list[Clu
             total=Case(When(kind=ClubChallenge.Kind.CLUB_GOAL, then=club_goal_total()), default=Value(0)),
         )
         .order_by("starts_on", "ends_on", "pk")
+        .values_list(*_columns(ClubChallenge), "participants", "joined", "my_completed_at", "total")
     )
-    joined_day_kinds = [c for c in challenges if c.joined and not c.is_club_goal]
+
+
+# The dashboard asks it on every render after her dip, mostly of a club with no club challenge running.
+_CLUB_CHALLENGES_WITH_PROGRESS = PreparedQuery(_club_challenges_with_progress, today=datetime.date, user_id=int)
+
+
+def club_challenges_for(user, *, today: datetime.date | None = None) -> list[ClubChallengeCard]:
+    """The club challenges running or still to come, with the member's progress: two queries at any size
+    (the challenges with their counts, and the member's dip dates)."""
+    today = today or timezone.localdate()
+    rows = _CLUB_CHALLENGES_WITH_PROGRESS.rows(today=today, user_id=user.pk)
+    challenges = [(challenge, *rest) for challenge, rest in (_instances(row, ClubChallenge) for row in rows)]
+    joined_day_kinds = [challenge for challenge, _, joined, _, _ in challenges if joined and not challenge.is_club_goal]
     days = member_days(user_id=user.pk, challenges=joined_day_kinds)
     return [
         ClubChallengeCard(
             challenge=challenge,
-            participants=challenge.participants,
-            joined=challenge.joined,
-            completed_at=challenge.my_completed_at,
+            participants=participants,
+            joined=joined,
+            completed_at=completed_at,
             days_done=days.get(challenge.pk, 0),
-            total=challenge.total,
+            total=total,
             today=today,
         )
-        for challenge in challenges
+        for challenge, participants, joined, completed_at, total in challenges
     ]
 
 
@@ -192,11 +217,46 @@ def club_challenges_admin() -> list[ClubChallenge]:
 
 def club_badges_for(user) -> list[ClubChallengeEntry]:
     """The club challenges the member completed, newest first: their badges."""
-    return list(
-        ClubChallengeEntry.objects.filter(user_id=user.pk, completed_at__isnull=False)
-        .select_related("club_challenge")
+    entries = []
+    for row in _CLUB_BADGES.rows(user_id=user.pk):
+        entry, club_challenge, _ = _instances(row, ClubChallengeEntry, ClubChallenge)
+        entry.club_challenge = club_challenge
+        entries.append(entry)
+    return entries
+
+
+def _columns(model, via: str = "") -> tuple[str, ...]:
+    return tuple(via + field.attname for field in model._meta.concrete_fields)
+
+
+def _instances(row: tuple, *models) -> tuple:
+    """A prepared row of `_columns(model)` per model, in order, as instances; and what follows them."""
+    made, start = [], 0
+    for model in models:
+        names = _columns(model)
+        made.append(model.from_db(DEFAULT_DB_ALIAS, names, row[start : start + len(names)]))
+        start += len(names)
+    return (*made, row[start:])
+
+
+# Both read on every render of the dashboard after her dip: compiled once.
+_ACTIVE_CARDS = PreparedQuery(
+    lambda user_id: (
+        UserChallenge.objects.filter(user_id=user_id, is_active=True)
+        .annotate(dip_total=Count("dips"))
+        .order_by("-started_at", "-pk")
+        .values_list(*_columns(UserChallenge), *_columns(Challenge, "challenge__"), "dip_total")
+    ),
+    user_id=int,
+)
+_CLUB_BADGES = PreparedQuery(
+    lambda user_id: (
+        ClubChallengeEntry.objects.filter(user_id=user_id, completed_at__isnull=False)
         .order_by("-completed_at", "-pk")
-    )
+        .values_list(*_columns(ClubChallengeEntry), *_columns(ClubChallenge, "club_challenge__"))
+    ),
+    user_id=int,
+)
 
 
 def can_register_without_card(cards: list[ClubChallengeCard]) -> bool:

@@ -284,11 +284,13 @@ def _serve(
         if isinstance(shown, HttpResponseBase):
             return shown
         moments: list[datetime.datetime] = []
+        new_sections: dict[int, dict[str, object]] = {}  # seconds to keep -> cache key -> stored section
         context = {**shown.context, "csrf_token": csrf_placeholder(), _VALID_UNTIL: moments}
         if cacheable and section_base is not None:
             base, versions = section_base
-            # The third part: what the sections found in the cache in one call, per template.
-            context[SECTION_BASE] = (("section", release(), *base), versions, {})
+            # The third part: what the sections found in the cache in one call, per template; the fourth, the
+            # sections rendered, stored with the page in one call per lifetime.
+            context[SECTION_BASE] = (("section", release(), *base), versions, {}, new_sections)
         token = _rendering_moments.set(moments)
         try:
             html = render_to_string(template, context, request)
@@ -297,7 +299,14 @@ def _serve(
         now = timezone.now()
         valid_for = min([shown.valid_for, *((moment - now).total_seconds() for moment in moments)])
         if cacheable and valid_for >= 1:
-            _cache_call("set", cache_key, zlib.compress(html.encode()), min(int(valid_for), PAGE_TIMEOUT))
+            seconds = min(int(valid_for), PAGE_TIMEOUT)
+            new_sections.setdefault(seconds, {})[cache_key] = zlib.compress(html.encode())
+        for seconds, values in new_sections.items():
+            if len(values) == 1:
+                [(stored_key, value)] = values.items()
+                _cache_call("set", stored_key, value, seconds)
+            else:
+                _cache_call("set_many", values, seconds)
     response = HttpResponse(html.replace(csrf_placeholder(), get_token(request)))
     if cacheable:
         response[PAGE_DIGEST_HEADER] = hashlib.sha256(html.encode()).hexdigest()[:20]

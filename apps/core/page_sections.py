@@ -149,12 +149,12 @@ def section_render_each(
 ) -> str:
     """A list whose every item is a section of its own (`{% cached_each %}`): each item's HTML keyed by the
     section's scopes and `by(item)` (the item's own identity and version: its id, what it shows, its
-    counts), all looked up in one cache call and the missing ones stored in one. A new item in the list renders
-    that item, not the list."""
+    counts), all looked up in one cache call and the missing ones stored with the page (apps/core/page_cache.py,
+    one call). A new item in the list renders that item, not the list."""
     found = _cacheable(context)
     if found is None:
         return "".join(str(render(item)) for item in items)
-    (base, page_versions, _prefetched), moments = found
+    (base, page_versions, _prefetched, new), moments = found
     keys = []
     for item in items:
         key = _section_key(
@@ -163,7 +163,6 @@ def section_render_each(
         keys.append(None if key is None else _cache_key(key))
     stored = (_cache_call("get_many", [key for key in keys if key is not None]) or {}) if any(keys) else {}
     parts: list[str] = []
-    new: dict[int, dict[str, tuple]] = {}  # seconds to keep -> cache key -> stored section
     for item, cache_key in zip(items, keys, strict=True):
         if cache_key is not None and cache_key in stored:
             parts.append(_stored_html(stored[cache_key], moments))
@@ -172,8 +171,6 @@ def section_render_each(
         parts.append(html)
         if cache_key is not None and keep is not None:
             new.setdefault(keep[1], {})[cache_key] = keep[0]
-    for seconds, values in new.items():
-        _cache_call("set_many", values, seconds)
     return mark_safe("".join(parts))  # noqa: S308 - each part rendered by the template or stored from it
 
 
@@ -192,7 +189,7 @@ def section_render(
     cacheable = _cacheable(context)
     if cacheable is None:
         return render()
-    (base, page_versions, found), moments = cacheable
+    (base, page_versions, found, new), moments = cacheable
     chosen_by = _by_checked(name, by())
     key = _section_key(base, page_versions, origin=origin, name=name, scopes=scopes, chosen_by=chosen_by)
     if key is None:
@@ -206,5 +203,5 @@ def section_render(
         return _stored_html(stored, moments)
     html, keep = _rendered(render, moments)
     if keep is not None:
-        _cache_call("set", cache_key, *keep)
+        new.setdefault(keep[1], {})[cache_key] = keep[0]
     return html

@@ -8,10 +8,11 @@ the CPU of /club's feed than running it).
     ROLES = PreparedQuery(lambda user_id: UserRole.objects.filter(user_id=user_id).values_list("role"), user_id=int)
     rows = ROLES.rows(user_id=7)
 
-A queryset's shape must not depend on its parameters: each named parameter (an int or a str) is compiled as a
-stand-in value that is then found among the compiled parameters and replaced on every call. Everything else is
-a constant: the clock is the database's (`Now()`), never a value of Python's (a datetime parameter is refused
-at the first call, as it would be frozen into the SQL). The queryset is a `values_list`.
+A queryset's shape must not depend on its parameters: each named parameter (an int, a str or a date) is compiled
+as a stand-in value that is then found among the compiled parameters and replaced on every call. Everything else
+is a constant: the clock is the database's (`Now()`) or a named date parameter (the day of the page, which the
+tests set), never a value of Python's (a datetime or date constant is refused at the first call, as it would be
+frozen into the SQL). The queryset is a `values_list`.
 """
 
 import datetime
@@ -24,13 +25,18 @@ from django.db.models import QuerySet
 _STAND_INS = itertools.count(1)
 
 
-def _stand_in(kind: type) -> int | str:
+Value = int | str | datetime.date
+
+
+def _stand_in(kind: type) -> Value:
     number = next(_STAND_INS)
     if kind is int:
         return -(2**62) + number  # no id, no count, no row's value
     if kind is str:
         return f"\x00prepared-{number}"
-    raise TypeError(f"a prepared query's parameter is an int or a str, not {kind}")
+    if kind is datetime.date:
+        return datetime.date(1, 1, 1) + datetime.timedelta(days=number)  # no day anything happened on
+    raise TypeError(f"a prepared query's parameter is an int, a str or a date, not {kind}")
 
 
 class PreparedQuery:
@@ -47,14 +53,14 @@ class PreparedQuery:
             raise ValueError("a prepared query is a values_list")
         compiler = query.get_compiler(using)
         sql, params = compiler.as_sql()
-        if any(isinstance(value, (datetime.datetime, datetime.date)) for value in params):
-            raise ValueError("a prepared query has constant parameters only: take the time from the database (Now())")
         by_value = {value: name for name, value in stand_ins.items()}
         slots = {
             index: by_value[value]
             for index, value in enumerate(params)
-            if isinstance(value, (int, str)) and value in by_value
+            if isinstance(value, (int, str, datetime.date)) and value in by_value
         }
+        if any(isinstance(value, datetime.date) for index, value in enumerate(params) if index not in slots):
+            raise ValueError("a prepared query has constant parameters only: take the time from the database (Now())")
         missing = set(stand_ins) - set(slots.values())
         if missing:
             raise ValueError(f"a prepared query's parameters {sorted(missing)} are not among its compiled values")
@@ -62,7 +68,7 @@ class PreparedQuery:
         converters = compiler.get_converters([column[0] for column in compiler.select[: compiler.col_count]])
         return compiler, sql, list(params), slots, converters
 
-    def rows(self, **values: int | str) -> list:
+    def rows(self, **values: Value) -> list:
         using = DEFAULT_DB_ALIAS
         compiled = self._compiled.get(using)
         if compiled is None:

@@ -4,7 +4,9 @@ table that only screen readers see)."""
 
 import datetime
 from dataclasses import dataclass
+from typing import NamedTuple
 
+from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from apps.charts.svg import Chart, Point, bar_chart, format_value, line_chart
@@ -20,8 +22,7 @@ CALENDAR_LEFT = 36
 CALENDAR_TOP = 14
 
 
-@dataclass(frozen=True)
-class CalendarDay:
+class CalendarDay(NamedTuple):  # one per day of the year, per render: a plain tuple
     x: int
     y: int
     day: datetime.date
@@ -49,6 +50,26 @@ class Calendar:
                 f'<rect class="logbook-day{" logbook-day--dip" if cell.dipped else ""}" x="{int(cell.x)}" '
                 f'y="{int(cell.y)}" width="{CELL}" height="{CELL}" rx="2"/>'
                 for cell in self.days
+            )
+        )
+
+    @property
+    def labels(self) -> SafeString:
+        """The months down the side and a few days over the top, made in one go as the squares are."""
+        months = (f'<text class="chart-axis" x="0" y="{int(y)}">{escape(text)}</text>' for y, text in self.month_labels)
+        days = (
+            f'<text class="chart-axis" x="{int(x)}" y="10" text-anchor="middle">{escape(text)}</text>'
+            for x, text in self.day_labels
+        )
+        return mark_safe("".join((*months, *days)))  # noqa: S308 - numbers, and texts escaped
+
+    @property
+    def table_rows(self) -> SafeString:
+        """The screen readers' table: dip days per month."""
+        return mark_safe(  # noqa: S308 - the month's name escaped, the rest numbers and fixed words
+            "".join(
+                f'<tr><th scope="row">{escape(month)}</th><td>{int(count)} {"dag" if count == 1 else "dagen"}</td></tr>'
+                for month, count in self.rows
             )
         )
 

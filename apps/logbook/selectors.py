@@ -7,12 +7,16 @@ they should stay out. And nothing here ranks or rewards a longer time in the wat
 import datetime
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import cast
+from functools import cached_property
+from typing import NamedTuple
 
-from django.db.models import Count, Q, Sum
+from django.contrib.auth import get_user_model
+from django.db.models import Count, Subquery, Sum
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from apps.challenges.models import Dip, DipBuddy, UserBadge, UserChallenge
+from apps.core.prepared import PreparedQuery
 
 RECENT_WEEKS = 26
 SEASON_START_MONTH = 9  # a season runs from 1 September to 31 August
@@ -28,8 +32,7 @@ def week_start(day: datetime.date) -> datetime.date:
     return day - datetime.timedelta(days=day.weekday())
 
 
-@dataclass(frozen=True)
-class DayLog:
+class DayLog(NamedTuple):  # a row per day with dips: a plain tuple, made for each of them per render
     day: datetime.date
     dips: int
     temperature_sum: Decimal  # over the dips with a temperature
@@ -64,6 +67,8 @@ class WeekTemperature:
 
 @dataclass
 class Statistics:
+    """Her figures; the derived ones (weeks, runs, months) are read more than once per page: each made once."""
+
     today: datetime.date
     season_start: datetime.date
     total_dips: int
@@ -78,11 +83,11 @@ class Statistics:
     def is_empty(self) -> bool:
         return self.total_dips == 0
 
-    @property
+    @cached_property
     def dip_days(self) -> set[datetime.date]:
         return {log.day for log in self.days}
 
-    @property
+    @cached_property
     def month_temperatures(self) -> list[MonthTemperature]:
         """The average water temperature per calendar month with a logged temperature, newest first."""
         sums: dict[datetime.date, tuple[Decimal, int]] = {}
@@ -96,11 +101,11 @@ class Statistics:
             for month, (total, count) in sorted(sums.items(), reverse=True)
         ]
 
-    @property
+    @cached_property
     def weeks_with_dips(self) -> set[datetime.date]:
         return {week_start(log.day) for log in self.days}
 
-    @property
+    @cached_property
     def current_week_run(self) -> int:
         """Weeks in a row with at least one dip, up to now. This week counts once it has a dip; until
         then the run of the weeks before still stands (the week is not over)."""
@@ -114,7 +119,7 @@ class Statistics:
             week -= datetime.timedelta(weeks=1)
         return run
 
-    @property
+    @cached_property
     def best_week_run(self) -> int:
         best = run = 0
         previous = None
@@ -124,7 +129,7 @@ class Statistics:
             previous = week
         return best
 
-    @property
+    @cached_property
     def recent_weeks(self) -> list[WeekCount]:
         """Dips per week over the last RECENT_WEEKS weeks, this week last."""
         counts: dict[datetime.date, int] = {}
@@ -135,7 +140,7 @@ class Statistics:
         starts = [this_week - datetime.timedelta(weeks=n) for n in range(RECENT_WEEKS - 1, -1, -1)]
         return [WeekCount(start=start, dips=counts.get(start, 0)) for start in starts]
 
-    @property
+    @cached_property
     def season_weeks(self) -> list[WeekTemperature]:
         """The average water temperature per week of this season so far (None: no temperature logged)."""
         sums: dict[datetime.date, tuple[Decimal, int]] = {}
@@ -157,42 +162,73 @@ def _average(total: Decimal, count: int) -> Decimal:
     return (total / count).quantize(Decimal("0.1"))
 
 
+def _counted(queryset, value):
+    """One figure of the member's rows as a column (0 rows: NULL)."""
+    return Subquery(queryset.order_by().values("user_id").annotate(value=value).values("value")[:1])
+
+
+def _summary(user_id: int, season_start: datetime.date):
+    dips = Dip.objects.filter(user_id=user_id)
+    return (
+        get_user_model()
+        .objects.filter(pk=user_id)
+        .order_by()
+        .values_list(
+            Coalesce(_counted(dips, Count("pk")), 0),
+            Coalesce(_counted(dips.filter(dip_date__gte=season_start), Count("pk")), 0),
+            Coalesce(_counted(dips, Sum("duration_seconds")), 0),
+            Coalesce(_counted(UserBadge.objects.filter(user_id=user_id), Count("pk")), 0),
+            Coalesce(
+                _counted(UserChallenge.objects.filter(user_id=user_id, completed_at__isnull=False), Count("pk")), 0
+            ),
+        )
+    )
+
+
+def _coldest(user_id: int):
+    return (
+        Dip.objects.filter(user_id=user_id, water_temperature__isnull=False)
+        .order_by("water_temperature", "dip_date", "pk")
+        .values_list("water_temperature", "dip_date", "spot")[:1]
+    )
+
+
+def _days(user_id: int):
+    # One row per day with dips: at most one per calendar day, so bounded by the days, not the dips.
+    return (
+        Dip.objects.filter(user_id=user_id)
+        .order_by()
+        .values("dip_date")
+        .annotate(n=Count("pk"), t_sum=Sum("water_temperature"), t_n=Count("water_temperature"))
+        .order_by("dip_date")
+        .values_list("dip_date", "n", "t_sum", "t_n")
+    )
+
+
+# Compiled once: the page is rendered again after each of her dips.
+_SUMMARY = PreparedQuery(_summary, user_id=int, season_start=datetime.date)
+_COLDEST = PreparedQuery(_coldest, user_id=int)
+_DAYS = PreparedQuery(_days, user_id=int)
+
+
 def statistics_for(user, *, today: datetime.date | None = None) -> Statistics:
     today = today or timezone.localdate()
     start = season_start(today)
-    dips = Dip.objects.filter(user=user).order_by()
-    totals = dips.aggregate(
-        total=Count("pk"),
-        season=Count("pk", filter=Q(dip_date__gte=start)),
-        seconds=Sum("duration_seconds"),
-    )
-    # The filter leaves no NULL temperature; the stubs cannot know.
-    coldest = cast(
-        "tuple[Decimal, datetime.date, str] | None",
-        dips.filter(water_temperature__isnull=False)
-        .order_by("water_temperature", "dip_date", "pk")
-        .values_list("water_temperature", "dip_date", "spot")
-        .first(),
-    )
-    # One row per day with dips: at most one per calendar day, so bounded by the days, not the dips.
-    days = [
-        DayLog(
-            day=row["dip_date"], dips=row["n"], temperature_sum=row["t_sum"] or Decimal(0), temperature_count=row["t_n"]
-        )
-        for row in dips.values("dip_date")
-        .annotate(n=Count("pk"), t_sum=Sum("water_temperature"), t_n=Count("water_temperature"))
-        .order_by("dip_date")
-    ]
+    total, season, seconds, badges, completed = _SUMMARY.rows(user_id=user.pk, season_start=start)[0]
+    coldest = _COLDEST.rows(user_id=user.pk)
     return Statistics(
         today=today,
         season_start=start,
-        total_dips=totals["total"],
-        season_dips=totals["season"],
-        total_seconds=totals["seconds"] or 0,
-        badges_earned=UserBadge.objects.filter(user=user).count(),
-        challenges_completed=UserChallenge.objects.filter(user=user, completed_at__isnull=False).count(),
-        coldest=ColdestDip(*coldest) if coldest else None,
-        days=days,
+        total_dips=total,
+        season_dips=season,
+        total_seconds=seconds,
+        badges_earned=badges,
+        challenges_completed=completed,
+        coldest=ColdestDip(*coldest[0]) if coldest else None,
+        days=[
+            DayLog(day=day, dips=dips, temperature_sum=t_sum or Decimal(0), temperature_count=t_n)
+            for day, dips, t_sum, t_n in _DAYS.rows(user_id=user.pk)
+        ],
     )
 
 
@@ -202,20 +238,30 @@ class SwumWith:
     days: int
 
 
+_NAMED = PreparedQuery(
+    lambda user_id: (
+        DipBuddy.objects.filter(dip__user_id=user_id)
+        .exclude(status=DipBuddy.Status.DECLINED)
+        .values_list("buddy_id", "buddy__full_name", "dip__dip_date")
+    ),
+    user_id=int,
+)
+_NAMED_ME = PreparedQuery(
+    lambda user_id: DipBuddy.objects.filter(buddy_id=user_id, status=DipBuddy.Status.ACCEPTED).values_list(
+        "dip__user_id", "dip__user__full_name", "dip__dip_date"
+    ),
+    user_id=int,
+)
+
+
 def swum_with(user) -> list[SwumWith]:
     """ "Samen met": per clubmate, on how many days the member and they dipped together: the member named
     them (and they did not say "Klopt niet"), or they named the member and the member put it on their card.
     By name, never ranked. Two queries."""
     days: dict[int, set[datetime.date]] = {}
     names: dict[int, str] = {}
-    named = (
-        DipBuddy.objects.filter(dip__user=user)
-        .exclude(status=DipBuddy.Status.DECLINED)
-        .values_list("buddy_id", "buddy__full_name", "dip__dip_date")
-    )
-    named_me = DipBuddy.objects.filter(buddy=user, status=DipBuddy.Status.ACCEPTED).values_list(
-        "dip__user_id", "dip__user__full_name", "dip__dip_date"
-    )
+    named = _NAMED.rows(user_id=user.pk)
+    named_me = _NAMED_ME.rows(user_id=user.pk)
     for clubmate, name, day in [*named, *named_me]:
         days.setdefault(clubmate, set()).add(day)
         names[clubmate] = name.strip() or "Zwemmer"

@@ -4,6 +4,7 @@ that changes an item shows on the next visit: a Brrr!, an admin hiding it, the o
 an edited dip, a renamed member, an account that is gone. The feed's first page is read with prepared queries
 (apps/core/prepared.py), which must be the queries the sources describe."""
 
+import zlib
 from decimal import Decimal
 
 import pytest
@@ -51,18 +52,36 @@ def _page(client) -> str:
 
 
 class _Stored:
-    """The sections the pages cache stored in one call per page (set_many: the feed's new items)."""
+    """The feed's items the pages cache stored: a page stores its new sections with it (set_many, or set for
+    one), and an item is the section that holds one of the feed's articles."""
 
     def __init__(self, monkeypatch):
         self.items: list[str] = []
         cache = caches["pages"]
-        original = cache.set_many
+        original_set, original_set_many = cache.set, cache.set_many
+        inside_set_many = []  # a backend's set_many may call its set: counted once
 
-        def set_many(values, timeout=None):
-            self.items.extend(values)
-            return original(values, timeout)
+        def set_many(values, *args, **kwargs):
+            self.items.extend(key for key, value in values.items() if _is_feed_item(value))
+            inside_set_many.append(True)
+            try:
+                return original_set_many(values, *args, **kwargs)
+            finally:
+                inside_set_many.pop()
+
+        def set_(key, value, *args, **kwargs):
+            if not inside_set_many and _is_feed_item(value):
+                self.items.append(key)
+            return original_set(key, value, *args, **kwargs)
 
         monkeypatch.setattr(cache, "set_many", set_many)
+        monkeypatch.setattr(cache, "set", set_)
+
+
+def _is_feed_item(value) -> bool:
+    if not isinstance(value, tuple):  # a page: its compressed HTML; a section: that and its end
+        return False
+    return 'class="card club-item"' in zlib.decompress(value[0]).decode()
 
 
 def test_another_members_dip_renders_one_new_item_and_keeps_the_others(viewer, monkeypatch):

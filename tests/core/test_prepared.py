@@ -50,3 +50,18 @@ def test_a_parameter_that_changes_the_querys_shape_is_refused():
     shaped = PreparedQuery(lambda name: User.objects.filter(full_name__isnull=bool(name)).values_list("pk"), name=str)
     with pytest.raises(ValueError, match="not among its compiled values"):
         shaped.rows(name="x")
+
+
+def test_a_date_parameter_is_each_calls_own_day_and_a_date_constant_is_refused():
+    anna = UserFactory(full_name="Anna")
+    day = timezone.localdate()
+    joined_since = PreparedQuery(
+        lambda user_id, since: User.objects.filter(pk=user_id, created_at__date__gte=since).values_list("full_name"),
+        user_id=int,
+        since=datetime.date,
+    )
+    assert joined_since.rows(user_id=anna.pk, since=day) == [("Anna",)]
+    assert joined_since.rows(user_id=anna.pk, since=day + datetime.timedelta(days=1)) == []
+    frozen = PreparedQuery(lambda: User.objects.filter(created_at__date__gte=day).values_list("pk"))
+    with pytest.raises(ValueError, match="Now()"):
+        frozen.rows()

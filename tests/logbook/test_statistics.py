@@ -200,3 +200,28 @@ def test_samen_met_counts_the_days_with_each_clubmate_by_name_never_ranked(membe
     assert '<span>Bas Bos</span> <span class="muted">1 dag</span>' in section
     assert '<span>Zoë Zee</span> <span class="muted">3 dagen</span>' in section
     assert "Nee Nooit" not in section
+
+
+def test_the_cached_page_follows_her_dip_its_edit_and_its_undo(member_client, member):
+    from django.core.cache import caches
+
+    from apps.challenges.conditions import DipConditions
+    from apps.challenges.services.cards import challenge_start
+    from apps.challenges.services.dip_changes import dip_details_update, dip_undo
+    from apps.challenges.services.dips import dip_register
+
+    caches["pages"].clear()
+    challenge_start(user=member, challenge_id=ChallengeFactory(target_dips=50).pk)
+    dip_register(user=member, now=timezone.now() - datetime.timedelta(days=1))
+
+    def page() -> tuple[str, bool]:
+        html = member_client.get("/statistieken").content.decode()
+        return re.findall(r'<dd class="stat-value">([^<]*)</dd>', html)[0], "Je koudste plons: <strong>4,5" in html
+
+    assert page() == ("1", False)
+    dip = dip_register(user=member).dip
+    assert page() == ("2", False)
+    dip_details_update(user=member, dip_id=dip.pk, conditions=DipConditions(water_temperature=Decimal("4.5")))
+    assert page() == ("2", True)
+    dip_undo(user=member, dip_id=dip.pk)
+    assert page() == ("1", False)
