@@ -267,6 +267,7 @@ def test_keyboard_only_registers_a_dip_with_details_and_stops_the_challenge(page
     page.keyboard.press("Enter")
     page.get_by_text("Plons toegevoegd!").first.wait_for()
     page.get_by_text("Nog 4 plonsen te gaan!").wait_for()
+    page.get_by_text("Foto toegevoegd.").first.wait_for()  # the photo goes up after the dip's answer
     assert card.dips.count() == 1 and card.dips.get().photo
     assert str(card.dips.get().water_temperature) == "4.5"
 

@@ -1,6 +1,7 @@
 """Issue 34 §6: after "Doe mee" on a phone (390 x 844) the page jumps to the club challenges, and the answer is
 drawn there, inside the screen and above the bottom tab bar, not at the top of the page far above."""
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import ARTIFACTS, sign_in
@@ -13,6 +14,17 @@ PLACE = """element => {
   const barShown = getComputedStyle(bar).position === "fixed" && barBox.height > 0;
   return {top: box.top, bottom: box.bottom, limit: barShown ? barBox.top : window.innerHeight};
 }"""
+IN_VIEW = f"element => {{ const place = ({PLACE})(element); return place.top >= 0 && place.bottom <= place.limit; }}"
+
+
+def assert_comes_into_view(page, locator):
+    """The browser jumps to the page's #anchor once the new page has loaded: wait for that, not for a time."""
+    try:
+        page.wait_for_function(IN_VIEW, arg=locator.element_handle(), timeout=10_000)
+    except PlaywrightTimeoutError:
+        pass
+    place = locator.evaluate(PLACE)
+    assert place["top"] >= 0 and place["bottom"] <= place["limit"], place
 
 
 def test_the_answer_to_doe_mee_is_in_view(page):
@@ -27,8 +39,7 @@ def test_the_answer_to_doe_mee_is_in_view(page):
     answer = page.locator("#clubchallenges .message", has_text="Je doet mee met Decemberduik!")
     expect(answer).to_be_visible()
     expect(page.locator(".messages .message")).to_have_count(0)
-    place = answer.evaluate(PLACE)
-    assert place["top"] >= 0 and place["bottom"] <= place["limit"], place
+    assert_comes_into_view(page, answer)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "doe-mee-answer-390.png"))
     assert page.js_errors == []
