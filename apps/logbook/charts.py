@@ -3,13 +3,14 @@ the same accessible way (an `<svg role="img">` with a title and a description, a
 table that only screen readers see)."""
 
 import datetime
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from apps.charts.svg import Chart, Point, bar_chart, format_value, line_chart
-from apps.core.formatting import dutch_date
+from apps.core.formatting import dutch_date, dutch_dates
 
 from .selectors import Statistics
 
@@ -82,8 +83,14 @@ def month_name(first_of_month: datetime.date) -> str:
     return dutch_date(first_of_month).split(" ", 1)[1]
 
 
-def _week_caption(start: datetime.date) -> str:
-    return f"week {start.isocalendar().week} ({dutch_date(start)})"
+def _week_points(starts: list[datetime.date], values: Sequence[float | None]) -> list[Point]:
+    """A point per week: its number under the axis, "week 47 (16 november 2026)" in the table."""
+    date = dutch_dates()
+    points = []
+    for start, value in zip(starts, values, strict=True):
+        week = str(start.isocalendar().week)
+        points.append(Point(label=week, value=value, caption=f"week {week} ({date(start)})"))
+    return points
 
 
 def statistics_charts(stats: Statistics) -> StatisticsCharts:
@@ -95,10 +102,7 @@ def statistics_charts(stats: Statistics) -> StatisticsCharts:
             f"Staafdiagram: in {weeks_with_dips} van de laatste {len(weeks)} weken plonsde je, "
             f"samen {sum(week.dips for week in weeks)} keer."
         ),
-        points=[
-            Point(label=str(week.start.isocalendar().week), value=week.dips, caption=_week_caption(week.start))
-            for week in weeks
-        ],
+        points=_week_points([week.start for week in weeks], [week.dips for week in weeks]),
         unit="plonsen",
         dom_id="chart-plonsen-per-week",
     )
@@ -113,14 +117,10 @@ def statistics_charts(stats: Statistics) -> StatisticsCharts:
             if logged
             else "Lijndiagram van de gemiddelde watertemperatuur per week: nog geen temperaturen gemeten dit seizoen."
         ),
-        points=[
-            Point(
-                label=str(week.start.isocalendar().week),
-                value=float(week.average) if week.average is not None else None,
-                caption=_week_caption(week.start),
-            )
-            for week in season
-        ],
+        points=_week_points(
+            [week.start for week in season],
+            [float(week.average) if week.average is not None else None for week in season],
+        ),
         unit="°C",
         decimals=1,
         dom_id="chart-seizoen-temperatuur",

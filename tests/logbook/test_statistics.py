@@ -8,6 +8,7 @@ import pytest
 from django.utils import timezone
 
 from apps.challenges.models import Dip, UserChallenge
+from apps.core.formatting import dutch_date
 from apps.logbook.charts import CALENDAR_LEFT, CALENDAR_TOP, CELL, GAP, statistics_charts
 from apps.logbook.selectors import season_start, statistics_for
 from tests.factories import ChallengeFactory, DipFactory, UserBadgeFactory, UserChallengeFactory
@@ -254,3 +255,14 @@ def test_the_cached_page_follows_her_dip_its_edit_and_its_undo(member_client, me
     assert page() == ("2", True)
     dip_undo(user=member, dip_id=dip.pk)
     assert page() == ("1", False)
+
+
+def test_the_weeks_are_captioned_with_their_number_and_monday(member):
+    dips_on(member, [datetime.date(2026, 1, 2), TODAY], water_temperature=Decimal("4.0"))
+    stats = statistics_for(member, today=TODAY)
+    charts = statistics_charts(stats)
+    for chart, weeks in ((charts.weeks, stats.recent_weeks), (charts.season, stats.season_weeks)):
+        assert [point.caption for point in chart.points] == [
+            f"week {week.start.isocalendar().week} ({dutch_date(week.start)})" for week in weeks
+        ]
+    assert charts.weeks.points[-1].caption == "week 48 (23 november 2026)"
