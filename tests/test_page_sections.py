@@ -159,13 +159,13 @@ def _afspraak(member):
 # its one section through her dip (3: session, user, the admin-role check); /dashboard keeps five of nine sections
 # and reads the rest with prepared queries (7, was 9: session, user, the admin check, her cards, the badge summary,
 # the club challenges, her club badges); /challenge keeps samen plonsen's part of the card (9, was 10);
-# /statistieken reads her figures in one query, the coldest dip, her days and the two sides of "Samen met" (8, was
-# 10); /club reads its feed (a query per source and the Brrr!s) and keeps its sharing and club challenges sections
+# /statistieken reads her figures and coldest dip in one query, her days and the two sides of "Samen met" (7, was
+# 8); /club reads its feed (a query per source and the Brrr!s) and keeps its sharing and club challenges sections
 # (10, was 12).
 RENDERED_PATHS = [
     ("/dashboard", _own_dip, 7),
     ("/challenge", _own_dip, 9),
-    ("/statistieken", _own_dip, 8),
+    ("/statistieken", _own_dip, 7),
     ("/account", _own_dip, 3),
     ("/club", _other_dip, 13),  # one query per feed source (the series, afgelast and moved sources included)
     # The plan list (events and afspraken, /events leads there): after a sign-up its rows but one come from the

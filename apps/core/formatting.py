@@ -1,6 +1,7 @@
 """Dates as the members read them. Here, below every app, so models, selectors and services alike can use it."""
 
 import datetime
+from collections.abc import Callable
 from functools import lru_cache
 
 from django.utils import timezone, translation
@@ -16,6 +17,12 @@ def dutch_date(value) -> str:
     if isinstance(value, datetime.datetime) and timezone.is_aware(value):
         value = timezone.localtime(value)
     return f"{value.day} {month_names(translation.get_language())[value.month]} {value.year:04d}"
+
+
+def dutch_dates() -> Callable[[datetime.date], str]:
+    """dutch_date for a run of calendar dates (a chart's weeks): the language looked up once."""
+    names = month_names(translation.get_language())
+    return lambda day: f"{day.day} {names[day.month]} {day.year:04d}"
 
 
 @lru_cache(maxsize=8)

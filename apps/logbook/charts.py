@@ -3,14 +3,14 @@ the same accessible way (an `<svg role="img">` with a title and a description, a
 table that only screen readers see)."""
 
 import datetime
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from apps.charts.svg import Chart, Point, bar_chart, format_value, line_chart
-from apps.core.formatting import dutch_date
+from apps.core.formatting import dutch_date, dutch_dates
 
 from .selectors import Statistics
 
@@ -22,18 +22,16 @@ CALENDAR_LEFT = 36
 CALENDAR_TOP = 14
 
 
-class CalendarDay(NamedTuple):  # one per day of the year, per render: a plain tuple
-    x: int
-    y: int
-    day: datetime.date
-    dipped: bool
+# The x of each day of the month's square, and whether it is a dip day's: the same for every render.
+DAY_X = [CALENDAR_LEFT + day * (CELL + GAP) for day in range(31)]
+DAY_CLASS = {False: "logbook-day", True: "logbook-day logbook-day--dip"}
 
 
 @dataclass(frozen=True)
 class Calendar:
     title: str
     description: str
-    days: list[CalendarDay]
+    days: list[tuple[int, int, bool]]  # (x, y, dipped): a square per day, in the order of the days
     month_labels: list[tuple[int, str]]  # (y, "jan"): a label per row
     day_labels: list[tuple[int, str]]  # (x, "10"): a few days of the month over the columns
     rows: list[tuple[str, int]]  # per month: ("november 2026", dip days)
@@ -47,9 +45,8 @@ class Calendar:
         page's rendering (issue 37). Only whole numbers and fixed words go in, nothing to escape."""
         return mark_safe(  # noqa: S308 - integers and constant class names only
             "".join(
-                f'<rect class="logbook-day{" logbook-day--dip" if cell.dipped else ""}" x="{int(cell.x)}" '
-                f'y="{int(cell.y)}" width="{CELL}" height="{CELL}" rx="2"/>'
-                for cell in self.days
+                f'<rect class="{DAY_CLASS[dipped]}" x="{x:d}" y="{y:d}" width="{CELL}" height="{CELL}" rx="2"/>'
+                for x, y, dipped in self.days
             )
         )
 
@@ -86,8 +83,14 @@ def month_name(first_of_month: datetime.date) -> str:
     return dutch_date(first_of_month).split(" ", 1)[1]
 
 
-def _week_caption(start: datetime.date) -> str:
-    return f"week {start.isocalendar().week} ({dutch_date(start)})"
+def _week_points(starts: list[datetime.date], values: Sequence[float | None]) -> list[Point]:
+    """A point per week: its number under the axis, "week 47 (16 november 2026)" in the table."""
+    date = dutch_dates()
+    points = []
+    for start, value in zip(starts, values, strict=True):
+        week = str(start.isocalendar().week)
+        points.append(Point(label=week, value=value, caption=f"week {week} ({date(start)})"))
+    return points
 
 
 def statistics_charts(stats: Statistics) -> StatisticsCharts:
@@ -99,10 +102,7 @@ def statistics_charts(stats: Statistics) -> StatisticsCharts:
             f"Staafdiagram: in {weeks_with_dips} van de laatste {len(weeks)} weken plonsde je, "
             f"samen {sum(week.dips for week in weeks)} keer."
         ),
-        points=[
-            Point(label=str(week.start.isocalendar().week), value=week.dips, caption=_week_caption(week.start))
-            for week in weeks
-        ],
+        points=_week_points([week.start for week in weeks], [week.dips for week in weeks]),
         unit="plonsen",
         dom_id="chart-plonsen-per-week",
     )
@@ -117,14 +117,10 @@ def statistics_charts(stats: Statistics) -> StatisticsCharts:
             if logged
             else "Lijndiagram van de gemiddelde watertemperatuur per week: nog geen temperaturen gemeten dit seizoen."
         ),
-        points=[
-            Point(
-                label=str(week.start.isocalendar().week),
-                value=float(week.average) if week.average is not None else None,
-                caption=_week_caption(week.start),
-            )
-            for week in season
-        ],
+        points=_week_points(
+            [week.start for week in season],
+            [float(week.average) if week.average is not None else None for week in season],
+        ),
         unit="°C",
         decimals=1,
         dom_id="chart-seizoen-temperatuur",
@@ -135,22 +131,26 @@ def statistics_charts(stats: Statistics) -> StatisticsCharts:
 def year_calendar(stats: Statistics) -> Calendar:
     """The last twelve months as a grid: a row per month, a column per day of the month, dip days filled.
     Twelve rows of 31 fit a phone's width; a week-per-column calendar would be too small to read there."""
-    dipped = stats.dip_days
+    # By day numbers (ordinals): a date object per day of the year was most of the calendar's cost.
+    dipped = {day.toordinal() for day in stats.dip_days}
+    today = stats.today.toordinal()
     # This month and the eleven before it.
     months_back = stats.today.year * 12 + stats.today.month - 1 - (CALENDAR_MONTHS - 1)
     month = datetime.date(months_back // 12, months_back % 12 + 1, 1)
-    days, month_labels, rows = [], [], []
+    days: list[tuple[int, int, bool]] = []
+    month_labels, rows = [], []
     for row in range(CALENDAR_MONTHS):
         y = CALENDAR_TOP + row * (CELL + GAP)
         month_labels.append((y + CELL - 2, MONTH_SHORT[month.month - 1]))
-        day, count = month, 0
-        while day.month == month.month and day <= stats.today:
-            x = CALENDAR_LEFT + (day.day - 1) * (CELL + GAP)
-            days.append(CalendarDay(x=x, y=y, day=day, dipped=day in dipped))
-            count += day in dipped
-            day += datetime.timedelta(days=1)
-        rows.append((month_name(month), count))
-        month = _next_month(month)
+        next_month = _next_month(month)
+        first = month.toordinal()
+        shown = [
+            (DAY_X[number], y, first + number in dipped)
+            for number in range(min(next_month.toordinal(), today + 1) - first)
+        ]
+        days.extend(shown)
+        rows.append((month_name(month), sum(1 for _x, _y, dip in shown if dip)))
+        month = next_month
     total = sum(count for _name, count in rows)
     return Calendar(
         title="Jaarkalender van je plonsdagen",

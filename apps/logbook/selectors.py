@@ -1,4 +1,4 @@
-"""Mijn statistieken: one member's whole history in five queries, whatever its length.
+"""Mijn statistieken: one member's whole history in four queries, whatever its length.
 
 The rhythm is counted in weeks, never in days: a daily streak pushes people into the water on days
 they should stay out. And nothing here ranks or rewards a longer time in the water.
@@ -167,6 +167,15 @@ def _counted(queryset, value):
     return Subquery(queryset.order_by().values("user_id").annotate(value=value).values("value")[:1])
 
 
+def _coldest(user_id: int, field: str):
+    """One field of her coldest dip as a column (no dip with a temperature: NULL)."""
+    return Subquery(
+        Dip.objects.filter(user_id=user_id, water_temperature__isnull=False)
+        .order_by("water_temperature", "dip_date", "pk")
+        .values(field)[:1]
+    )
+
+
 def _summary(user_id: int, season_start: datetime.date):
     dips = Dip.objects.filter(user_id=user_id)
     return (
@@ -181,15 +190,10 @@ def _summary(user_id: int, season_start: datetime.date):
             Coalesce(
                 _counted(UserChallenge.objects.filter(user_id=user_id, completed_at__isnull=False), Count("pk")), 0
             ),
+            _coldest(user_id, "water_temperature"),
+            _coldest(user_id, "dip_date"),
+            _coldest(user_id, "spot"),
         )
-    )
-
-
-def _coldest(user_id: int):
-    return (
-        Dip.objects.filter(user_id=user_id, water_temperature__isnull=False)
-        .order_by("water_temperature", "dip_date", "pk")
-        .values_list("water_temperature", "dip_date", "spot")[:1]
     )
 
 
@@ -207,15 +211,13 @@ def _days(user_id: int):
 
 # Compiled once: the page is rendered again after each of her dips.
 _SUMMARY = PreparedQuery(_summary, user_id=int, season_start=datetime.date)
-_COLDEST = PreparedQuery(_coldest, user_id=int)
 _DAYS = PreparedQuery(_days, user_id=int)
 
 
 def statistics_for(user, *, today: datetime.date | None = None) -> Statistics:
     today = today or timezone.localdate()
     start = season_start(today)
-    total, season, seconds, badges, completed = _SUMMARY.rows(user_id=user.pk, season_start=start)[0]
-    coldest = _COLDEST.rows(user_id=user.pk)
+    total, season, seconds, badges, completed, *coldest = _SUMMARY.rows(user_id=user.pk, season_start=start)[0]
     return Statistics(
         today=today,
         season_start=start,
@@ -224,7 +226,7 @@ def statistics_for(user, *, today: datetime.date | None = None) -> Statistics:
         total_seconds=seconds,
         badges_earned=badges,
         challenges_completed=completed,
-        coldest=ColdestDip(*coldest[0]) if coldest else None,
+        coldest=ColdestDip(*coldest) if coldest[0] is not None else None,
         days=[
             DayLog(day=day, dips=dips, temperature_sum=t_sum or Decimal(0), temperature_count=t_n)
             for day, dips, t_sum, t_n in _DAYS.rows(user_id=user.pk)

@@ -8,7 +8,8 @@ import pytest
 from django.utils import timezone
 
 from apps.challenges.models import Dip, UserChallenge
-from apps.logbook.charts import statistics_charts
+from apps.core.formatting import dutch_date
+from apps.logbook.charts import CALENDAR_LEFT, CALENDAR_TOP, CELL, GAP, statistics_charts
 from apps.logbook.selectors import season_start, statistics_for
 from tests.factories import ChallengeFactory, DipFactory, UserBadgeFactory, UserChallengeFactory
 
@@ -110,7 +111,36 @@ def test_the_calendar_covers_twelve_months_up_to_today(member):
     dips_on(member, [datetime.date(2026, 11, 2), datetime.date(2026, 11, 3), datetime.date(2025, 12, 31)])
     calendar = statistics_charts(statistics_for(member, today=TODAY)).calendar
     assert calendar.rows[0] == ("december 2025", 1) and calendar.rows[-1] == ("november 2026", 2)
-    assert calendar.days[-1].day == TODAY and sum(day.dipped for day in calendar.days) == 3
+    assert len(calendar.days) == 31 + 31 + 28 + 31 + 30 + 31 + 30 + 31 + 31 + 30 + 31 + TODAY.day
+    assert calendar.days[-1][:2] == (CALENDAR_LEFT + (TODAY.day - 1) * (CELL + GAP), CALENDAR_TOP + 11 * (CELL + GAP))
+    assert sum(dipped for _x, _y, dipped in calendar.days) == 3
+
+
+def squares_day_by_day(dip_days: set[datetime.date], today: datetime.date) -> str:
+    """The calendar's squares as its picture is meant: walked a date at a time."""
+    squares, month = [], datetime.date(today.year - 1, today.month, 1)
+    for row in range(12):
+        month = (month + datetime.timedelta(days=32)).replace(day=1)
+        day = month
+        while day.month == month.month and day <= today:
+            x, y = CALENDAR_LEFT + (day.day - 1) * (CELL + GAP), CALENDAR_TOP + row * (CELL + GAP)
+            dip = " logbook-day--dip" if day in dip_days else ""
+            squares.append(f'<rect class="logbook-day{dip}" x="{x}" y="{y}" width="{CELL}" height="{CELL}" rx="2"/>')
+            day += datetime.timedelta(days=1)
+    return "".join(squares)
+
+
+@pytest.mark.parametrize(
+    "today", [TODAY, datetime.date(2028, 2, 29), datetime.date(2027, 1, 1), datetime.date(2026, 12, 31)]
+)
+def test_the_calendar_squares_are_the_days_of_the_last_twelve_months(member, today):
+    days = [today - datetime.timedelta(days=n * n) for n in range(20)] + [today + datetime.timedelta(days=1)]
+    dips_on(member, days)
+    calendar = statistics_charts(statistics_for(member, today=today)).calendar
+    assert calendar.day_cells == squares_day_by_day(set(days), today)
+    first_shown = datetime.date(today.year - (today.month < 12), today.month % 12 + 1, 1)
+    in_view = sum(1 for day in days if first_shown <= day <= today)
+    assert calendar.day_cells.count("logbook-day--dip") == sum(count for _month, count in calendar.rows) == in_view
 
 
 def test_the_empty_state_invites_the_first_dip(member_client):
@@ -144,9 +174,9 @@ def test_statistics_query_budget(member_client, member, size, django_assert_max_
         days = [today - datetime.timedelta(days=n // 2) for n in range(size)]
         dips_on(member, days, water_temperature=Decimal("5.5"), duration_seconds=120, spot="Pier")
         UserChallenge.objects.filter(user=member).update(completed_at=timezone.now())
-    # Session, user, admin role, then seven reads whatever the history: totals, coldest, days, badges,
-    # completed challenges, and the two of "Samen met".
-    with django_assert_max_num_queries(10):
+    # Session, user, admin role, then her figures with her coldest dip in one read, her days, and the two of
+    # "Samen met", whatever the history; the rest is the page cache's bookkeeping.
+    with django_assert_max_num_queries(9):
         response = member_client.get("/statistieken")
     assert response.status_code == 200
     if size:
@@ -225,3 +255,14 @@ def test_the_cached_page_follows_her_dip_its_edit_and_its_undo(member_client, me
     assert page() == ("2", True)
     dip_undo(user=member, dip_id=dip.pk)
     assert page() == ("1", False)
+
+
+def test_the_weeks_are_captioned_with_their_number_and_monday(member):
+    dips_on(member, [datetime.date(2026, 1, 2), TODAY], water_temperature=Decimal("4.0"))
+    stats = statistics_for(member, today=TODAY)
+    charts = statistics_charts(stats)
+    for chart, weeks in ((charts.weeks, stats.recent_weeks), (charts.season, stats.season_weeks)):
+        assert [point.caption for point in chart.points] == [
+            f"week {week.start.isocalendar().week} ({dutch_date(week.start)})" for week in weeks
+        ]
+    assert charts.weeks.points[-1].caption == "week 48 (23 november 2026)"
