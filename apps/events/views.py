@@ -19,14 +19,11 @@ from apps.accounts.access import member_required_action
 from apps.core.numbers import whole_number
 from apps.core.page_cache import EVENTS, PAGE_TIMEOUT, Page, cached_page
 
+from .calendar_selectors import calendar_events_for_token
 from .ics import event_ics, ics_filename, member_calendar_ics
 from .links import PLANS_URL
 from .models import CalendarFeed, Event
-from .selectors import (
-    calendar_events_for_token,
-    event_card_for,
-    seconds_until_first_starts,
-)
+from .selectors import event_card_for, seconds_until_first_starts
 from .series_selectors import series_state_for
 from .services import (
     MESSAGE_CALENDAR_CREATED,

@@ -15,7 +15,8 @@ from apps.challenges.views.club import celebrate_dip
 from apps.core.errors import json_endpoint
 from apps.core.page_cache import EVENTS, TOGETHER, Page, cached_page
 from apps.core.page_sections import lazy_value
-from apps.events.selectors import club_life_settings_for, past_events_joined_by
+from apps.events.calendar_selectors import club_life_settings_for
+from apps.events.selectors import past_events_joined_by
 from apps.events.views import MESSAGE_PLACE as EVENTS_MESSAGE_PLACE
 
 from .forms import MeetupForm, parse_when

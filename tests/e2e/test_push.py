@@ -90,7 +90,7 @@ def test_subscribe_push_show_click_and_remove(page, push_receiver):
     shown = page.evaluate(
         """async () => {
           const registration = await navigator.serviceWorker.ready;
-          for (let i = 0; i < 50; i += 1) {
+          for (let i = 0; i < 300; i += 1) {  // until it is shown (a loaded machine wakes the worker late)
             const found = await registration.getNotifications();
             if (found.length) return found.map((n) => ({title: n.title, body: n.body, url: n.data.url, lang: n.lang}));
             await new Promise((r) => setTimeout(r, 100));

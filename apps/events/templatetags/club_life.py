@@ -3,7 +3,7 @@ so the account page and its view need no change for it."""
 
 from django import template
 
-from ..selectors import club_life_settings_for
+from ..calendar_selectors import club_life_settings_for
 
 register = template.Library()
 
