@@ -139,9 +139,9 @@ def pages_changed(*scopes: str, user_ids: Iterable[int] = ()) -> None:
         raise ValueError(f"{parts} change members' own data: name them in user_ids")
     names = [name for name in scopes if name != MEMBER and name not in parts]
     names += [_member_version_name(part, user_id) for part in parts for user_id in user_ids]
-    for name in names:
-        _bump(name)
-        transaction.on_commit(functools.partial(_bump, name))
+    if names:
+        _bump(*names)
+        transaction.on_commit(functools.partial(_bump, *names))
 
 
 def _member_version_name(part: str, user_id: int) -> str:
@@ -339,10 +339,11 @@ def shared_versions(*names: str) -> tuple:
     return tuple(found[key] for key in keys)
 
 
-def _bump(name: str) -> None:
+def _bump(*names: str) -> None:
     # A new token, not an increment: two bumps at once both end on a version no page was stored under
     # (the database cache increments by reading and writing, and two increments can end on one number).
-    _cache_call("set", f"version:{name}", _new_version(), None)
+    # All of a write's versions in one call: on Redis one round trip (config/cache.py), however many move.
+    _cache_call("set_many", {f"version:{name}": _new_version() for name in names}, None)
 
 
 def _new_version() -> str:
