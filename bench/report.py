@@ -17,6 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from pages import PAGES  # noqa: E402
+from rendered_load import report_lines as rendered_load_lines  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "performance.md"
@@ -185,6 +186,7 @@ def build(results: Path, args) -> str:
         lines.append("- no page's query count grows with the data: met (same count on the full and the tiny club).")
     lines += page_cost_lines(raw / "page_cost.json")
     lines += rendered_cost_lines(raw / "rendered_cost.json")
+    lines += rendered_load_lines(raw, health)
     lines += rendered_db_time_lines(raw / "rendered_db_time.json")
     lines += phone_lines(raw / "phone.json")
     failed = [r["url"] for r in rows if r["errors"] or r["non200"] or r["status_after"] != 200]

@@ -124,6 +124,9 @@ echo "== /club, /admin en /veilig zoals gerenderd na de schrijfactie ervoor: het
 $PY bench/rendered_db_time.py --out "$RESULTS/raw/rendered_db_time.json"
 echo "== CPU of each member page as rendered after the write that precedes it (issue 37)"
 $PY bench/rendered_cost.py --out "$RESULTS/raw/rendered_cost.json"
+echo "== what each of those writes moves in the page cache, for the load below (bench/rendered_load.py)"
+VISITOR=$($PY bench/rendered_load.py record --out "$RESULTS/raw/rendered_moves.json")
+export BENCH_RENDERED_MOVES=$PWD/$RESULTS/raw/rendered_moves.json
 
 cut -d' ' -f1-3 /proc/loadavg >"$RESULTS/raw/loadavg.txt"  # other work on the machine skews every number
 echo "== gunicorn op $GUNICORN_BIND (load average vooraf: $(cat "$RESULTS/raw/loadavg.txt"))"
@@ -141,7 +144,8 @@ stop_gunicorn() {
 }
 trap stop_gunicorn EXIT
 trap 'exit 130' INT TERM
-$PY -m gunicorn -c config/gunicorn.conf.py config.wsgi:application >"$RESULTS/gunicorn.log" 2>&1 &
+# bench/rendered_wsgi.py is config.wsgi's app; only a request with X-Bench-After first moves the page cache.
+$PY -m gunicorn -c config/gunicorn.conf.py bench.rendered_wsgi:application >"$RESULTS/gunicorn.log" 2>&1 &
 GUNICORN_PID=$!
 for _ in $(seq 1 100); do
   curl -s -o /dev/null -H "$PROTO_HEADER" "$BASE/healthz" && break
@@ -155,17 +159,15 @@ echo "== inloggen via /auth"
 MEMBER_COOKIE=$($PY bench/signin.py --port "$PORT" --email lid0001@load.koudwater.test --password ijskoud-load)
 ADMIN_COOKIE=$($PY bench/signin.py --port "$PORT" --email admin@load.koudwater.test --password ijskoud-load \
   --totp-secret "$($PY -c 'import django; django.setup(); from apps.demo.load_data import LOAD_ADMIN_TOTP_SECRET as s; print(s)')")
+VISITOR_COOKIE=$($PY bench/signin.py --port "$PORT" --email "$VISITOR" --password ijskoud-load)
 
-while read -r url who; do
-  if [ -n "$ONLY" ] && [ "$url" != /healthz ] && [[ " $ONLY " != *" $url "* ]]; then continue; fi
-  case $who in
-    member) cookie=$MEMBER_COOKIE ;;
-    admin) cookie=$ADMIN_COOKIE ;;
-    *) cookie="" ;;
-  esac
-  headers=(-H "$PROTO_HEADER")
+# load URL COOKIE WHO SLUG [HEADER...]: check it answers 200, warm up, run wrk with the CPU sampler beside it,
+# count its non-200 answers in the access log, and write $RESULTS/raw/SLUG.json.
+load() {
+  local url=$1 cookie=$2 who=$3 slug=$4
+  shift 4
+  local headers=(-H "$PROTO_HEADER" "$@")
   [ -n "$cookie" ] && headers+=(-H "Cookie: $cookie")
-  slug=$(echo "$url" | tr '/' '_')
   # Before loading: the URL must answer 200 with this cookie (a bench of redirects to /auth would be a lie).
   check=$(curl -s -o "$RESULTS/raw/$slug.body" -w '%{http_code} %{size_download}' "${headers[@]}" "$BASE$url")
   if [ "${check%% *}" != "200" ]; then
@@ -199,7 +201,25 @@ cpu_ms = (row["cpu_app_s"] + row["cpu_db_s"]) * 1000 / max(row["requests"], 1)
 print(f"   {url:28} {row['requests'] / row['duration_us'] * 1e6:8.1f} req/s  p50 {row['p50_us'] / 1000:6.1f} ms"
       f"  p99 {row['p99_us'] / 1000:6.1f} ms  non-200 {row['non200']}  server CPU {cpu_ms:5.2f} ms/req")
 EOF
+}
+
+while read -r url who; do
+  if [ -n "$ONLY" ] && [ "$url" != /healthz ] && [[ " $ONLY " != *" $url "* ]]; then continue; fi
+  case $who in
+    member) cookie=$MEMBER_COOKIE ;;
+    admin) cookie=$ADMIN_COOKIE ;;
+    *) cookie="" ;;
+  esac
+  load "$url" "$cookie" "$who" "$(echo "$url" | tr '/' '_')"
 done < <($PY bench/pages.py)
+
+if [ "${BENCH_RENDERED:-1}" != 0 ]; then  # BENCH_RENDERED=0 skips it
+  echo "== dezelfde belasting, elke aanvraag gerenderd na de schrijfactie ervoor (bench/rendered_load.py), als $VISITOR"
+  while read -r url; do
+    if [ -n "$ONLY" ] && [[ " $ONLY " != *" ${url%%\?*} "* ]]; then continue; fi
+    load "$url" "$VISITOR_COOKIE" member "rendered_load$(echo "$url" | tr '/?=' '___')" -H "X-Bench-After: $url"
+  done < <($PY bench/rendered_load.py urls --moves "$RESULTS/raw/rendered_moves.json")
+fi
 
 if [ -z "$ONLY" ] || [[ " $ONLY " == *" /dashboard "* ]] || [[ " $ONLY " == *" /challenge "* ]]; then
   echo "== telefoon: Chromium op traag 4G (562,5 ms, 1,6 Mbit/s down, 750 kbit/s up) met 4x tragere CPU, service worker ook"
