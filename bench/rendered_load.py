@@ -69,10 +69,12 @@ def record(out: Path) -> str:
 def report_lines(raw: Path, health: dict | None) -> list[str]:
     """bench/report.py's part: the rendered paths under load, against /healthz of the same run."""
     moves_path = raw / "rendered_moves.json"
-    rows = [json.loads(path.read_text()) for path in sorted(raw.glob("rendered_load_*.json"))]
+    rows = [json.loads(path.read_text()) for path in raw.glob("rendered_load_*.json")]
     if not moves_path.exists() or not rows:
         return ["", "Pages as rendered after their write, under load: not measured in this run."]
     recorded = json.loads(moves_path.read_text())
+    order = list(recorded["moves"])  # the order of bench/rendered_cost.py
+    rows.sort(key=lambda row: order.index(row["url"]))
     visitor = recorded["visitor"].split("@")[0]
     health_rps = health["requests"] / health["duration_us"] * 1e6 if health else None
     lines = [
