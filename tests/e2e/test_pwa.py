@@ -14,12 +14,31 @@ from tests.factories import UserFactory
 WAITING = "Wacht op verbinding"
 
 
+# Polled in the page: wait_for_function takes an async predicate's promise for a truthy answer and would not wait.
+POLL = """
+([arg, seconds, what]) => new Promise((resolve, reject) => {
+  const state = STATE;
+  const until = Date.now() + seconds * 1000;
+  const check = async () => {
+    if (await state(arg)) return resolve(true);
+    if (Date.now() > until) reject(new Error(what));
+    else setTimeout(check, 50);
+  };
+  check().catch(reject);
+})
+"""
+
+
+def wait_in_page(page, state: str, arg=None, *, what: str, seconds: float = 10) -> None:
+    """Asks the async JS function `state` in the page every 50 ms until it answers truthy; fails with `what` after
+    `seconds`."""
+    page.evaluate(POLL.replace("STATE", state), [arg, seconds, what])
+
+
 def controlled_by_the_service_worker(page) -> None:
     """Waits until the worker is active, then loads the page again through it (the first visit was not)."""
-    ready = (
-        "Promise.race([navigator.serviceWorker.ready.then(() => true), new Promise(r => setTimeout(r, 10000, false))])"
-    )
-    assert page.evaluate(ready), "the service worker did not become active"
+    active = "async () => Boolean((await navigator.serviceWorker.getRegistration())?.active)"
+    wait_in_page(page, active, what="the service worker did not become active")
     # Once more through the worker, so that it keeps this page.
     page.reload()
     assert page.evaluate("navigator.serviceWorker.controller.scriptURL") == page.base_url + "/sw.js"
@@ -162,30 +181,24 @@ def card_kept_on_the_phone(page):
     return member
 
 
-# Polled in the page: wait_for_function takes an async predicate's promise for a truthy answer and would not wait.
 KEPT_AFTER_THE_LAST_WRITE = """
-(path) => new Promise((resolve, reject) => {
-  const until = Date.now() + 10000;
-  const check = async () => {
-    for (const name of (await caches.keys()).filter((name) => name.startsWith("koud-pages-"))) {
-      const cache = await caches.open(name);
-      const kept = await cache.match(path);
-      const written = await cache.match("/__koud/written");
-      const writtenAt = written ? Number(await written.text()) : 0;
-      if (kept && Number(kept.headers.get("X-Koud-Kept-At")) > writtenAt) return resolve(true);
-    }
-    if (Date.now() > until) reject(new Error(`${path} not kept after the last write`));
-    else setTimeout(check, 50);
-  };
-  check();
-})
+async (path) => {
+  for (const name of (await caches.keys()).filter((name) => name.startsWith("koud-pages-"))) {
+    const cache = await caches.open(name);
+    const kept = await cache.match(path);
+    const written = await cache.match("/__koud/written");
+    const writtenAt = written ? Number(await written.text()) : 0;
+    if (kept && Number(kept.headers.get("X-Koud-Kept-At")) > writtenAt) return true;
+  }
+  return false;
+}
 """
 
 
 def kept_after_the_last_write(page, path: str) -> None:
     """Waits until the worker keeps `path` asked after this phone's last write: the copy it shows at once on the next
     visit (frontend/src/sw/pages.ts). Its count is drawn by the stamp card: the test reads it on the page."""
-    page.evaluate(KEPT_AFTER_THE_LAST_WRITE, path)
+    wait_in_page(page, KEPT_AFTER_THE_LAST_WRITE, path, what=f"{path} not kept after the last write")
 
 
 def test_a_kept_page_shows_at_once_and_the_newer_one_swaps_in(page):

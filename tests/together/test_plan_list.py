@@ -25,20 +25,11 @@ from tests.factories import (
     MeetupFactory,
     UserFactory,
 )
+from tests.together.plans import in_days, logged_in, plan_row
 
 pytestmark = pytest.mark.django_db
 
 DAY = datetime.timedelta(days=1)
-
-
-def _in(days: float, hours: float = 0) -> datetime.datetime:
-    return timezone.now() + datetime.timedelta(days=days, hours=hours)
-
-
-def _client(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def _rows(html: str) -> list[str]:
@@ -46,16 +37,11 @@ def _rows(html: str) -> list[str]:
     return re.findall(r'<article class="event-card plan-row[^"]*" id="([a-z]+-\d+)"', html)
 
 
-def _row(html: str, anchor: str) -> str:
-    start = html.index(f'id="{anchor}"')
-    return html[start : html.index("</article>", start)]
-
-
 def test_events_and_afspraken_in_one_list_soonest_first(member_client):
-    later = EventFactory(title="Nieuwjaarsduik", event_date=_in(3))
-    sooner = MeetupFactory(starts_at=_in(1), place="Sloterplas")
-    between = EventFactory(title="Zondagduik", event_date=_in(2))
-    last = MeetupFactory(starts_at=_in(4), place="IJ-haven")
+    later = EventFactory(title="Nieuwjaarsduik", event_date=in_days(3))
+    sooner = MeetupFactory(starts_at=in_days(1), place="Sloterplas")
+    between = EventFactory(title="Zondagduik", event_date=in_days(2))
+    last = MeetupFactory(starts_at=in_days(4), place="IJ-haven")
     html = member_client.get("/samen").content.decode()
     assert '<h1 class="page-title">Wie gaat er plonsen?</h1>' in html
     assert _rows(html) == [f"afspraak-{sooner.pk}", f"event-{between.pk}", f"event-{later.pk}", f"afspraak-{last.pk}"]
@@ -64,60 +50,60 @@ def test_events_and_afspraken_in_one_list_soonest_first(member_client):
 
 
 def test_each_row_says_who_goes(member_client, other_member):
-    event = EventFactory(title="Zondagduik", event_date=_in(2), max_participants=10)
+    event = EventFactory(title="Zondagduik", event_date=in_days(2), max_participants=10)
     event_sign_up(user=other_member, event_id=event.pk)
-    meetup = MeetupFactory(starts_at=_in(1), proposer=UserFactory(full_name="Anna Voorsteller"))
+    meetup = MeetupFactory(starts_at=in_days(1), proposer=UserFactory(full_name="Anna Voorsteller"))
     MeetupParticipant.objects.create(meetup=meetup, user=other_member)
     html = member_client.get("/samen").content.decode()
-    assert "1 / 10 deelnemers" in _row(html, f"event-{event.pk}")
-    assert f"Wie gaan er: {other_member.display_name}" in _row(html, f"event-{event.pk}")
-    assert f"Gaan mee: Anna Voorsteller, {other_member.display_name}" in _row(html, f"afspraak-{meetup.pk}")
+    assert "1 / 10 deelnemers" in plan_row(html, f"event-{event.pk}")
+    assert f"Wie gaan er: {other_member.display_name}" in plan_row(html, f"event-{event.pk}")
+    assert f"Gaan mee: Anna Voorsteller, {other_member.display_name}" in plan_row(html, f"afspraak-{meetup.pk}")
 
 
 def test_one_tap_to_go_along_with_an_afspraak_and_back(member, member_client):
-    meetup = MeetupFactory(starts_at=_in(1))
-    row = _row(member_client.get("/samen").content.decode(), f"afspraak-{meetup.pk}")
+    meetup = MeetupFactory(starts_at=in_days(1))
+    row = plan_row(member_client.get("/samen").content.decode(), f"afspraak-{meetup.pk}")
     assert f'action="/samen/{meetup.pk}/ik-ga-mee"' in row and "Ik ga mee" in row
     response = member_client.post(f"/samen/{meetup.pk}/ik-ga-mee", {"back": "samen"}, follow=True)
     assert response.redirect_chain[-1][0] == "/samen"
     html = response.content.decode()
     assert "Je gaat mee!" in html
-    row = _row(html, f"afspraak-{meetup.pk}")
+    row = plan_row(html, f"afspraak-{meetup.pk}")
     assert "Je gaat mee" in row and f'action="/samen/{meetup.pk}/toch-niet"' in row and "Toch niet" in row
     assert MeetupParticipant.objects.filter(meetup=meetup, user=member).exists()
 
 
 def test_one_tap_to_sign_up_for_an_event_and_back(member, member_client):
-    event = EventFactory(event_date=_in(2), max_participants=5)
-    row = _row(member_client.get("/samen").content.decode(), f"event-{event.pk}")
+    event = EventFactory(event_date=in_days(2), max_participants=5)
+    row = plan_row(member_client.get("/samen").content.decode(), f"event-{event.pk}")
     assert f'action="/events/{event.pk}/aanmelden"' in row and "Aanmelden" in row
     response = member_client.post(f"/events/{event.pk}/aanmelden", {"back": "events"}, follow=True)
     assert response.redirect_chain[-1][0] == "/samen"
     html = response.content.decode()
     assert "Je bent aangemeld" in html
-    row = _row(html, f"event-{event.pk}")
+    row = plan_row(html, f"event-{event.pk}")
     assert "Je bent aangemeld" in row and f'action="/events/{event.pk}/afmelden"' in row and "Afmelden" in row
     assert EventParticipant.objects.filter(event=event, user=member).exists()
 
 
 def test_a_full_event_offers_the_waitlist_and_shows_the_place_in_it(member, member_client, other_member):
-    event = EventFactory(event_date=_in(2), max_participants=1)
+    event = EventFactory(event_date=in_days(2), max_participants=1)
     event_sign_up(user=other_member, event_id=event.pk)
-    row = _row(member_client.get("/samen").content.decode(), f"event-{event.pk}")
+    row = plan_row(member_client.get("/samen").content.decode(), f"event-{event.pk}")
     assert "· vol" in row and "Zet me op de wachtlijst" in row and "Aanmelden" not in row
     member_client.post(f"/events/{event.pk}/aanmelden", {"back": "events"})
     assert EventWaitlistEntry.objects.filter(event=event, user=member).exists()
-    row = _row(member_client.get("/samen").content.decode(), f"event-{event.pk}")
+    row = plan_row(member_client.get("/samen").content.decode(), f"event-{event.pk}")
     assert "Je staat op de wachtlijst (plek 1)" in row and "Van de wachtlijst af" in row
 
 
 def test_a_weekly_series_is_one_row_with_its_next_date_and_its_dates(member_client):
     series = EventSeriesFactory()
-    dates = [EventFactory(title="Zondagduik", series=series, event_date=_in(1 + 7 * week)) for week in range(4)]
-    past = EventFactory(title="Zondagduik", series=series, event_date=_in(-6))
+    dates = [EventFactory(title="Zondagduik", series=series, event_date=in_days(1 + 7 * week)) for week in range(4)]
+    past = EventFactory(title="Zondagduik", series=series, event_date=in_days(-6))
     html = member_client.get("/samen").content.decode()
     assert _rows(html) == [f"event-{dates[0].pk}"]  # one row, on its next date
-    row = _row(html, f"event-{dates[0].pk}")
+    row = plan_row(html, f"event-{dates[0].pk}")
     assert "Elke week · volgende keer:" in row
     assert "Alle data (4)" in row
     for date in dates[1:]:
@@ -127,33 +113,35 @@ def test_a_weekly_series_is_one_row_with_its_next_date_and_its_dates(member_clie
 
 def test_a_cancelled_date_of_a_series_is_struck_through_with_its_reason_and_the_row_moves_on(member_client):
     series = EventSeriesFactory()
-    first, second, third = (EventFactory(series=series, event_date=_in(1 + 7 * week)) for week in range(3))
+    first, second, third = (EventFactory(series=series, event_date=in_days(1 + 7 * week)) for week in range(3))
     event_cancel(event_id=first.pk, reason="Storm op zee")
     html = member_client.get("/samen").content.decode()
     assert _rows(html) == [f"event-{second.pk}"]  # the next date that goes ahead
-    row = _row(html, f"event-{second.pk}")
+    row = plan_row(html, f"event-{second.pk}")
     assert re.search(r"<del><time[^>]*>[^<]+</time></del> <span>Afgelast: Storm op zee</span>", row)
     assert f'action="/events/{second.pk}/aanmelden"' in row
     assert f'href="/events/{third.pk}"' in row
 
 
 def test_a_cancelled_event_stays_in_the_list_struck_through_without_a_sign_up(member_client):
-    event = EventFactory(title="Maanduik", event_date=_in(2))
+    event = EventFactory(title="Maanduik", event_date=in_days(2))
     event_cancel(event_id=event.pk, reason="Te veel wind")
-    row = _row(member_client.get("/samen").content.decode(), f"event-{event.pk}")
+    row = plan_row(member_client.get("/samen").content.decode(), f"event-{event.pk}")
     assert "<del>Maanduik</del>" in row and "Afgelast: Te veel wind" in row
     assert "aanmelden" not in row and "<form" not in row
 
 
 def test_a_waitlist_offer_on_a_later_date_of_a_series_gets_its_own_row(member, member_client):
     series = EventSeriesFactory()
-    first, later = (EventFactory(series=series, event_date=_in(1 + 7 * week), max_participants=1) for week in range(2))
+    first, later = (
+        EventFactory(series=series, event_date=in_days(1 + 7 * week), max_participants=1) for week in range(2)
+    )
     EventWaitlistEntry.objects.create(
         event=later, user=member, offered_at=timezone.now(), offer_expires_at=timezone.now() + DAY
     )
     html = member_client.get("/samen").content.decode()
     assert _rows(html) == [f"event-{first.pk}", f"event-{later.pk}"]
-    row = _row(html, f"event-{later.pk}")
+    row = plan_row(html, f"event-{later.pk}")
     assert "Ik kom" in row and "Ik kan niet" in row
 
 
@@ -168,7 +156,7 @@ def test_events_redirects_to_the_list_with_its_query(member_client):
 
 
 def test_the_event_pages_stay(member_client):
-    event = EventFactory(title="Zondagduik", event_date=_in(2))
+    event = EventFactory(title="Zondagduik", event_date=in_days(2))
     assert member_client.get(f"/events/{event.pk}").status_code == 200
 
 
@@ -179,7 +167,7 @@ def test_the_list_is_for_members_only(client):
 
 def test_pages_of_plans(member_client):
     for number in range(PLANS_PER_PAGE + 3):
-        EventFactory(title=f"Duik {number:02d}", event_date=_in(1, hours=number))
+        EventFactory(title=f"Duik {number:02d}", event_date=in_days(1, hours=number))
     first = member_client.get("/samen").content.decode()
     assert len(_rows(first)) == PLANS_PER_PAGE and "Meer plannen" in first and "Eerdere plannen" not in first
     second = member_client.get("/samen?pagina=2").content.decode()
@@ -196,7 +184,7 @@ def test_page_numbers_from_the_query_string(asked, page):
 
 
 def test_the_tab_bar_has_five_tabs_and_samen_is_current_on_the_list_and_an_event(member_client):
-    event = EventFactory(event_date=_in(2))
+    event = EventFactory(event_date=in_days(2))
     for path in ("/samen", f"/events/{event.pk}"):
         nav = member_client.get(path).content.decode().split('<nav class="app-nav"', 1)[1].split("</nav>", 1)[0]
         assert nav.count('class="app-nav__link"') == 5
@@ -205,8 +193,8 @@ def test_the_tab_bar_has_five_tabs_and_samen_is_current_on_the_list_and_an_event
 
 
 def test_the_dashboard_has_one_block_of_the_next_plans(member_client):
-    meetup = MeetupFactory(starts_at=_in(1), place="Sloterplas")
-    events = [EventFactory(title=f"Duik {n}", event_date=_in(2 + n)) for n in range(3)]
+    meetup = MeetupFactory(starts_at=in_days(1), place="Sloterplas")
+    events = [EventFactory(title=f"Duik {n}", event_date=in_days(2 + n)) for n in range(3)]
     html = member_client.get("/dashboard").content.decode()
     assert html.count("Wie gaat er plonsen?") == 1 and "Eerstvolgende events" not in html
     block = html[html.index('id="samen"') :]
@@ -223,8 +211,8 @@ def _client_post_back(client, url):
 
 
 def test_rows_come_from_the_cache_and_a_sign_up_renders_only_its_own_row(member, member_client):
-    events = [EventFactory(title=f"Duik {n}", event_date=_in(1 + n), max_participants=9) for n in range(3)]
-    MeetupFactory(starts_at=_in(1, hours=2))
+    events = [EventFactory(title=f"Duik {n}", event_date=in_days(1 + n), max_participants=9) for n in range(3)]
+    MeetupFactory(starts_at=in_days(1, hours=2))
     caches["pages"].clear()
     member_client.get("/samen")  # the page and its rows in the cache
     rendered: list[str] = []
@@ -236,10 +224,10 @@ def test_rows_come_from_the_cache_and_a_sign_up_renders_only_its_own_row(member,
     try:
         event_sign_up(user=UserFactory(), event_id=events[1].pk)
         html = member_client.get("/samen").content.decode()
-        assert "1 / 9 deelnemers" in _row(html, f"event-{events[1].pk}")
+        assert "1 / 9 deelnemers" in plan_row(html, f"event-{events[1].pk}")
         assert rendered.count("together/_plan_row.html") == 1
         rendered.clear()
-        meetup_propose(user=UserFactory(), starts_at=_in(0, hours=5), place="Steiger")
+        meetup_propose(user=UserFactory(), starts_at=in_days(0, hours=5), place="Steiger")
         html = member_client.get("/samen").content.decode()
         assert "Steiger" in html
         assert rendered.count("together/_plan_row.html") == 1
@@ -252,13 +240,13 @@ def _club(size: int):
     for number in range(size):
         event = EventFactory(
             title=f"Duik {number}",
-            event_date=_in(1 + number),
+            event_date=in_days(1 + number),
             max_participants=3,
             series=EventSeriesFactory() if number % 4 == 0 else None,
         )
         for _ in range(2):
             EventParticipant.objects.create(event=event, user=UserFactory())
-        meetup = MeetupFactory(starts_at=_in(1 + number, hours=3))
+        meetup = MeetupFactory(starts_at=in_days(1 + number, hours=3))
         MeetupParticipant.objects.create(meetup=meetup, user=UserFactory())
     return member
 
@@ -274,7 +262,7 @@ def test_the_list_costs_a_fixed_number_of_queries(who, size):
     if who == "admin":
         viewer = AdminFactory()
     caches["pages"].clear()
-    client = _client(viewer)
+    client = logged_in(viewer)
     with CaptureQueriesContext(connection) as cold:
         assert client.get("/samen").status_code == 200
     assert len(cold) == 13, [query["sql"] for query in cold]
@@ -284,7 +272,7 @@ def test_the_list_costs_a_fixed_number_of_queries(who, size):
     with CaptureQueriesContext(connection) as after_sign_up:
         assert client.get("/samen").status_code == 200
     assert len(after_sign_up) == 9, [query["sql"] for query in after_sign_up]
-    meetup_propose(user=UserFactory(), starts_at=_in(0, hours=5), place="Steiger")
+    meetup_propose(user=UserFactory(), starts_at=in_days(0, hours=5), place="Steiger")
     with CaptureQueriesContext(connection) as after_afspraak:
         assert client.get("/samen").status_code == 200
     assert len(after_afspraak) == 11, [query["sql"] for query in after_afspraak]
