@@ -15,7 +15,10 @@ from django.core.cache import caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient as DjangoRedisCacheClient
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
+from redis.retry import Retry
 
 logger = logging.getLogger(__name__)
 
@@ -72,6 +75,10 @@ class RedisCache(DjangoRedisCache):
         super().__init__(server, params)
         self._class = RedisCacheClient
         self._fallback = params.get("FALLBACK")
+        retries = params.get("CONNECTION_RETRIES")
+        if retries:  # a connection error only, at once (config/settings/caches.py)
+            retry = Retry(NoBackoff(), retries, supported_errors=(RedisConnectionError,))
+            self._options = {**self._options, "retry": retry}  # type: ignore[has-type]
         self._server = self._servers[0]  # type: ignore[attr-defined]  # Django's private list, not in the stubs
 
     def _guarded(self, method: str, miss, *args):

@@ -8,7 +8,8 @@ apps/notifications`, walked by tests/notifications/test_registry.py), top to bot
     services.delivery (mails sent, recovery of notices and mails, unsubscribe)
     services.club_messages · services.mail_queue
     services.push_subscriptions · notices (notice_send, notices_send) · kinds · messages · claims
-    models · registry · links · queueing (the seam: work modules enqueue tasks by name) · push_transport · refusals
+    models · registry · links · queueing (the seam: work modules enqueue tasks by name) · push_session
+    push_transport · refusals
 
 Nothing below tasks.py imports it: a work module that queues a task calls queueing (mails_enqueue,
 notices_enqueue, ...), which enqueues the task tasks.py registered, so queued rows name

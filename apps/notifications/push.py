@@ -40,11 +40,11 @@ from pywebpush import WebPushException, webpush
 from .claims import RETRY_DELAYS, claim_token, claims_watch
 from .models import Notice, PushSubscription
 from .notices import channels_for_users, kind_of, notice_mail_queue
+from .push_session import PushSession
 from .push_transport import (
     EndpointRefused,
     EndpointUnresolved,
     PushNotConfigured,
-    PushSession,
     endpoint_allowed,
     push_configured,
 )

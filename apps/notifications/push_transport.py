@@ -1,4 +1,4 @@
-"""Where a push may go, and the HTTP session that takes it there. Nothing a phone sent is trusted.
+"""Where a push may go (the HTTP session that takes it there: push_session.py). Nothing a phone sent is trusted.
 
 A push endpoint is a URL the member's browser gave us; the worker POSTs to it with the site's VAPID header.
 So it is accepted only when it is a known push service (settings.WEBPUSH_ALLOWED_HOSTS: FCM, Mozilla's
@@ -14,9 +14,7 @@ import ipaddress
 import socket
 from urllib.parse import urlsplit
 
-import requests
 from django.conf import settings
-from requests.adapters import HTTPAdapter
 
 ENDPOINT_MAX = 1000
 
@@ -119,37 +117,3 @@ def vetted_address(endpoint: str) -> str:
     if not all(_public(address) for address in addresses):
         raise EndpointRefused("an address that is not public")
     return addresses[0]
-
-
-class PinnedAdapter(HTTPAdapter):
-    """Connects to the vetted address of the request's host, keeping the name for SNI, the certificate check
-    and the Host header; urllib3 keeps a pool of kept-alive connections per (address, name)."""
-
-    def send(self, request, *args, **kwargs):
-        request.headers["Host"] = urlsplit(request.url).netloc
-        return super().send(request, *args, **kwargs)
-
-    def build_connection_pool_key_attributes(self, request, verify, cert=None):
-        host_params, pool_kwargs = super().build_connection_pool_key_attributes(request, verify, cert)
-        name = host_params["host"]
-        host_params["host"] = vetted_address(request.url)
-        if host_params["scheme"] == "https":
-            pool_kwargs["server_hostname"] = name
-            pool_kwargs["assert_hostname"] = name
-        return host_params, pool_kwargs
-
-
-class PushSession(requests.Session):
-    """A session that never follows a redirect (a 3xx is that device's failure) and ignores proxy variables."""
-
-    def __init__(self):
-        super().__init__()
-        self.trust_env = False
-        self.max_redirects = 0
-        adapter = PinnedAdapter(pool_connections=16, pool_maxsize=4, max_retries=0)
-        self.mount("https://", adapter)
-        self.mount("http://", adapter)
-
-    def send(self, request, **kwargs):
-        kwargs["allow_redirects"] = False
-        return super().send(request, **kwargs)

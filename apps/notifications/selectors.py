@@ -10,7 +10,7 @@ from django.db.models import Exists, OuterRef
 from .kinds import CLUB_MESSAGE
 from .models import Channel, ClubMessage, NoticePreference, PushSubscription
 from .notices import channels_for
-from .push import push_configured
+from .push_transport import push_configured
 from .registry import chosen_kinds
 
 CLUB_MESSAGES_SHOWN = 3

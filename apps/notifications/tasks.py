@@ -5,7 +5,6 @@ queued rows name `apps.notifications.tasks.<name>`."""
 from django_tasks import task
 
 from .claims import claims_watch
-from .push import notices_deliver
 from .queueing import task_register
 from .services import club_message_fan_out_run, invitation_mails_prepare, mails_deliver, notices_recover_stuck
 
@@ -26,6 +25,10 @@ def send_invitation_mails(invitation_ids: list[int]) -> dict[str, int]:
 @task_register
 @task()
 def deliver_notices(notice_ids: list[int]) -> dict[str, int]:
+    # Imported here: pywebpush and its HTTP and crypto libraries are some 40 MB that only a worker pushing needs
+    # (every process imports this module when the apps are ready).
+    from .push import notices_deliver
+
     return notices_deliver(notice_ids=notice_ids)
 
 

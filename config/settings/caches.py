@@ -23,19 +23,16 @@ def cache_settings(redis_url: str, *, timeout_ms: int = 500) -> dict:
         return {"default": dict(DATABASE_CACHE), "pages": dict(DATABASE_CACHE)}
 
     def redis(fallback: str | None) -> dict:
-        from redis.backoff import NoBackoff
-        from redis.exceptions import ConnectionError as RedisConnectionError
-        from redis.retry import Retry
-
         return {
             "BACKEND": "config.cache.RedisCache",
             "LOCATION": redis_url,
             "FALLBACK": fallback,
+            # One new connection when a pooled one is dead (Redis restarted); a timeout is not tried again.
+            # The backend builds redis's Retry from it (config/cache.py), so loading the settings imports no redis.
+            "CONNECTION_RETRIES": 1,
             "OPTIONS": {
                 "socket_connect_timeout": timeout_ms / 1000,
                 "socket_timeout": timeout_ms / 1000,
-                # One new connection when a pooled one is dead (Redis restarted); a timeout is not tried again.
-                "retry": Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,)),
             },
         }
 

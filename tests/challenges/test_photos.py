@@ -1,4 +1,8 @@
 import io
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -120,3 +124,27 @@ def test_too_large_files_are_refused_before_decoding(settings):
     settings.PHOTO_MAX_BYTES = 1000
     with pytest.raises(PhotoError, match="te groot"):
         photo_process(upload(image_bytes("PNG", size=(200, 200), color=(1, 2, 3)) + b"\0" * 2000, "x.png"))
+
+
+# Libraries only the push worker or the Redis cache needs. Loaded in every process when the apps are ready,
+# they were 30 MB of the 150 MB a process may reach while it decodes a photo (docs/performance.md).
+NOT_FOR_A_PHOTO = ("pywebpush", "py_vapid", "aiohttp", "requests", "redis")
+LOADED = (
+    "import sys, django; django.setup(); from apps.challenges.photos import photo_process;"
+    f"print(' '.join(name for name in {NOT_FOR_A_PHOTO!r} if name in sys.modules))"
+)
+
+
+def test_the_photo_process_loads_no_push_or_redis_library():
+    """A fresh process with a Redis URL set, as on the site: its settings and ready hooks import none of them."""
+    env = {**os.environ, "REDIS_URL": "redis://127.0.0.1:6379/0"}  # never dialled: nothing here uses the cache
+    result = subprocess.run(  # noqa: S603
+        [sys.executable, "-c", LOADED],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert result.stdout.strip() == ""

@@ -209,7 +209,7 @@ def test_the_connection_goes_to_the_checked_address_with_the_name_kept_for_tls(t
     from cryptography.hazmat.primitives.asymmetric import ec
     from cryptography.x509.oid import NameOID
 
-    from apps.notifications import push_transport
+    from apps.notifications import push_session
 
     key = ec.generate_private_key(ec.SECP256R1())
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "fcm.googleapis.com")])
@@ -256,7 +256,7 @@ def test_the_connection_goes_to_the_checked_address_with_the_name_kept_for_tls(t
     port = server.server_address[1]
     try:
         checked = []
-        monkeypatch.setattr(push_transport, "vetted_address", lambda url: checked.append(url) or "127.0.0.1")
+        monkeypatch.setattr(push_session, "vetted_address", lambda url: checked.append(url) or "127.0.0.1")
 
         real_getaddrinfo = socket.getaddrinfo
 
@@ -265,7 +265,7 @@ def test_the_connection_goes_to_the_checked_address_with_the_name_kept_for_tls(t
             return real_getaddrinfo(host, *args, **kwargs)
 
         monkeypatch.setattr(socket, "getaddrinfo", no_second_lookup)
-        with push_transport.PushSession() as session:
+        with push_session.PushSession() as session:
             response = session.post(
                 f"https://fcm.googleapis.com:{port}/fcm/send/x",
                 data=b"x",

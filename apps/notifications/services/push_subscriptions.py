@@ -4,7 +4,6 @@ import base64
 import binascii
 import unicodedata
 
-from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -47,6 +46,9 @@ def _p256_point(value: object) -> bool:
     raw = _b64url(value, 65)
     if raw is None or raw[0] != 4:
         return False
+    # Imported here: only a subscribing browser needs it, and every process loads this module.
+    from cryptography.hazmat.primitives.asymmetric import ec
+
     try:
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw)
     except ValueError:
