@@ -170,8 +170,8 @@ RENDERED_PATHS = [
     ("/club", _other_dip, 13),  # one query per feed source (the series, afgelast and moved sources included)
     # The plan list (events and afspraken, /events leads there): after a sign-up its rows but one and its header come
     # from the cache; after an afspraak the form's spots are read again too (one query: hers and the afspraken's).
-    ("/samen", _sign_up, 8),
-    ("/samen", _afspraak, 9),
+    ("/samen", _sign_up, 7),
+    ("/samen", _afspraak, 8),
 ]
 
 

@@ -7,7 +7,7 @@ list too, struck through, until its time.
 
 A fixed number of queries whatever the club's size: the events of the page (one query, counts and the member's
 place computed by the database), their names (one), the dates of their series (one), the afspraken and who
-goes along (two).
+goes along (one).
 """
 
 import datetime
@@ -219,7 +219,7 @@ def _valid_for(events: list[tuple], series: dict[int, list[SeriesDate]], meetups
 def plan_list(
     user, *, number: int = 1, per_page: int = PLANS_PER_PAGE, now: datetime.datetime | None = None
 ) -> PlanList:
-    """Page `number` of the merged list, soonest first. Five queries at most, whatever the number of plans."""
+    """Page `number` of the merged list, soonest first. Four queries at most, whatever the number of plans."""
     now = now or timezone.now()
     reach = number * per_page + 1  # the rows of this page and those before it, and one to know there is more
     events = _listed_events(user, limit=reach)

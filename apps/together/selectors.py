@@ -45,25 +45,26 @@ class MeetupCard:
 _MEETUP_COLUMNS = tuple(field.attname for field in Meetup._meta.concrete_fields)
 
 
-def _listed_meetups(limit: int):
-    """The afspraken on the list (until an hour after their time, by the database's clock), soonest first."""
-    return (
+def _listed_meetups_with_going(limit: int):
+    """The afspraken on the list (until an hour after their time, by the database's clock), soonest first, each
+    with who goes along in sign-up order: a row per afspraak and person (one with no one: the person's columns
+    empty). The LIMIT counts afspraken, in the subquery."""
+    listed = (
         Meetup.objects.filter(cancelled_at__isnull=True, starts_at__gte=Now() - MEETUP_SHOWN_AFTER)
         .order_by("starts_at", "pk")
-        .values_list(*_MEETUP_COLUMNS)[:limit]
+        .values("pk")[:limit]
+    )
+    return (
+        Meetup.objects.filter(pk__in=Subquery(listed))
+        .order_by("starts_at", "pk", "participants__created_at", "participants__pk")
+        .values_list(*_MEETUP_COLUMNS, "participants__user_id", "participants__user__full_name")
     )
 
 
 @functools.lru_cache(maxsize=64)
-def _prepared_meetups(limit: int) -> tuple[PreparedQuery, PreparedQuery]:
-    """The listed afspraken, and who goes along on them in sign-up order: two queries compiled once per length
-    (a LIMIT is part of the SQL)."""
-    going = (
-        MeetupParticipant.objects.filter(meetup_id__in=Subquery(_listed_meetups(limit).values("pk")))
-        .order_by("created_at", "pk")
-        .values_list("meetup_id", "user_id", "user__full_name")
-    )
-    return PreparedQuery(lambda: _listed_meetups(limit)), PreparedQuery(lambda: going)
+def _prepared_meetups(limit: int) -> PreparedQuery:
+    """One query compiled once per length (a LIMIT is part of the SQL)."""
+    return PreparedQuery(lambda: _listed_meetups_with_going(limit))
 
 
 # Where a row of `listed_meetup_rows` holds what (the columns of `Meetup`, in the model's order).
@@ -72,13 +73,17 @@ MEETUP_COLUMN = {name: index for index, name in enumerate(_MEETUP_COLUMNS)}
 
 def listed_meetup_rows(limit: int = SAMEN_MEETUP_LIMIT) -> tuple[list[tuple], dict[int, list[tuple[int, str]]]]:
     """The club's afspraken still on the list (until an hour after their time), soonest first, as rows of the
-    model's columns, and who goes along on each as (user id, full name) in sign-up order. Two queries (one when
-    there is none); `meetup_card_from_row` makes a row a card."""
-    listed, going = _prepared_meetups(limit)
-    rows = listed.rows()
+    model's columns, and who goes along on each as (user id, full name) in sign-up order. One query;
+    `meetup_card_from_row` makes a row a card."""
+    width, id_at = len(_MEETUP_COLUMNS), MEETUP_COLUMN["id"]
+    rows: list[tuple] = []
     along: dict[int, list[tuple[int, str]]] = {}
-    for meetup_id, user_id, full_name in going.rows() if rows else ():
-        along.setdefault(meetup_id, []).append((user_id, full_name))
+    for row in _prepared_meetups(limit).rows():
+        meetup, (user_id, full_name) = row[:width], row[width:]
+        if not rows or rows[-1][id_at] != meetup[id_at]:  # ordered by afspraak: its first row
+            rows.append(meetup)
+        if user_id is not None:
+            along.setdefault(meetup[id_at], []).append((user_id, full_name))
     return rows, along
 
 
@@ -110,22 +115,24 @@ def seconds_until_list_changes(cards: list[MeetupCard], *, now: datetime.datetim
 
 
 def _spots(user_id: int):
-    """Her dips' spots, newest first, then the afspraken's places, latest first: one query (UNION ALL), each
-    part with its own order and limit, the parts told apart by `part`."""
-    own = (
-        Dip.objects.filter(user_id=user_id)
-        .exclude(spot="")
+    """Her dips' spots, newest first, then the afspraken's places, latest first: one query (UNION ALL), the parts
+    told apart by `part`. Each part's limit is in a subquery (SQLite allows no LIMIT in a part of a UNION)."""
+    own = Dip.objects.filter(user_id=user_id).exclude(spot="").order_by("-created_at")
+    club = Meetup.objects.filter(cancelled_at__isnull=True).order_by("-starts_at")
+    return (
+        Dip.objects.filter(pk__in=Subquery(own.values("pk")[: SPOT_SUGGESTIONS * 3]))
         .annotate(part=Value(0), moment=F("created_at"), text=F("spot"))
-        .order_by("-created_at")
-        .values_list("part", "moment", "text")[: SPOT_SUGGESTIONS * 3]
+        .order_by()  # no model's default order in a part of a UNION
+        .values_list("part", "moment", "text")
+        .union(
+            Meetup.objects.filter(pk__in=Subquery(club.values("pk")[: SPOT_SUGGESTIONS * 3]))
+            .annotate(part=Value(1), moment=F("starts_at"), text=F("place"))
+            .order_by()
+            .values_list("part", "moment", "text"),
+            all=True,
+        )
+        .order_by("part", "-moment")
     )
-    club = (
-        Meetup.objects.filter(cancelled_at__isnull=True)
-        .annotate(part=Value(1), moment=F("starts_at"), text=F("place"))
-        .order_by("-starts_at")
-        .values_list("part", "moment", "text")[: SPOT_SUGGESTIONS * 3]
-    )
-    return own.union(club, all=True).order_by("part", "-moment")
 
 
 _SPOTS = PreparedQuery(_spots, user_id=int)
