@@ -168,10 +168,10 @@ RENDERED_PATHS = [
     ("/statistieken", _own_dip, 7),
     ("/account", _own_dip, 3),
     ("/club", _other_dip, 13),  # one query per feed source (the series, afgelast and moved sources included)
-    # The plan list (events and afspraken, /events leads there): after a sign-up its rows but one come from the
-    # cache; after an afspraak the form's spots are read again too.
-    ("/samen", _sign_up, 9),
-    ("/samen", _afspraak, 11),
+    # The plan list (events and afspraken, /events leads there): after a sign-up its rows but one and its header come
+    # from the cache; after an afspraak the form's spots are read again too (one query: hers and the afspraken's).
+    ("/samen", _sign_up, 7),
+    ("/samen", _afspraak, 8),
 ]
 
 

@@ -50,6 +50,9 @@ from django.utils import timezone
 logger = logging.getLogger(__name__)
 
 PAGE_TIMEOUT = 60 * 60 * 24  # seconds: a page nobody asks for again leaves the cache
+# zlib's fastest level: a third of the default's CPU for a page of /samen (0.2 ms, not 0.65 ms), for some 20%
+# more bytes in the cache. Pages and sections are stored after a write, on the request that has to render them.
+STORE_COMPRESSION = 1
 # What a cacheable page shows, as a short digest: the service worker shows its kept copy of such a page at
 # once and swaps in the fresh one only when this differs (frontend/src/sw/pages.ts).
 PAGE_DIGEST_HEADER = "X-Koud-Page"
@@ -300,7 +303,7 @@ def _serve(
         valid_for = min([shown.valid_for, *((moment - now).total_seconds() for moment in moments)])
         if cacheable and valid_for >= 1:
             seconds = min(int(valid_for), PAGE_TIMEOUT)
-            new_sections.setdefault(seconds, {})[cache_key] = zlib.compress(html.encode())
+            new_sections.setdefault(seconds, {})[cache_key] = zlib.compress(html.encode(), STORE_COMPRESSION)
         for seconds, values in new_sections.items():
             if len(values) == 1:
                 [(stored_key, value)] = values.items()

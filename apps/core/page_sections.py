@@ -26,6 +26,7 @@ context (`lazy_value`, cached properties): a section served from the cache never
 
 import datetime
 import functools
+import hashlib
 import zlib
 from collections.abc import Callable
 from typing import Any
@@ -40,6 +41,7 @@ from .page_cache import (
     PAGE_TIMEOUT,
     SCOPES,
     SECTION_BASE,
+    STORE_COMPRESSION,
     _cache_call,
     _cache_key,
     _check_scopes,
@@ -134,7 +136,17 @@ def _rendered(render: Callable[[], str], moments: list) -> tuple[SafeString, tup
     html = html if isinstance(html, SafeString) else mark_safe(html)  # noqa: S308 - rendered by the template
     if seconds < 1:
         return html, None
-    return html, ((zlib.compress(str(html).encode()), until), min(int(seconds), PAGE_TIMEOUT))
+    return html, ((zlib.compress(str(html).encode(), STORE_COMPRESSION), until), min(int(seconds), PAGE_TIMEOUT))
+
+
+def _item_keys(key: tuple | None, chosen: list[tuple]) -> list[str | None]:
+    """`_cache_key` of `key` with each item's `by` values in its last place, the repr of the rest made once (a
+    list of 20 rows repeated it 20 times): the same keys, character for character."""
+    if key is None:
+        return [None] * len(chosen)
+    head = repr(key[:-1])[:-1] + ", "
+    prefix = f"{key[0]}:"
+    return [prefix + hashlib.sha256(f"{head}{chosen_by!r})".encode()).hexdigest() for chosen_by in chosen]
 
 
 def section_render_each(
@@ -155,12 +167,10 @@ def section_render_each(
     if found is None:
         return "".join(str(render(item)) for item in items)
     (base, page_versions, _prefetched, new), moments = found
-    keys = []
-    for item in items:
-        key = _section_key(
-            base, page_versions, origin=origin, name=name, scopes=scopes, chosen_by=_by_checked(name, by(item))
-        )
-        keys.append(None if key is None else _cache_key(key))
+    keys = _item_keys(
+        _section_key(base, page_versions, origin=origin, name=name, scopes=scopes, chosen_by=()),
+        [_by_checked(name, by(item)) for item in items],
+    )
     stored = (_cache_call("get_many", [key for key in keys if key is not None]) or {}) if any(keys) else {}
     parts: list[str] = []
     for item, cache_key in zip(items, keys, strict=True):

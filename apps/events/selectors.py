@@ -181,6 +181,12 @@ def annotated_events_at_database_clock(user_id: int):
     return _annotated_for(user_id, now=Now())
 
 
+def card_from_row(row: tuple, full_names=()) -> EventCard:
+    """One card from a row of `EVENT_COLUMNS + CARD_COLUMNS`, with the plain names of who goes on it."""
+    [card] = _cards(events_from_rows([row]))
+    return dataclasses.replace(card, names=tuple(map(display_name, full_names)))
+
+
 def events_from_rows(rows) -> list[Event]:
     """Events with their card's annotations from rows of `EVENT_COLUMNS + CARD_COLUMNS`."""
     split = len(EVENT_COLUMNS)
@@ -273,12 +279,9 @@ _CARD_NAMES = PreparedQuery(
 )
 
 
-def _with_names(cards: list[EventCard], *, limit: int | None) -> list[EventCard]:
-    """The cards with the names of who goes, in sign-up order: one query for all the cards (a window function
-    keeps the first `limit` per event), whatever the number of participants."""
-    if not cards:
-        return cards
-    ids = [card.event.pk for card in cards]
+def full_names_on_cards(ids: list[int], *, limit: int | None = NAMES_ON_CARD) -> dict[int, list[str]]:
+    """Who goes on each of these events, in sign-up order, as the plain `full_name` column (`display_name`
+    makes it the name shown): one query (a window function keeps the first `limit` per event)."""
     if limit == NAMES_ON_CARD and len(ids) <= len(_NAME_SLOTS):
         padded = ids + [0] * (len(_NAME_SLOTS) - len(ids))
         rows = _CARD_NAMES.rows(**dict(zip(_NAME_SLOTS, padded, strict=True)))
@@ -286,8 +289,17 @@ def _with_names(cards: list[EventCard], *, limit: int | None) -> list[EventCard]
         rows = list(_names(event_ids=ids, limit=limit))
     names: dict[int, list[str]] = {}
     for event_id, full_name in rows:
-        names.setdefault(event_id, []).append(display_name(full_name))
-    return [dataclasses.replace(card, names=tuple(names.get(card.event.pk, ()))) for card in cards]
+        names.setdefault(event_id, []).append(full_name)
+    return names
+
+
+def _with_names(cards: list[EventCard], *, limit: int | None) -> list[EventCard]:
+    """The cards with the names of who goes, in sign-up order: one query for all the cards, whatever the
+    number of participants."""
+    if not cards:
+        return cards
+    names = full_names_on_cards([card.event.pk for card in cards], limit=limit)
+    return [dataclasses.replace(card, names=tuple(map(display_name, names.get(card.event.pk, ())))) for card in cards]
 
 
 def event_card_for(user, *, event_id: int) -> EventCard | None:

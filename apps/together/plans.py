@@ -7,12 +7,13 @@ list too, struck through, until its time.
 
 A fixed number of queries whatever the club's size: the events of the page (one query, counts and the member's
 place computed by the database), their names (one), the dates of their series (one), the afspraken and who
-goes along (two).
+goes along (one).
 """
 
 import datetime
 import functools
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.db.models import F, OuterRef, Q, Subquery
@@ -28,11 +29,11 @@ from apps.events.selectors import (
     EVENT_COLUMNS,
     EventCard,
     annotated_events_at_database_clock,
-    cards_with_names,
-    events_from_rows,
+    card_from_row,
+    full_names_on_cards,
 )
 
-from .selectors import MeetupCard, upcoming_meetups
+from .selectors import MEETUP_COLUMN, MeetupCard, going_along, listed_meetup_rows, meetup_card_from_row
 from .services import MEETUP_SHOWN_AFTER
 
 PLANS_PER_PAGE = 20
@@ -54,31 +55,37 @@ class SeriesDate:
     reason: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class PlanRow:
+    """A row of the list. Its version comes from the rows the queries read; its card (`event` or `meetup`) is
+    made only when the row is rendered: a row served from the cache needs its version only."""
+
     kind: str  # EVENT or MEETUP
     starts_at: datetime.datetime
-    event: EventCard | None = None
-    meetup: MeetupCard | None = None
+    anchor: str  # the row's id on the page (the old /events#event-<id> links land on it)
+    version: str  # a digest of all the row shows: its cached section's key
+    make: Callable[[], EventCard | MeetupCard] = field(repr=False)
     series_dates: tuple[SeriesDate, ...] = ()
-    meetup_url: str = ""  # the afspraak's own page, where there is one
-    version: str = field(default="", compare=False)  # a digest of all the row shows: its cached section's key
+    is_series: bool = False
+    is_cancelled: bool = False
+    meetup_id: int | None = None
+
+    @functools.cached_property
+    def card(self) -> EventCard | MeetupCard:
+        return self.make()
 
     @property
-    def anchor(self) -> str:
-        """The row's id on the page (the old /events#event-<id> links land on it)."""
-        if self.event is not None:
-            return f"event-{self.event.event.pk}"
-        assert self.meetup is not None
-        return f"afspraak-{self.meetup.meetup.pk}"
+    def event(self) -> EventCard | None:
+        return self.card if self.kind == EVENT else None  # type: ignore[return-value]
 
     @property
-    def is_series(self) -> bool:
-        return self.event is not None and self.event.event.series_id is not None
+    def meetup(self) -> MeetupCard | None:
+        return self.card if self.kind == MEETUP else None  # type: ignore[return-value]
 
-    @property
-    def is_cancelled(self) -> bool:
-        return self.event is not None and self.event.event.is_cancelled
+    @functools.cached_property
+    def meetup_url(self) -> str:
+        """The afspraak's own page, where there is one."""
+        return "" if self.meetup_id is None else reverse("meetup", args=[self.meetup_id])
 
 
 @dataclass(frozen=True)
@@ -126,9 +133,18 @@ def _prepared_listed_events(limit: int) -> PreparedQuery:
     return PreparedQuery(lambda user_id: _listed_events_query(user_id, limit=limit), user_id=int)
 
 
-def _listed_events(user, *, limit: int) -> list[Event]:
-    """The page's events with their cards' counts and the member's place: one query, compiled once."""
-    return events_from_rows(_prepared_listed_events(limit).rows(user_id=user.pk))
+def _listed_events(user, *, limit: int) -> list[tuple]:
+    """The page's events with their cards' counts and the member's place, as rows of `EVENT_COLUMNS +
+    CARD_COLUMNS`: one query, compiled once."""
+    return _prepared_listed_events(limit).rows(user_id=user.pk)
+
+
+# Where an event row holds what the list itself reads (the rest only its card and its version).
+_COLUMN = {name: index for index, name in enumerate((*EVENT_COLUMNS, *CARD_COLUMNS))}
+_ID, _DATE, _SERIES, _CANCELLED, _OFFER_END = (
+    _COLUMN[name] for name in ("id", "event_date", "series_id", "cancelled_at", "next_offer_end")
+)
+_MEETUP_ID, _STARTS = MEETUP_COLUMN["id"], MEETUP_COLUMN["starts_at"]
 
 
 def _series_dates(series_ids: set[int], *, now: datetime.datetime) -> dict[int, list[SeriesDate]]:
@@ -152,73 +168,49 @@ def digest(*values) -> str:
     return hashlib.blake2b(repr(values).encode(), digest_size=12).hexdigest()
 
 
-def _event_version(card: EventCard, dates: tuple[SeriesDate, ...]) -> str:
-    event = card.event
-    return digest(
-        EVENT,
-        event.pk,
-        event.title,
-        event.event_date,
-        event.location,
-        event.description,
-        event.max_participants,
-        event.cancelled_at,
-        event.cancel_reason,
-        event.series_id,
-        card.participant_count,
-        card.guest_count,
-        card.joined,
-        card.waitlist_position,
-        card.offers_held,
-        card.offer_expires_at,
-        card.names,
-        dates,
-    )
+@functools.lru_cache(maxsize=1)
+def _meetup_url_shape() -> str:
+    """An afspraak's link as this release makes it (in its rows' versions: a changed route renders them anew)."""
+    return reverse("meetup", args=[0])
 
 
-def _meetup_version(card: MeetupCard, url: str) -> str:
-    meetup = card.meetup
-    return digest(
-        MEETUP,
-        meetup.pk,
-        meetup.starts_at,
-        meetup.place,
-        meetup.note,
-        tuple(card.going),
-        card.joined,
-        card.is_proposer,
-        card.started,
-        url,
-    )
-
-
-def _event_row(card: EventCard, dates: list[SeriesDate]) -> PlanRow:
-    listed = tuple(dates) if card.event.series_id is not None else ()
+def _event_row(row: tuple, full_names: list[str], dates: list[SeriesDate]) -> PlanRow:
+    """An event's row, its version from the query's own columns: everything its card shows (the event, its
+    counts, her place, waitlist and offer) is among them, and the names are those of its card."""
+    listed = tuple(dates) if row[_SERIES] is not None else ()
+    names = tuple(full_names)
     return PlanRow(
         kind=EVENT,
-        starts_at=card.event.event_date,
-        event=card,
+        starts_at=row[_DATE],
+        anchor=f"event-{row[_ID]}",
+        version=digest(EVENT, row, names, listed),
+        make=functools.partial(card_from_row, row, names),
         series_dates=listed,
-        version=_event_version(card, listed),
+        is_series=row[_SERIES] is not None,
+        is_cancelled=row[_CANCELLED] is not None,
     )
 
 
-def _meetup_row(card: MeetupCard) -> PlanRow:
-    url = reverse("meetup", args=[card.meetup.pk])
+def _meetup_row(row: tuple, going: list[tuple[int, str]], *, user_id: int, now: datetime.datetime) -> PlanRow:
+    """An afspraak's row, its version from the afspraak's columns, who goes along and her part in it."""
+    started = row[_STARTS] <= now
     return PlanRow(
-        kind=MEETUP, starts_at=card.meetup.starts_at, meetup=card, meetup_url=url, version=_meetup_version(card, url)
+        kind=MEETUP,
+        starts_at=row[_STARTS],
+        anchor=f"afspraak-{row[_MEETUP_ID]}",
+        version=digest(MEETUP, row, tuple(going), user_id, started, _meetup_url_shape()),
+        make=functools.partial(meetup_card_from_row, row, going, user_id=user_id, started=started),
+        meetup_id=row[_MEETUP_ID],
     )
 
 
-def _valid_for(events: list, series: dict[int, list[SeriesDate]], meetups: list[MeetupCard], now) -> float:
+def _valid_for(events: list[tuple], series: dict[int, list[SeriesDate]], meetups: list[tuple], now) -> float:
     """Until the first listed event (or listed date of a series) starts, an open offer runs out, or an afspraak
     starts or leaves the list."""
-    moments = [event.event_date for event in events]
+    moments = [row[_DATE] for row in events]
     moments += [date.starts_at for dates in series.values() for date in dates]
-    moments += [event.next_offer_end for event in events if event.next_offer_end]
-    moments += [
-        card.meetup.starts_at + MEETUP_SHOWN_AFTER if card.started else card.meetup.starts_at for card in meetups
-    ]
+    moments += [row[_OFFER_END] for row in events if row[_OFFER_END]]
+    moments += [row[_STARTS] + MEETUP_SHOWN_AFTER if row[_STARTS] <= now else row[_STARTS] for row in meetups]
     if not moments:
         return PAGE_TIMEOUT
     return min(max(min((moment - now).total_seconds() for moment in moments), 0), PAGE_TIMEOUT)
@@ -227,25 +219,27 @@ def _valid_for(events: list, series: dict[int, list[SeriesDate]], meetups: list[
 def plan_list(
     user, *, number: int = 1, per_page: int = PLANS_PER_PAGE, now: datetime.datetime | None = None
 ) -> PlanList:
-    """Page `number` of the merged list, soonest first. Five queries at most, whatever the number of plans."""
+    """Page `number` of the merged list, soonest first. Four queries at most, whatever the number of plans."""
     now = now or timezone.now()
     reach = number * per_page + 1  # the rows of this page and those before it, and one to know there is more
     events = _listed_events(user, limit=reach)
-    series = _series_dates({event.series_id for event in events if event.series_id is not None}, now=now)
-    meetups = upcoming_meetups(user, limit=reach, now=now)
+    series = _series_dates({row[_SERIES] for row in events if row[_SERIES] is not None}, now=now)
+    meetups, along = listed_meetup_rows(reach)
     merged = sorted(
-        [(event.event_date, 0, event.pk, event) for event in events]
-        + [(card.meetup.starts_at, 1, card.meetup.pk, card) for card in meetups],
+        [(row[_DATE], 0, row[_ID], row) for row in events]
+        + [(row[_STARTS], 1, row[_MEETUP_ID], row) for row in meetups],
         key=lambda item: item[:3],
     )
     if number > 1 and len(merged) <= (number - 1) * per_page:  # past the end: the last page there is
         number = max((len(merged) + per_page - 1) // per_page, 1)
     shown = merged[(number - 1) * per_page : number * per_page]
-    shown_events = [item[3] for item in shown if item[1] == 0]
-    event_cards = {card.event.pk: card for card in cards_with_names(shown_events)} if shown_events else {}
+    shown_events = [item[2] for item in shown if item[1] == 0]
+    names = full_names_on_cards(shown_events) if shown_events else {}
     rows = [
-        _event_row(event_cards[item[2]], series.get(item[3].series_id, [])) if item[1] == 0 else _meetup_row(item[3])
-        for item in shown
+        _event_row(row, names.get(row_id, []), series.get(row[_SERIES], []))
+        if kind == 0
+        else _meetup_row(row, going_along(row, along), user_id=user.pk, now=now)
+        for _starts, kind, row_id, row in shown
     ]
     return PlanList(
         rows=rows,

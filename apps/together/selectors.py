@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS
-from django.db.models import Count, Exists, IntegerField, OuterRef, Prefetch, Subquery, Value
+from django.db.models import Count, Exists, F, IntegerField, OuterRef, Prefetch, Subquery, Value
 from django.db.models.functions import Coalesce, Now
 from django.urls import reverse
 from django.utils import timezone
@@ -17,6 +17,7 @@ from apps.challenges.models import Dip, DipBuddy
 from apps.core.formatting import dutch_date
 from apps.core.page_cache import PAGE_TIMEOUT
 from apps.core.prepared import PreparedQuery
+from apps.events.selectors import display_name
 
 from .models import Meetup, MeetupParticipant, Reply
 from .services import MEETUP_SHOWN_AFTER
@@ -44,50 +45,64 @@ class MeetupCard:
 _MEETUP_COLUMNS = tuple(field.attname for field in Meetup._meta.concrete_fields)
 
 
-def _listed_meetups(limit: int):
-    """The afspraken on the list (until an hour after their time, by the database's clock), soonest first."""
-    return (
+def _listed_meetups_with_going(limit: int):
+    """The afspraken on the list (until an hour after their time, by the database's clock), soonest first, each
+    with who goes along in sign-up order: a row per afspraak and person (one with no one: the person's columns
+    empty). The LIMIT counts afspraken, in the subquery."""
+    listed = (
         Meetup.objects.filter(cancelled_at__isnull=True, starts_at__gte=Now() - MEETUP_SHOWN_AFTER)
         .order_by("starts_at", "pk")
-        .values_list(*_MEETUP_COLUMNS)[:limit]
+        .values("pk")[:limit]
+    )
+    return (
+        Meetup.objects.filter(pk__in=Subquery(listed))
+        .order_by("starts_at", "pk", "participants__created_at", "participants__pk")
+        .values_list(*_MEETUP_COLUMNS, "participants__user_id", "participants__user__full_name")
     )
 
 
 @functools.lru_cache(maxsize=64)
-def _prepared_meetups(limit: int) -> tuple[PreparedQuery, PreparedQuery]:
-    """The listed afspraken, and who goes along on them in sign-up order: two queries compiled once per length
-    (a LIMIT is part of the SQL)."""
-    going = (
-        MeetupParticipant.objects.filter(meetup_id__in=Subquery(_listed_meetups(limit).values("pk")))
-        .order_by("created_at", "pk")
-        .values_list("meetup_id", "user_id", "user__full_name")
-    )
-    return PreparedQuery(lambda: _listed_meetups(limit)), PreparedQuery(lambda: going)
+def _prepared_meetups(limit: int) -> PreparedQuery:
+    """One query compiled once per length (a LIMIT is part of the SQL)."""
+    return PreparedQuery(lambda: _listed_meetups_with_going(limit))
 
 
-def upcoming_meetups(user: User, *, limit: int = SAMEN_MEETUP_LIMIT, now: datetime.datetime | None = None):
-    """The club's afspraken still on the list (until an hour after their time), soonest first. Two queries (one
-    when there is none)."""
-    now = now or timezone.now()
-    listed, going = _prepared_meetups(limit)
-    meetups = [Meetup.from_db(DEFAULT_DB_ALIAS, _MEETUP_COLUMNS, row) for row in listed.rows()]
+# Where a row of `listed_meetup_rows` holds what (the columns of `Meetup`, in the model's order).
+MEETUP_COLUMN = {name: index for index, name in enumerate(_MEETUP_COLUMNS)}
+
+
+def listed_meetup_rows(limit: int = SAMEN_MEETUP_LIMIT) -> tuple[list[tuple], dict[int, list[tuple[int, str]]]]:
+    """The club's afspraken still on the list (until an hour after their time), soonest first, as rows of the
+    model's columns, and who goes along on each as (user id, full name) in sign-up order. One query;
+    `meetup_card_from_row` makes a row a card."""
+    width, id_at = len(_MEETUP_COLUMNS), MEETUP_COLUMN["id"]
+    rows: list[tuple] = []
     along: dict[int, list[tuple[int, str]]] = {}
-    for meetup_id, user_id, full_name in going.rows() if meetups else ():
-        along.setdefault(meetup_id, []).append((user_id, full_name))
-    cards = []
-    for meetup in meetups:
-        rows = along.get(meetup.pk, [])
-        rows.sort(key=lambda row: row[0] != meetup.proposer_id)  # the proposer first, then in order
-        cards.append(
-            MeetupCard(
-                meetup=meetup,
-                going=[User(full_name=full_name).display_name for _user_id, full_name in rows],
-                joined=any(user_id == user.pk for user_id, _name in rows),
-                is_proposer=meetup.proposer_id == user.pk,
-                started=meetup.starts_at <= now,
-            )
-        )
-    return cards
+    for row in _prepared_meetups(limit).rows():
+        meetup, (user_id, full_name) = row[:width], row[width:]
+        if not rows or rows[-1][id_at] != meetup[id_at]:  # ordered by afspraak: its first row
+            rows.append(meetup)
+        if user_id is not None:
+            along.setdefault(meetup[id_at], []).append((user_id, full_name))
+    return rows, along
+
+
+def going_along(row: tuple, along: dict[int, list[tuple[int, str]]]) -> list[tuple[int, str]]:
+    """Who goes along on the afspraak of `row`: the proposer first, then in sign-up order."""
+    proposer_id = row[MEETUP_COLUMN["proposer_id"]]
+    return sorted(along.get(row[MEETUP_COLUMN["id"]], ()), key=lambda person: person[0] != proposer_id)
+
+
+def meetup_card_from_row(row: tuple, going: list[tuple[int, str]], *, user_id: int, started: bool) -> MeetupCard:
+    """The card of a listed afspraak (`listed_meetup_rows`), as the member `user_id` sees it."""
+    meetup = Meetup.from_db(DEFAULT_DB_ALIAS, _MEETUP_COLUMNS, row)
+    return MeetupCard(
+        meetup=meetup,
+        going=[display_name(full_name) for _user_id, full_name in going],
+        joined=any(person == user_id for person, _name in going),
+        is_proposer=meetup.proposer_id == user_id,
+        started=started,
+    )
 
 
 def seconds_until_list_changes(cards: list[MeetupCard], *, now: datetime.datetime | None = None) -> float:
@@ -99,30 +114,34 @@ def seconds_until_list_changes(cards: list[MeetupCard], *, now: datetime.datetim
     return max(min((moment - now).total_seconds() for moment in moments), 0)
 
 
-_OWN_SPOTS = PreparedQuery(
-    lambda user_id: (
-        Dip.objects.filter(user_id=user_id)
-        .exclude(spot="")
-        .order_by("-created_at")
-        .values_list("spot")[: SPOT_SUGGESTIONS * 3]
-    ),
-    user_id=int,
-)
-_CLUB_PLACES = PreparedQuery(
-    lambda: (
-        Meetup.objects.filter(cancelled_at__isnull=True)
-        .order_by("-starts_at")
-        .values_list("place")[: SPOT_SUGGESTIONS * 3]
+def _spots(user_id: int):
+    """Her dips' spots, newest first, then the afspraken's places, latest first: one query (UNION ALL), the parts
+    told apart by `part`. Each part's limit is in a subquery (SQLite allows no LIMIT in a part of a UNION)."""
+    own = Dip.objects.filter(user_id=user_id).exclude(spot="").order_by("-created_at")
+    club = Meetup.objects.filter(cancelled_at__isnull=True).order_by("-starts_at")
+    return (
+        Dip.objects.filter(pk__in=Subquery(own.values("pk")[: SPOT_SUGGESTIONS * 3]))
+        .annotate(part=Value(0), moment=F("created_at"), text=F("spot"))
+        .order_by()  # no model's default order in a part of a UNION
+        .values_list("part", "moment", "text")
+        .union(
+            Meetup.objects.filter(pk__in=Subquery(club.values("pk")[: SPOT_SUGGESTIONS * 3]))
+            .annotate(part=Value(1), moment=F("starts_at"), text=F("place"))
+            .order_by()
+            .values_list("part", "moment", "text"),
+            all=True,
+        )
+        .order_by("part", "-moment")
     )
-)
+
+
+_SPOTS = PreparedQuery(_spots, user_id=int)
 
 
 def spot_suggestions(user: User) -> list[str]:
-    """ "Waar": the member's own earlier spots, then the club's earlier afspraak places. Two queries, compiled
+    """ "Waar": the member's own earlier spots, then the club's earlier afspraak places. One query, compiled
     once."""
-    own = [spot for (spot,) in _OWN_SPOTS.rows(user_id=user.pk)]
-    club = [place for (place,) in _CLUB_PLACES.rows()]
-    return list(dict.fromkeys([*own, *club]))[:SPOT_SUGGESTIONS]
+    return list(dict.fromkeys(text for _part, _moment, text in _SPOTS.rows(user_id=user.pk)))[:SPOT_SUGGESTIONS]
 
 
 @dataclass(frozen=True)
