@@ -28,11 +28,16 @@ run: install frontend
 	  trap 'kill $$worker $$scheduler 2>/dev/null' EXIT; \
 	  DJANGO_DEBUG=$(DJANGO_DEBUG) SITE_URL=$(SITE_URL) MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN=true $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
+SQLITE_CHECK = tests/test_pages.py tests/core/test_prepared.py tests/together/test_plan_list.py \
+	tests/challenges/test_dashboard_reads.py tests/logbook/test_statistics.py
+
 test: install frontend chromium nginx caddy pg-client typecheck
 	cd frontend && npm run typecheck && npm test
 	$(PY) -m ruff check .
 	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest $(PYTEST_ARGS)
+	@# make run's embedded SQLite: every page and the compiled queries once more there (CI's suite is PostgreSQL).
+	DATABASE_URL=sqlite:////tmp/koud-sqlite-check.db $(PY) -m pytest -q -p no:cacheprovider $(SQLITE_CHECK)
 
 install: $(STAMPS)/python $(STAMPS)/npm
 

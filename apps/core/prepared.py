@@ -39,6 +39,23 @@ def _stand_in(kind: type) -> Value:
     raise TypeError(f"a prepared query's parameter is an int, a str or a date, not {kind}")
 
 
+def _as_is(value: Value) -> Value:
+    return value
+
+
+def _a_clock_value(value: object) -> bool:
+    """A date or moment of Python's, also as the text a database without a date type gets (SQLite)."""
+    if isinstance(value, datetime.date):
+        return True
+    if not isinstance(value, str) or len(value) < 10:
+        return False
+    try:
+        datetime.datetime.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
 class PreparedQuery:
     def __init__(self, build: Callable[..., QuerySet], **parameters: type):
         self._build = build
@@ -53,15 +70,22 @@ class PreparedQuery:
             raise ValueError("a prepared query is a values_list")
         compiler = query.get_compiler(using)
         sql, params = compiler.as_sql()
-        by_value = {value: name for name, value in stand_ins.items()}
+        by_value: dict[object, tuple[str, Callable]] = {value: (name, _as_is) for name, value in stand_ins.items()}
+        # A database that has no date type gets a date as the text its backend adapts it to (SQLite: '0001-01-05').
+        adapt_date = connections[using].ops.adapt_datefield_value
+        by_value |= {
+            adapt_date(value): (name, adapt_date)
+            for name, value in stand_ins.items()
+            if isinstance(value, datetime.date) and adapt_date(value) != value
+        }
         slots = {
             index: by_value[value]
             for index, value in enumerate(params)
             if isinstance(value, (int, str, datetime.date)) and value in by_value
         }
-        if any(isinstance(value, datetime.date) for index, value in enumerate(params) if index not in slots):
+        if any(_a_clock_value(value) for index, value in enumerate(params) if index not in slots):
             raise ValueError("a prepared query has constant parameters only: take the time from the database (Now())")
-        missing = set(stand_ins) - set(slots.values())
+        missing = set(stand_ins) - {name for name, _adapt in slots.values()}
         if missing:
             raise ValueError(f"a prepared query's parameters {sorted(missing)} are not among its compiled values")
         # The columns come in values_list's order (the compiler selects them so, as values_list reads them).
@@ -78,8 +102,8 @@ class PreparedQuery:
             raise TypeError(f"a prepared query takes {sorted(self._parameters)}, not {sorted(values)}")
         if slots:
             params = list(params)
-            for index, name in slots.items():
-                params[index] = values[name]
+            for index, (name, adapt) in slots.items():
+                params[index] = adapt(values[name])
         with connections[using].cursor() as cursor:
             cursor.execute(sql, params)
             rows = cursor.fetchall()
