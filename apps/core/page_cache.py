@@ -13,8 +13,10 @@ Declared, not remembered:
 The member's version is `User.pages_version` (moved in the transaction of the change, so it commits with
 the data); a shared version is a random token in the cache, and so is the version of a part of one member's
 data (`member_dips`, moved by her dips only: every page of hers holds it, and her cached sections that do not
-show it survive her dip, apps/core/page_sections.py). A moved version is a new key: nothing is ever
-deleted, old pages expire. Pages are stored compressed (a dashboard's 17 KB is about 4 KB in the cache).
+show it survive her dip, apps/core/page_sections.py). A page is kept with the versions it was rendered for
+and served only while they are the current ones (one cache call brings the versions and the page); a
+section's key holds its versions. Nothing is ever deleted: a page is replaced by its next render, old
+sections expire. Pages are stored compressed (a dashboard's 17 KB is about 4 KB in the cache).
 
 What belongs to one request stays out: a page is rendered with a placeholder where its CSRF token goes,
 and each request puts its own token there; a request with messages to show is rendered, not cached.
@@ -231,10 +233,10 @@ def cached_page(
         @functools.wraps(view)
         def wrapper(request, *args, **kwargs):
             user = request.user
-            key = section_base = None
+            chosen_by, versions, version_names = None, {}, {}
             if user.is_authenticated:
                 # What chooses the page besides versions: its sections' keys hold it too.
-                section_base = (
+                chosen_by = (
                     f"{view.__module__}.{view.__qualname__}",
                     MEMBER,
                     user.pk,
@@ -243,18 +245,16 @@ def cached_page(
                     tuple(tuple(request.GET.getlist(name)) for name in query),
                     *(vary(request) if vary else ()),
                 )
-                parts = member_parts()
-                versions = shared_versions(*shared, *(_member_version_name(part, user.pk) for part in parts))
-                key = (*section_base, user.pages_version, *versions)
-                # The versions its sections choose from: a section shows only what its page declares.
-                section_base = (
-                    section_base,
-                    {MEMBER: user.pages_version, **dict(zip(shared + parts, versions, strict=True))},
-                )
+                # The versions its sections choose from (a section shows only what its page declares): the
+                # member's, and by scope the name of each version kept in the cache.
+                versions = {MEMBER: user.pages_version}
+                version_names = {name: name for name in shared}
+                version_names |= {part: _member_version_name(part, user.pk) for part in member_parts()}
             return _serve(
                 request,
-                key=key,
-                section_base=section_base,
+                chosen_by=chosen_by,
+                versions=versions,
+                version_names=version_names,
                 template=template,
                 make=lambda: view(request, *args, **kwargs),
             )
@@ -268,20 +268,32 @@ def cached_page(
 def _serve(
     request,
     *,
-    key: tuple | None,
+    chosen_by: tuple | None,
+    versions: dict[str, object],
+    version_names: dict[str, str],
     template: str,
     make: Callable[[], Page | HttpResponseBase],
-    section_base: tuple[tuple, dict] | None = None,
 ) -> HttpResponseBase:
-    """The page from the cache under `key`, else rendered from `make()` and stored. No key (nobody signed
-    in), a key with a missing version (the cache is down) or a request with messages: rendered, not stored,
-    and its sections rendered too (`section_base` only for a page that may be stored)."""
-    key = None if key is None else ("page", release(), *key)
-    cacheable = key is not None and None not in key and not len(messages.get_messages(request))
-    cache_key = _cache_key(key) if key is not None and cacheable else ""
-    stored = _cache_call("get", cache_key) if cacheable else None
-    if stored is not None:
-        html = zlib.decompress(stored).decode()
+    """The page from the cache when it was stored for the current versions, else rendered from `make()` and
+    stored. `versions` holds the member's version by scope, `version_names` the cache's names of the others.
+    Nobody signed in (no `chosen_by`), a missing version (the cache is down) or a request with messages:
+    rendered, not stored, and its sections rendered too.
+
+    A page is stored under what chooses it (`chosen_by`, the release, the member's version) together with the
+    versions it was rendered for, so one cache call brings the current versions and the stored page, which is
+    served when its versions are the current ones. A reader that rendered before a write's versions moved
+    stored its page with the old versions, which the next visit does not serve."""
+    slot, sections, current, kept = "", (), (), None
+    if chosen_by is not None and not len(messages.get_messages(request)):
+        slot = _cache_key(("page", release(), *chosen_by, *versions.values()))
+        sections = ("section", release(), *chosen_by)
+        current, stored = _versions_and_value(tuple(version_names.values()), slot)
+        versions = {**versions, **dict(zip(version_names, current, strict=True))}
+        if isinstance(stored, tuple) and len(stored) == 2 and stored[0] == current:
+            kept = stored[1]
+    cacheable = bool(slot) and None not in current
+    if cacheable and kept is not None:
+        html = zlib.decompress(kept).decode()
     else:
         shown = make()
         if isinstance(shown, HttpResponseBase):
@@ -289,11 +301,10 @@ def _serve(
         moments: list[datetime.datetime] = []
         new_sections: dict[int, dict[str, object]] = {}  # seconds to keep -> cache key -> stored section
         context = {**shown.context, "csrf_token": csrf_placeholder(), _VALID_UNTIL: moments}
-        if cacheable and section_base is not None:
-            base, versions = section_base
+        if cacheable:
             # The third part: what the sections found in the cache in one call, per template; the fourth, the
             # sections rendered, stored with the page in one call per lifetime.
-            context[SECTION_BASE] = (("section", release(), *base), versions, {}, new_sections)
+            context[SECTION_BASE] = (sections, versions, {}, new_sections)
         token = _rendering_moments.set(moments)
         try:
             html = render_to_string(template, context, request)
@@ -303,7 +314,8 @@ def _serve(
         valid_for = min([shown.valid_for, *((moment - now).total_seconds() for moment in moments)])
         if cacheable and valid_for >= 1:
             seconds = min(int(valid_for), PAGE_TIMEOUT)
-            new_sections.setdefault(seconds, {})[cache_key] = zlib.compress(html.encode(), STORE_COMPRESSION)
+            page = (current, zlib.compress(html.encode(), STORE_COMPRESSION))
+            new_sections.setdefault(seconds, {})[slot] = page
         for seconds, values in new_sections.items():
             if len(values) == 1:
                 [(stored_key, value)] = values.items()
@@ -333,13 +345,18 @@ def remembered(key: Iterable, make: Callable[[], object], *, seconds: int):
 def shared_versions(*names: str) -> tuple:
     """The current versions of shared data, for a page's key. A version is a random token, never one an
     old page may carry, also when the cache lost it (a new or emptied cache). None where the cache is down."""
+    return _versions_and_value(names, None)[0]
+
+
+def _versions_and_value(names: tuple[str, ...], key: str | None) -> tuple[tuple, object]:
+    """The versions of `names` and the value stored under `key`, in one cache call while every version is there."""
     keys = [f"version:{name}" for name in names]
-    found = _cache_call("get_many", keys) or {}
-    for key in keys:
-        if key not in found:
-            _cache_call("add", key, _new_version(), None)
-            found[key] = _cache_call("get", key)
-    return tuple(found[key] for key in keys)
+    found = _cache_call("get_many", [*keys, key] if key else keys) or {}
+    for version_key in keys:
+        if version_key not in found:
+            _cache_call("add", version_key, _new_version(), None)
+            found[version_key] = _cache_call("get", version_key)
+    return tuple(found[version_key] for version_key in keys), found.get(key) if key else None
 
 
 def _bump(*names: str) -> None:
