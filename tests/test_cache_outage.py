@@ -96,6 +96,19 @@ def test_each_use_fails_as_chosen(redis_state, caplog):
         assert len(caplog.records) == 1 and "does not answer" in caplog.records[0].getMessage()
 
 
+def test_values_kept_for_different_times_are_stored_in_one_call(redis_state):
+    """A rendered page and its new sections are stored together, each for its own time; a failing Redis
+    stores nothing and raises nothing."""
+    pages = caches["pages"]
+    pages.set_many_each({60: {"pagina": "html", "sectie": "a"}, 3600: {"lijst": "b"}})
+    if redis_state != "up":
+        assert pages.get_many(["pagina", "lijst"]) == {}
+        return
+    assert pages.get_many(["pagina", "sectie", "lijst"]) == {"pagina": "html", "sectie": "a", "lijst": "b"}
+    client = pages._cache.get_client()  # noqa: SLF001 - the expiry Redis holds
+    assert 0 < client.ttl(pages.make_key("pagina")) <= 60 < client.ttl(pages.make_key("lijst")) <= 3600
+
+
 def test_a_session_ended_while_redis_was_down_stays_ended(settings, member, card):
     """Sessions live in the database only: a sign-out Redis did not hear of never comes back from it."""
     require_redis()

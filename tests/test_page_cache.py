@@ -101,8 +101,9 @@ def cache_calls(monkeypatch) -> list[str]:
 
         return call
 
-    for method in ("get", "get_many", "add", "set", "set_many"):
-        monkeypatch.setattr(pages, method, counted(method, getattr(pages, method)))
+    for method in ("get", "get_many", "add", "set", "set_many", "set_many_each"):
+        if hasattr(pages, method):
+            monkeypatch.setattr(pages, method, counted(method, getattr(pages, method)))
     return calls
 
 
@@ -141,6 +142,24 @@ def test_a_page_stored_for_versions_that_moved_is_rendered_anew(
     calls = cache_calls(monkeypatch)
     assert dip_count_on(page(member_client, "/challenge")) == "1"
     assert calls[0] == "get_many" and calls[-1] in ("set", "set_many")
+
+
+def test_a_page_rendered_after_a_write_asks_for_its_sections_in_one_call(
+    member_client, member, card, page_cache_backend, monkeypatch
+):
+    """The page kept the sections it showed: after her dip the dashboard asks for all of them at once, those
+    chosen by a value (`by`) and those of its included templates too, and stores what it rendered at once."""
+    served_from_the_cache(page_cache_backend)
+    page(member_client, "/dashboard")
+    dip_register(user=member)
+    calls = cache_calls(monkeypatch)
+    assert "1 van 100 plonsen gedaan" in page(member_client, "/dashboard")
+    assert calls[:2] == ["get_many", "get_many"] and "get" not in calls
+    stores = [call for call in calls if call.startswith("set")]
+    if page_cache_backend == "redis":
+        assert stores == ["set_many_each"]  # the page and its sections, each for its own time
+    else:
+        assert 1 <= len(stores) <= 2  # one call per lifetime: the page's and its sections'
 
 
 def test_each_request_gets_its_own_csrf_token_and_it_works(client, member, card):

@@ -33,7 +33,7 @@ import logging
 import secrets
 import zlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -188,9 +188,25 @@ _VALID_UNTIL = "_page_valid_until"  # the context's list of moments a section st
 _rendering_moments: contextvars.ContextVar[list[datetime.datetime] | None] = contextvars.ContextVar(
     "page_valid_until", default=None
 )
-# The context's key of the page being rendered without its versions, and the versions of the scopes it shows
-# by name: a cached section's key is that key with the versions of its own scopes.
+# The context's key of the `PageSections` of a page being rendered that may be stored.
 SECTION_BASE = "_page_section_base"
+
+# A section as a page keeps it in its list of the sections it showed: its template, name, scopes, and the `by`
+# values of each time it was shown (a list item each for `cached_each`).
+ShownSection = tuple[str, str, tuple[str, ...], tuple[tuple, ...]]
+
+
+@dataclass
+class PageSections:
+    """What the cached sections of one page share while it renders (apps/core/page_sections.py)."""
+
+    base: tuple  # the page's key without its versions: a section's key adds the versions of its scopes
+    versions: dict[str, object]  # by scope, the versions the page shows
+    earlier: tuple[ShownSection, ...]  # what the last render of this page showed: asked for at its first section
+    shown: list[ShownSection] = field(default_factory=list)  # what this render shows, kept with the page
+    found: dict[str, object] = field(default_factory=dict)  # cache key -> stored section (None: not there)
+    asked: set[str] = field(default_factory=set)  # the templates whose sections without `by` were asked for
+    new: dict[int, dict[str, object]] = field(default_factory=dict)  # seconds to keep -> cache key -> to store
 
 
 def page_valid_until(context, moment: datetime.datetime) -> None:
@@ -279,19 +295,22 @@ def _serve(
     Nobody signed in (no `chosen_by`), a missing version (the cache is down) or a request with messages:
     rendered, not stored, and its sections rendered too.
 
-    A page is stored under what chooses it (`chosen_by`, the release, the member's version) together with the
-    versions it was rendered for, so one cache call brings the current versions and the stored page, which is
-    served when its versions are the current ones. A reader that rendered before a write's versions moved
-    stored its page with the old versions, which the next visit does not serve."""
-    slot, sections, current, kept = "", (), (), None
+    A page is stored under what chooses it (`chosen_by`, the release) together with the versions it was
+    rendered for and the sections it showed, so one cache call brings the current versions and the stored
+    page, which is served when its versions are the current ones. Else its sections are asked for in one
+    more call (apps/core/page_sections.py). A reader that rendered before a write's versions moved stored
+    its page with the old versions, which the next visit does not serve."""
+    slot, sections, kept, earlier = "", (), None, ()
+    shown_for: tuple = ()
     if chosen_by is not None and not len(messages.get_messages(request)):
-        slot = _cache_key(("page", release(), *chosen_by, *versions.values()))
+        slot = _cache_key(("page", release(), *chosen_by))
         sections = ("section", release(), *chosen_by)
         current, stored = _versions_and_value(tuple(version_names.values()), slot)
         versions = {**versions, **dict(zip(version_names, current, strict=True))}
-        if isinstance(stored, tuple) and len(stored) == 2 and stored[0] == current:
-            kept = stored[1]
-    cacheable = bool(slot) and None not in current
+        shown_for = tuple(versions.values())
+        if isinstance(stored, tuple) and len(stored) == 3:
+            kept, earlier = (stored[1] if stored[0] == shown_for else None), stored[2]
+    cacheable = bool(slot) and None not in shown_for
     if cacheable and kept is not None:
         html = zlib.decompress(kept).decode()
     else:
@@ -299,12 +318,10 @@ def _serve(
         if isinstance(shown, HttpResponseBase):
             return shown
         moments: list[datetime.datetime] = []
-        new_sections: dict[int, dict[str, object]] = {}  # seconds to keep -> cache key -> stored section
+        page_sections = PageSections(base=sections, versions=versions, earlier=earlier)
         context = {**shown.context, "csrf_token": csrf_placeholder(), _VALID_UNTIL: moments}
         if cacheable:
-            # The third part: what the sections found in the cache in one call, per template; the fourth, the
-            # sections rendered, stored with the page in one call per lifetime.
-            context[SECTION_BASE] = (sections, versions, {}, new_sections)
+            context[SECTION_BASE] = page_sections
         token = _rendering_moments.set(moments)
         try:
             html = render_to_string(template, context, request)
@@ -312,20 +329,30 @@ def _serve(
             _rendering_moments.reset(token)
         now = timezone.now()
         valid_for = min([shown.valid_for, *((moment - now).total_seconds() for moment in moments)])
+        to_store = page_sections.new
         if cacheable and valid_for >= 1:
-            seconds = min(int(valid_for), PAGE_TIMEOUT)
-            page = (current, zlib.compress(html.encode(), STORE_COMPRESSION))
-            new_sections.setdefault(seconds, {})[slot] = page
-        for seconds, values in new_sections.items():
-            if len(values) == 1:
-                [(stored_key, value)] = values.items()
-                _cache_call("set", stored_key, value, seconds)
-            else:
-                _cache_call("set_many", values, seconds)
+            page = (shown_for, zlib.compress(html.encode(), STORE_COMPRESSION), tuple(page_sections.shown))
+            to_store.setdefault(min(int(valid_for), PAGE_TIMEOUT), {})[slot] = page
+        if to_store:
+            _store(to_store)
     response = HttpResponse(html.replace(csrf_placeholder(), get_token(request)))
     if cacheable:
         response[PAGE_DIGEST_HEADER] = hashlib.sha256(html.encode()).hexdigest()[:20]
     return response
+
+
+def _store(by_lifetime: dict[int, dict[str, object]]) -> None:
+    """What a render stores, by seconds to keep: in one call where the cache keeps each key for its own time
+    (Redis: one round trip, config/cache.py), else in one call per lifetime."""
+    if len(by_lifetime) > 1 and hasattr(caches["pages"], "set_many_each"):
+        _cache_call("set_many_each", by_lifetime)
+        return
+    for seconds, values in by_lifetime.items():
+        if len(values) == 1:
+            [(key, value)] = values.items()
+            _cache_call("set", key, value, seconds)
+        else:
+            _cache_call("set_many", values, seconds)
 
 
 def remembered(key: Iterable, make: Callable[[], object], *, seconds: int):

@@ -42,8 +42,8 @@ from .page_cache import (
     SCOPES,
     SECTION_BASE,
     STORE_COMPRESSION,
+    PageSections,
     _cache_call,
-    _cache_key,
     _check_scopes,
     csrf_placeholder,
 )
@@ -92,21 +92,36 @@ def _section_key(base, page_versions, *, origin: str, name: str, scopes, chosen_
     return None if None in key else key
 
 
-def _prefetch(base, page_versions, *, origin: str) -> dict:
-    """The stored sections of a template that need no `by`, in one cache call: a round trip per section
-    was a good part of a page's rendering after a write."""
-    keys = [
-        _section_key(base, page_versions, origin=origin, name=name, scopes=scopes, chosen_by=())
-        for name, scopes in _PLAIN_SECTIONS.get(origin, {}).items()
-        if set(scopes) <= page_versions.keys()
-    ]
-    cache_keys = [_cache_key(key) for key in keys if key is not None]
-    stored = (_cache_call("get_many", cache_keys) or {}) if cache_keys else {}
-    return {cache_key: stored.get(cache_key) for cache_key in cache_keys}  # None: asked for, not there
+def _keys(page: PageSections, *, origin: str, name: str, scopes, chosen: list[tuple]) -> list[str | None]:
+    """The cache keys of a section shown once per `by` in `chosen` (None: a version is missing)."""
+    return _item_keys(
+        _section_key(page.base, page.versions, origin=origin, name=name, scopes=scopes, chosen_by=()), chosen
+    )
 
 
-def _cacheable(context) -> tuple | None:
-    """The page's section base and its list of moments, when the page being rendered may be stored."""
+def _found(page: PageSections, *, origin: str, keys: list[str | None]) -> dict:
+    """The stored sections under `keys`, asked for together with what is known to come: at the page's first
+    section, all those its last render showed, and at a template's first, its sections without `by`. So a page
+    rendered after a write asks for its sections in one call, however many templates and lists it has."""
+    wanted: list[str | None] = list(keys)
+    if origin not in page.asked:
+        if not page.asked:
+            for earlier_origin, name, scopes, chosen in page.earlier:
+                if set(scopes) <= page.versions.keys():
+                    wanted += _keys(page, origin=earlier_origin, name=name, scopes=scopes, chosen=list(chosen))
+        page.asked.add(origin)
+        for name, scopes in _PLAIN_SECTIONS.get(origin, {}).items():
+            if set(scopes) <= page.versions.keys():
+                wanted += _keys(page, origin=origin, name=name, scopes=scopes, chosen=[()])
+    ask = [key for key in dict.fromkeys(wanted) if key is not None and key not in page.found]
+    if ask:
+        stored = _cache_call("get_many", ask) or {}
+        page.found.update({key: stored.get(key) for key in ask})  # None: asked for, not there
+    return page.found
+
+
+def _cacheable(context) -> tuple[PageSections, list] | None:
+    """The page's sections and its list of moments, when the page being rendered may be stored."""
     page = context.get(SECTION_BASE)
     if page is None or context.get("csrf_token") != csrf_placeholder():
         return None
@@ -163,24 +178,23 @@ def section_render_each(
     section's scopes and `by(item)` (the item's own identity and version: its id, what it shows, its
     counts), all looked up in one cache call and the missing ones stored with the page (apps/core/page_cache.py,
     one call). A new item in the list renders that item, not the list."""
-    found = _cacheable(context)
-    if found is None:
+    cacheable = _cacheable(context)
+    if cacheable is None:
         return "".join(str(render(item)) for item in items)
-    (base, page_versions, _prefetched, new), moments = found
-    keys = _item_keys(
-        _section_key(base, page_versions, origin=origin, name=name, scopes=scopes, chosen_by=()),
-        [_by_checked(name, by(item)) for item in items],
-    )
-    stored = (_cache_call("get_many", [key for key in keys if key is not None]) or {}) if any(keys) else {}
+    page, moments = cacheable
+    chosen = [_by_checked(name, by(item)) for item in items]
+    page.shown.append((origin, name, scopes, tuple(chosen)))
+    keys = _keys(page, origin=origin, name=name, scopes=scopes, chosen=chosen)
+    stored = _found(page, origin=origin, keys=keys)
     parts: list[str] = []
     for item, cache_key in zip(items, keys, strict=True):
-        if cache_key is not None and cache_key in stored:
+        if cache_key is not None and stored.get(cache_key) is not None:
             parts.append(_stored_html(stored[cache_key], moments))
             continue
         html, keep = _rendered(functools.partial(render, item), moments)
         parts.append(html)
         if cache_key is not None and keep is not None:
-            new.setdefault(keep[1], {})[cache_key] = keep[0]
+            page.new.setdefault(keep[1], {})[cache_key] = keep[0]
     return mark_safe("".join(parts))  # noqa: S308 - each part rendered by the template or stored from it
 
 
@@ -199,19 +213,16 @@ def section_render(
     cacheable = _cacheable(context)
     if cacheable is None:
         return render()
-    (base, page_versions, found, new), moments = cacheable
+    page, moments = cacheable
     chosen_by = _by_checked(name, by())
-    key = _section_key(base, page_versions, origin=origin, name=name, scopes=scopes, chosen_by=chosen_by)
-    if key is None:
+    [cache_key] = _keys(page, origin=origin, name=name, scopes=scopes, chosen=[chosen_by])
+    if cache_key is None:
         return render()
-    cache_key = _cache_key(key)
-    if origin not in found:  # the first section of this template: all those without `by` in one call
-        found[origin] = _prefetch(base, page_versions, origin=origin)
-    prefetched = found[origin]
-    stored = prefetched.pop(cache_key) if cache_key in prefetched else _cache_call("get", cache_key)
+    page.shown.append((origin, name, scopes, (chosen_by,)))
+    stored = _found(page, origin=origin, keys=[cache_key]).get(cache_key)
     if stored is not None:
         return _stored_html(stored, moments)
     html, keep = _rendered(render, moments)
     if keep is not None:
-        new.setdefault(keep[1], {})[cache_key] = keep[0]
+        page.new.setdefault(keep[1], {})[cache_key] = keep[0]
     return html

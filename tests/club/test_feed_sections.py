@@ -79,7 +79,8 @@ class _Stored:
 
 
 def _is_feed_item(value) -> bool:
-    if not isinstance(value, tuple):  # a page: its compressed HTML; a section: that and its end
+    # A section: its compressed HTML and its end; a page: its versions, its compressed HTML, its sections.
+    if not isinstance(value, tuple) or len(value) != 2:
         return False
     return 'class="card club-item"' in zlib.decompress(value[0]).decode()
 
