@@ -24,7 +24,6 @@ A cache that is down costs speed, never the page: every cache error falls back t
 alias answers a failing Redis like a miss, config/settings/caches.py; an error of any other cache too).
 """
 
-import contextvars
 import datetime
 import functools
 import hashlib
@@ -33,6 +32,7 @@ import logging
 import secrets
 import zlib
 from collections.abc import Callable, Iterable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -185,14 +185,11 @@ class Page:
 _VALID_UNTIL = "_page_valid_until"  # the context's list of moments a section stops being true at
 # The same list while a cached page renders, for lazy values that learn how long they stay true only when
 # they are read (which a cached section skips: it brings the moment it stored along).
-_rendering_moments: contextvars.ContextVar[list[datetime.datetime] | None] = contextvars.ContextVar(
-    "page_valid_until", default=None
-)
+_rendering_moments: ContextVar[list[datetime.datetime] | None] = ContextVar("page_valid_until", default=None)
 # The context's key of the `PageSections` of a page being rendered that may be stored.
 SECTION_BASE = "_page_section_base"
 
-# A section as a page keeps it in its list of the sections it showed: its template, name, scopes, and the `by`
-# values of each time it was shown (a list item each for `cached_each`).
+# A section in its page's list of those it showed: template, name, scopes, the `by` values of each time shown.
 ShownSection = tuple[str, str, tuple[str, ...], tuple[tuple, ...]]
 
 
@@ -295,11 +292,10 @@ def _serve(
     Nobody signed in (no `chosen_by`), a missing version (the cache is down) or a request with messages:
     rendered, not stored, and its sections rendered too.
 
-    A page is stored under what chooses it (`chosen_by`, the release) together with the versions it was
-    rendered for and the sections it showed, so one cache call brings the current versions and the stored
-    page, which is served when its versions are the current ones. Else its sections are asked for in one
-    more call (apps/core/page_sections.py). A reader that rendered before a write's versions moved stored
-    its page with the old versions, which the next visit does not serve."""
+    A page is stored under what chooses it (`chosen_by`, the release) with the versions it was rendered for and
+    the sections it showed: one cache call brings the current versions and the page, served when its versions
+    are current, else its sections come in one more call (apps/core/page_sections.py). A reader that rendered
+    before a write's versions moved stored its page with the old versions, which no visit serves."""
     slot, sections, kept, earlier = "", (), None, ()
     shown_for: tuple = ()
     if chosen_by is not None and not len(messages.get_messages(request)):
@@ -344,15 +340,11 @@ def _serve(
 def _store(by_lifetime: dict[int, dict[str, object]]) -> None:
     """What a render stores, by seconds to keep: in one call where the cache keeps each key for its own time
     (Redis: one round trip, config/cache.py), else in one call per lifetime."""
-    if len(by_lifetime) > 1 and hasattr(caches["pages"], "set_many_each"):
-        _cache_call("set_many_each", by_lifetime)
-        return
+    if hasattr(caches["pages"], "set_many_each"):
+        return _cache_call("set_many_each", by_lifetime)
     for seconds, values in by_lifetime.items():
-        if len(values) == 1:
-            [(key, value)] = values.items()
-            _cache_call("set", key, value, seconds)
-        else:
-            _cache_call("set_many", values, seconds)
+        _cache_call("set_many", values, seconds)
+    return None
 
 
 def remembered(key: Iterable, make: Callable[[], object], *, seconds: int):
@@ -387,9 +379,7 @@ def _versions_and_value(names: tuple[str, ...], key: str | None) -> tuple[tuple,
 
 
 def _bump(*names: str) -> None:
-    # A new token, not an increment: two bumps at once both end on a version no page was stored under
-    # (the database cache increments by reading and writing, and two increments can end on one number).
-    # All of a write's versions in one call: on Redis one round trip (config/cache.py), however many move.
+    # New tokens, not increments (two bumps at once never end on one version); all in one call, one round trip.
     _cache_call("set_many", {f"version:{name}": _new_version() for name in names}, None)
 
 
