@@ -154,7 +154,7 @@ def test_a_page_rendered_after_a_write_asks_for_its_sections_in_one_call(
     dip_register(user=member)
     calls = cache_calls(monkeypatch)
     assert "1 van 100 plonsen gedaan" in page(member_client, "/dashboard")
-    assert calls[:2] == ["get_many", "get_many"] and "get" not in calls
+    assert calls.count("get_many") == 2 and "get" not in calls  # the versions and page, then every section
     stores = [call for call in calls if call.startswith("set")]
     if page_cache_backend == "redis":
         assert stores == ["set_many_each"]  # the page and its sections, each for its own time
