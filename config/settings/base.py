@@ -59,6 +59,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
+    "config.first_visit_styles.FirstVisitStylesMiddleware",  # after CSP: adds its stylesheets' hashes to it
     "config.middleware.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -216,6 +217,8 @@ USE_TZ = True
 # --- Storage: static files, the islands' build, photos ------------------------------------------------------
 
 STATIC_URL = "/static/"
+# A browser without the stylesheets gets them inline, allowed by hash: config/first_visit_styles.py.
+INLINE_FIRST_VISIT_STYLES = True
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static", BASE_DIR / "frontend" / "dist"]
 MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(BASE_DIR / "media")))

@@ -25,6 +25,11 @@ if STORAGES["exports"]["BACKEND"].endswith("FileSystemStorage"):
 if STORAGES["badge_art"]["BACKEND"].endswith("FileSystemStorage"):
     STORAGES["badge_art"]["OPTIONS"]["location"] = MEDIA_ROOT / "badge_art"
 
+# Pages as a browser that has the stylesheets gets them, so a test compares a page with itself; the first visit
+# (stylesheets inline) is switched on where it is the subject: tests/config/test_first_visit_styles.py, the
+# security walk (tests/security/test_headers.py) and every browser test (tests/e2e/conftest.py).
+INLINE_FIRST_VISIT_STYLES = False
+
 # Serve static files straight from the finders: no collectstatic before tests.
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True

@@ -21,6 +21,12 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.e2e)
 
 
+@pytest.fixture(autouse=True)
+def _first_visit_styles(settings):
+    """A new browser context is a first visit: its stylesheets come inline, as on a real phone's first visit."""
+    settings.INLINE_FIRST_VISIT_STYLES = True
+
+
 @pytest.fixture(scope="session")
 def browser():
     if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():

@@ -6,8 +6,11 @@ run by tests/config/test_settings.py::test_check_deploy_is_clean_with_production
 module checks the values behind it and what the middleware actually sends over HTTPS.
 """
 
+import base64
+import hashlib
 import json
 import os
+import re
 import secrets
 import subprocess
 import sys
@@ -65,22 +68,30 @@ def assert_security_headers(response, what: str) -> None:
     assert "geolocation=()" in response["Permissions-Policy"], what
 
 
+@pytest.fixture(autouse=True)
+def _first_visit_styles(settings):
+    settings.INLINE_FIRST_VISIT_STYLES = True  # off for the other tests (config/settings/test.py)
+
+
 # --- the HTML ----------------------------------------------------------------------------------------
 
 
 class InlineCodeFinder(HTMLParser):
-    """Collects what a strict CSP would block or what smuggles code into a page."""
+    """Collects what a strict CSP would block or what smuggles code into a page. A `<style>` element is allowed
+    only when the response's policy names its exact text by hash (a first visit's, config/first_visit_styles.py)."""
 
-    def __init__(self):
+    def __init__(self, allowed_styles: frozenset[str] = frozenset()):
         super().__init__(convert_charrefs=True)
         self.problems: list[str] = []
+        self.allowed_styles = allowed_styles
+        self._style: list[str] | None = None
 
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
         if tag == "script" and "src" not in attributes and attributes.get("type") != "application/json":
             self.problems.append(f"inline <script {attrs}>")
         if tag == "style":
-            self.problems.append("inline <style> element")
+            self._style = []
         for name, value in attrs:
             if name == "style":
                 self.problems.append(f'style="{value}" on <{tag}>')
@@ -93,9 +104,25 @@ class InlineCodeFinder(HTMLParser):
 
     handle_startendtag = handle_starttag
 
+    def handle_data(self, data):
+        if self._style is not None:
+            self._style.append(data)
 
-def inline_code(html: str) -> list[str]:
-    finder = InlineCodeFinder()
+    def handle_endtag(self, tag):
+        if tag == "style" and self._style is not None:
+            digest = base64.b64encode(hashlib.sha256("".join(self._style).encode()).digest()).decode()
+            if f"'sha256-{digest}'" not in self.allowed_styles:
+                self.problems.append("inline <style> element that the policy does not name")
+            self._style = None
+
+
+def inline_code(html: str, response: HttpResponse | None = None) -> list[str]:
+    allowed: frozenset[str] = frozenset()
+    if response is not None and (
+        style_src := re.search(r"style-src ([^;]*)", response.get("Content-Security-Policy", ""))
+    ):
+        allowed = frozenset(style_src[1].split())
+    finder = InlineCodeFinder(allowed)
     finder.feed(html)
     finder.close()
     return finder.problems
@@ -109,6 +136,13 @@ def test_the_finder_finds_what_it_looks_for():
     )
     problems = inline_code(html)
     assert len(problems) == 5, problems
+    allowed = HttpResponse()
+    allowed["Content-Security-Policy"] = (
+        "default-src 'self'; style-src 'self' 'sha256-gG2yISYereRMiG2lMXrbiUgi0Ubw9p7QCeWcroOvy9Y='"
+    )
+    assert inline_code("<style>p{}</style><style>a{}</style>", allowed) == [
+        "inline <style> element that the policy does not name"
+    ]
 
 
 # --- every page --------------------------------------------------------------------------------------
@@ -145,7 +179,7 @@ def test_every_answer_has_the_security_headers_and_no_inline_code(world: World, 
     assert_security_headers(response, what)
     if response["Content-Type"].startswith("text/html"):
         html = b"".join(response).decode() if response.streaming else response.content.decode()
-        assert inline_code(html) == [], what
+        assert inline_code(html, response) == [], what
 
 
 def test_the_pages_checked_include_every_kind_of_html_page(world):
@@ -200,7 +234,7 @@ def test_pages_in_special_states_have_the_headers_and_no_inline_code(world):
         assert_security_headers(response, what)
         if response["Content-Type"].startswith("text/html"):
             html = b"".join(response).decode() if response.streaming else response.content.decode()
-            assert inline_code(html) == [], what
+            assert inline_code(html, response) == [], what
     assert statuses["404"] == 404 and statuses["csrf refusal"] == 403 and statuses["csrf refusal json"] == 403
     assert statuses["auth 429"] == 429 and statuses["reset 429"] == 429
 
@@ -247,6 +281,8 @@ def test_a_plain_view_without_templates_gets_the_headers_too(db):
 # --- production settings -----------------------------------------------------------------------------
 
 PRODUCTION_PROBE = r"""
+import base64
+import hashlib
 import json
 import django
 from django.conf import settings
@@ -322,7 +358,13 @@ def test_production_never_runs_the_vite_dev_server_policy(production):
 
 
 def test_the_policy_sent_is_exactly_the_strict_one(client):
-    csp = csp_directives(client.get("/")["Content-Security-Policy"])
+    first_visit = csp_directives(client.get("/")["Content-Security-Policy"])
+    # A first visit's stylesheets come inline (config/first_visit_styles.py), each named by its hash only.
+    inline = first_visit.pop("style-src")
+    assert inline[0] == "'self'" and len(inline) == 3
+    assert all(re.fullmatch(r"'sha256-[A-Za-z0-9+/]{43}='", source) for source in inline[1:])
+    csp = csp_directives(client.get("/")["Content-Security-Policy"])  # the cookie says it has the files
+    assert csp == first_visit | {"style-src": ["'self'"]}
     assert csp == {
         "default-src": ["'self'"],
         "script-src": ["'self'"],

@@ -1,0 +1,74 @@
+"""config/first_visit_styles.py: a browser without the site's stylesheets gets them inline, allowed by their hashes."""
+
+import base64
+import hashlib
+import re
+
+import pytest
+from django.contrib.staticfiles import finders
+
+from config.first_visit_styles import STYLES_COOKIE, styles_release
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _first_visit_styles(settings):
+    settings.INLINE_FIRST_VISIT_STYLES = True  # off for the other tests (config/settings/test.py)
+
+
+def _app_css() -> str:
+    with open(finders.find("css/app.css"), encoding="utf-8") as file:
+        return file.read()
+
+
+def _style_src(response) -> list[str]:
+    return re.search(r"style-src ([^;]*)", response["Content-Security-Policy"])[1].split()
+
+
+def _head(response) -> str:
+    return response.content.decode().partition("</head>")[0]
+
+
+def test_a_first_visit_gets_the_stylesheets_inline_each_allowed_by_its_hash(client):
+    client.force_login(UserFactory())
+    response = client.get("/dashboard")
+    css = _app_css()
+    digest = base64.b64encode(hashlib.sha256(css.encode()).digest()).decode()
+    assert f"<style>{css}</style>" in _head(response)
+    assert 'rel="stylesheet"' not in _head(response)
+    assert f"'sha256-{digest}'" in _style_src(response)
+    assert "'unsafe-inline'" not in _style_src(response)
+    # The files themselves come when the browser is idle, for the next pages.
+    assert '<link rel="prefetch" href="/static/css/app.css">' in response.content.decode().partition("</main>")[2]
+    assert response.cookies[STYLES_COOKIE].value == styles_release()
+    assert response.cookies[STYLES_COOKIE]["httponly"]
+    assert "Cookie" in response["Vary"]
+
+
+def test_a_browser_that_has_the_stylesheets_gets_the_links(client):
+    client.force_login(UserFactory())
+    client.get("/dashboard")  # the first visit sets the cookie
+    response = client.get("/dashboard")
+    assert '<link rel="stylesheet" href="/static/css/app.css">' in _head(response)
+    assert "<style>" not in response.content.decode()
+    assert _style_src(response) == ["'self'"]
+    assert STYLES_COOKIE not in response.cookies
+    assert "Cookie" in response["Vary"]
+
+
+def test_a_stylesheet_of_an_older_release_is_inlined_again(client):
+    client.cookies[STYLES_COOKIE] = "0ld0ld0ld0ld"
+    response = client.get("/")
+    assert "<style>" in _head(response)
+    assert response.cookies[STYLES_COOKIE].value == styles_release()
+
+
+def test_what_is_not_a_page_is_left_alone(client):
+    response = client.get("/healthz")
+    assert STYLES_COOKIE not in response.cookies
+    assert b"<style>" not in response.content
+    response = client.get("/dashboard")  # signed out: a redirect
+    assert response.status_code == 302
+    assert STYLES_COOKIE not in response.cookies
