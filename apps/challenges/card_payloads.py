@@ -64,14 +64,18 @@ def buddies_display(names: list[str]) -> str:
     return MESSAGE_BUDDIES.format(names=listed)
 
 
+BUDDY_COLUMNS = ("created_at", "id", "dip_id", "buddy_dip_id", "buddy_id", "buddy__full_name", "dip__user__full_name")
+
+
 def _buddies(named: Q, named_me: Q, *, user_id: int):
+    """The buddies the member named, and those who named her, as two halves that each find their rows through
+    an index: one query with an OR across the two joined dips reads every dip of the club instead."""
+    named_by_her = DipBuddy.objects.filter(named, dip__user_id=user_id).exclude(status=DipBuddy.Status.DECLINED)
+    naming_her = DipBuddy.objects.filter(named_me, buddy_id=user_id, status=DipBuddy.Status.ACCEPTED)
     return (
-        DipBuddy.objects.filter(
-            (named & Q(dip__user_id=user_id) & ~Q(status=DipBuddy.Status.DECLINED))
-            | (named_me & Q(buddy_id=user_id) & Q(status=DipBuddy.Status.ACCEPTED))
-        )
-        .order_by("created_at", "pk")
-        .values_list("dip_id", "buddy_dip_id", "buddy_id", "buddy__full_name", "dip__user__full_name")
+        named_by_her.values_list(*BUDDY_COLUMNS)
+        .union(naming_her.values_list(*BUDDY_COLUMNS), all=True)
+        .order_by("created_at", "id")
     )
 
 
@@ -94,7 +98,7 @@ def dip_buddy_names(*, user_id: int, card: UserChallenge | None = None, dip_ids=
     else:
         rows = _buddies(Q(dip_id__in=dip_ids), Q(buddy_dip_id__in=dip_ids), user_id=user_id)
     names: dict[int, list[str]] = {}
-    for dip_id, buddy_dip_id, buddy_id, buddy_name, tagger_name in rows:
+    for _created_at, _id, dip_id, buddy_dip_id, buddy_id, buddy_name, tagger_name in rows:
         # The member's own dip names the buddy; a buddy's dip put on the member's card names its owner.
         key, name = (buddy_dip_id, tagger_name) if buddy_id == user_id else (dip_id, buddy_name)
         name = name.strip() or "Zwemmer"
