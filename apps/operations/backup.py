@@ -204,12 +204,14 @@ def _database_copy(scratch: Path, *, now: datetime.datetime) -> tuple[dict, Path
     try:
         with db.cursor() as cursor:
             if vendor == "postgresql":
-                # One snapshot for the counts, the migrations and pg_dump: the manifest tells what is dumped.
+                # One snapshot for pg_dump, the counts and the migrations: the manifest tells what is dumped.
+                # The counts are read after pg_dump: a lock taken here first would hold up a migration (or any
+                # ALTER) arriving in between, behind which pg_dump's own locks would wait for ever.
                 cursor.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
                 cursor.execute("SELECT pg_export_snapshot()")
                 snapshot = cursor.fetchone()[0]
-                manifest = _manifest(cursor, vendor=vendor, now=now)
                 _pg_dump(db.settings_dict, snapshot=snapshot, target=target)
+                manifest = _manifest(cursor, vendor=vendor, now=now)
                 cursor.execute("COMMIT")
             else:
                 db.connect()

@@ -251,3 +251,28 @@ def test_restore_refuses_while_the_site_is_still_connected(db, tmp_path, setting
     with psycopg.connect(database_url(connection.settings_dict)):  # a web container that still runs
         with pytest.raises(CommandError, match="nog 1 andere verbindingen met de database: stop eerst de site"):
             call_command("restore", str(tmp_path / "archief.tar"))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_backup_holds_no_table_while_pg_dump_runs(tmp_path, settings, monkeypatch):
+    """A table the snapshot's own connection had read before pg_dump would hold up a migration arriving in between,
+    and pg_dump's locks would queue behind that migration: a wait nobody ends. It reads its counts afterwards."""
+    requires_postgresql()
+    settings.MEDIA_ROOT = tmp_path / "media"
+    UserFactory()
+    held_during_dump: list[str] = []
+    real_pg_dump = backup_module._pg_dump
+
+    def pg_dump(settings_dict, *, snapshot, target):
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT l.relation::regclass::text FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+                " WHERE a.datname = current_database() AND a.pid <> pg_backend_pid() AND l.locktype = 'relation'"
+            )
+            held_during_dump.extend(row[0] for row in cursor.fetchall())
+        real_pg_dump(settings_dict, snapshot=snapshot, target=target)
+
+    monkeypatch.setattr(backup_module, "_pg_dump", pg_dump)
+    result = backup_create(folder=tmp_path / "backups")
+    assert held_during_dump == []
+    assert result.counts["members"] == 1  # still read from the dump's moment
