@@ -14,6 +14,7 @@ import functools
 import hashlib
 import re
 from dataclasses import dataclass
+from urllib.parse import urljoin
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
@@ -27,6 +28,8 @@ STYLES_COOKIE_AGE = 60 * 60 * 24 * 365
 STYLESHEET_LINK = re.compile(r'<link\s+rel="stylesheet"\s+href="(?P<href>/static/[^"?#]+\.css)"\s*/?>')
 # A CSS comment, or a quoted string (kept as it is: it may hold "/*").
 COMMENT_OR_STRING = re.compile(r"""("(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*')|/\*.*?\*/\n?""", re.DOTALL)
+# What a stylesheet fetches (an image, an @import), by an address relative to the stylesheet's own.
+REFERENCE = re.compile(r"""(?P<open>url\(\s*(?P<quote>['"]?)|@import\s+(?P<bare>['"]))(?P<address>[^'"()\s]+)""")
 
 
 @dataclass(frozen=True)
@@ -50,10 +53,23 @@ def _stylesheet(href: str) -> Stylesheet | None:
     except (OSError, ValueError):
         return None
     text = COMMENT_OR_STRING.sub(lambda found: found[1] or "", text)  # a quarter of app.css is comments
+    text = _anchored(text, href)
     if "</style" in text.lower():
         return None
     digest = base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
     return Stylesheet(text=text, source=f"'sha256-{digest}'")
+
+
+def _anchored(text: str, href: str) -> str:
+    """Relative addresses made absolute: inside the page they would be read against the page's address."""
+
+    def absolute(reference: re.Match) -> str:
+        address = reference["address"]
+        if address.startswith(("/", "#", "data:")) or "://" in address:
+            return reference[0]
+        return reference["open"] + urljoin(href, address)
+
+    return REFERENCE.sub(absolute, text)
 
 
 @functools.cache

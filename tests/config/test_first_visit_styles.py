@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from config.first_visit_styles import COMMENT_OR_STRING, STYLES_COOKIE, styles_release
+from config.first_visit_styles import COMMENT_OR_STRING, STYLES_COOKIE, _anchored, styles_release
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -75,3 +75,20 @@ def test_comments_go_and_strings_that_look_like_comments_stay():
     css = "a { content: \"/* no */\"; } /* yes */\nb { content: '/*'; } /* two\nlines */"
     kept = COMMENT_OR_STRING.sub(lambda found: found[1] or "", css)
     assert kept == "a { content: \"/* no */\"; } b { content: '/*'; } "
+
+
+def test_what_a_stylesheet_fetches_is_addressed_from_the_stylesheet_not_from_the_page():
+    css = (
+        'a { background: url("../img/wave.svg"); } @import url(\'widgets.css\'); @import "fonts.css";'
+        " b { background: url(data:image/png;base64,AAAA); } c { background: url(/static/x.svg); }"
+    )
+    assert _anchored(css, "/static/admin/css/base.css") == (
+        "a { background: url(\"/static/admin/img/wave.svg\"); } @import url('/static/admin/css/widgets.css');"
+        ' @import "/static/admin/css/fonts.css";'
+        " b { background: url(data:image/png;base64,AAAA); } c { background: url(/static/x.svg); }"
+    )
+
+
+def test_the_landing_pages_wave_comes_from_the_stylesheets_folder(client):
+    head = _head(client.get("/"))
+    assert 'url("/static/img/wave.svg")' in head
