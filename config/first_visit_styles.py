@@ -12,6 +12,7 @@ stylesheets inlines them once more.
 import base64
 import functools
 import hashlib
+import os
 import re
 from dataclasses import dataclass
 from urllib.parse import urljoin
@@ -38,17 +39,26 @@ class Stylesheet:
     source: str  # the CSP source that allows exactly this text inline
 
 
-@functools.cache
 def _stylesheet(href: str) -> Stylesheet | None:
     """A stylesheet of this release by its URL; None when it cannot be read here (then its link stays)."""
     name = href.removeprefix(settings.STATIC_URL)
-    source = finders.find(name)  # the file itself, as `make run` and the tests serve it
+    source = finders.find(name)  # the file itself, as `make run` and the tests serve it: read again when edited
+    if isinstance(source, str):
+        try:
+            return _read(href, source, os.stat(source).st_mtime_ns)
+        except OSError:
+            return None
+    return _read(href, None, None)  # a collected file under its hashed name, as production serves it
+
+
+@functools.cache
+def _read(href: str, path: str | None, _changed: int | None) -> Stylesheet | None:
     try:
-        if isinstance(source, str):
-            with open(source, encoding="utf-8") as file:
+        if path is not None:
+            with open(path, encoding="utf-8") as file:
                 text = file.read()
-        else:  # a collected file under its hashed name, as production serves it
-            with staticfiles_storage.open(name) as file:
+        else:
+            with staticfiles_storage.open(href.removeprefix(settings.STATIC_URL)) as file:
                 text = file.read().decode()
     except (OSError, ValueError):
         return None
@@ -78,11 +88,11 @@ def styles_release() -> str:
     return hashlib.sha256(static("css/app.css").encode()).hexdigest()[:12]
 
 
-def _inlined(html: str) -> tuple[str, list[str], list[str]]:
-    """The page with its head's stylesheets inline; the CSP sources and the URLs of what was inlined."""
+def _inlined(html: str) -> tuple[str, list[str]]:
+    """The page with its head's stylesheets inline, and the CSP sources that allow them."""
     head, closing, rest = html.partition("</head>")
     if not closing:
-        return html, [], []
+        return html, []
     sources, hrefs = [], []
 
     def inline(link: re.Match) -> str:
@@ -95,11 +105,11 @@ def _inlined(html: str) -> tuple[str, list[str], list[str]]:
 
     head = STYLESHEET_LINK.sub(inline, head)
     if not hrefs:
-        return html, [], []
+        return html, []
     prefetches = "".join(f'<link rel="prefetch" href="{href}">' for href in hrefs)
     body, closing_body, end = rest.rpartition("</body>")
     rest = f"{body}{prefetches}{closing_body}{end}" if closing_body else rest + prefetches
-    return head + closing + rest, sources, hrefs
+    return head + closing + rest, sources
 
 
 class FirstVisitStylesMiddleware:
@@ -119,7 +129,7 @@ class FirstVisitStylesMiddleware:
         patch_vary_headers(response, ("Cookie",))
         if request.COOKIES.get(STYLES_COOKIE) == styles_release():
             return response
-        html, sources, _hrefs = _inlined(response.content.decode(response.charset))
+        html, sources = _inlined(response.content.decode(response.charset))
         if not sources:
             return response
         response.content = html.encode(response.charset)

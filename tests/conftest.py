@@ -113,3 +113,10 @@ def _empty_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture
+def first_visit_styles(settings):
+    """A browser without the site's stylesheets gets them inline (config/first_visit_styles.py); off by default
+    in the tests (config/settings/test.py) so a test compares a page with itself."""
+    settings.INLINE_FIRST_VISIT_STYLES = True

@@ -2,23 +2,20 @@
 
 import base64
 import hashlib
+import os
 import re
 
 import pytest
 
-from config.first_visit_styles import COMMENT_OR_STRING, STYLES_COOKIE, _anchored, styles_release
+from config.first_visit_styles import COMMENT_OR_STRING, STYLES_COOKIE, _anchored, _stylesheet, styles_release
 from tests.factories import UserFactory
+from tests.security.test_headers import csp_directives
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _first_visit_styles(settings):
-    settings.INLINE_FIRST_VISIT_STYLES = True  # off for the other tests (config/settings/test.py)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("first_visit_styles")]
 
 
 def _style_src(response) -> list[str]:
-    return re.search(r"style-src ([^;]*)", response["Content-Security-Policy"])[1].split()
+    return csp_directives(response["Content-Security-Policy"])["style-src"]
 
 
 def _head(response) -> str:
@@ -92,3 +89,16 @@ def test_what_a_stylesheet_fetches_is_addressed_from_the_stylesheet_not_from_the
 def test_the_landing_pages_wave_comes_from_the_stylesheets_folder(client):
     head = _head(client.get("/"))
     assert 'url("/static/img/wave.svg")' in head
+
+
+def test_an_edited_stylesheet_is_read_again(tmp_path, settings):
+    """`make run` serves the files themselves under one name: an edit must reach the next first visit."""
+    settings.STATICFILES_DIRS = [tmp_path, *settings.STATICFILES_DIRS]
+    sheet = tmp_path / "css" / "bewerkt.css"
+    sheet.parent.mkdir()
+    sheet.write_text("a { color: red; }")
+    assert _stylesheet("/static/css/bewerkt.css").text == "a { color: red; }"
+    sheet.write_text("a { color: blue; }")
+    changed = sheet.stat().st_mtime_ns + 1_000_000_000
+    os.utime(sheet, ns=(changed, changed))
+    assert _stylesheet("/static/css/bewerkt.css").text == "a { color: blue; }"

@@ -22,9 +22,8 @@ def pytest_collection_modifyitems(items):
 
 
 @pytest.fixture(autouse=True)
-def _first_visit_styles(settings):
+def _first_visit_styles(first_visit_styles):
     """A new browser context is a first visit: its stylesheets come inline, as on a real phone's first visit."""
-    settings.INLINE_FIRST_VISIT_STYLES = True
 
 
 @pytest.fixture(scope="session")

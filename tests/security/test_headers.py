@@ -27,7 +27,7 @@ from config.settings.security import content_security_policy
 from .conftest import World
 from .test_authorization_matrix import PATTERNS, decision_for, url_for
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("first_visit_styles")]
 
 ROOT = Path(__file__).resolve().parents[2]
 ONE_YEAR = 60 * 60 * 24 * 365
@@ -66,11 +66,6 @@ def assert_security_headers(response, what: str) -> None:
     assert response.get("X-Frame-Options") == "DENY", what
     assert response.get("Permissions-Policy"), f"{what}: no Permissions-Policy"
     assert "geolocation=()" in response["Permissions-Policy"], what
-
-
-@pytest.fixture(autouse=True)
-def _first_visit_styles(settings):
-    settings.INLINE_FIRST_VISIT_STYLES = True  # off for the other tests (config/settings/test.py)
 
 
 # --- the HTML ----------------------------------------------------------------------------------------
@@ -115,14 +110,15 @@ class InlineCodeFinder(HTMLParser):
                 self.problems.append("inline <style> element that the policy does not name")
             self._style = None
 
+    def close(self):
+        super().close()
+        if self._style is not None:
+            self.problems.append("inline <style> element that is never closed")
+
 
 def inline_code(html: str, response: HttpResponse | None = None) -> list[str]:
-    allowed: frozenset[str] = frozenset()
-    if response is not None and (
-        style_src := re.search(r"style-src ([^;]*)", response.get("Content-Security-Policy", ""))
-    ):
-        allowed = frozenset(style_src[1].split())
-    finder = InlineCodeFinder(allowed)
+    policy = csp_directives(response.get("Content-Security-Policy", "")) if response is not None else {}
+    finder = InlineCodeFinder(frozenset(policy.get("style-src", [])))
     finder.feed(html)
     finder.close()
     return finder.problems
@@ -143,6 +139,7 @@ def test_the_finder_finds_what_it_looks_for():
     assert inline_code("<style>p{}</style><style>a{}</style>", allowed) == [
         "inline <style> element that the policy does not name"
     ]
+    assert inline_code("<style>p{}", allowed) == ["inline <style> element that is never closed"]
 
 
 # --- every page --------------------------------------------------------------------------------------
