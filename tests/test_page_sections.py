@@ -160,14 +160,14 @@ def _afspraak(member):
 # and reads the rest with prepared queries (7, was 9: session, user, the admin check, her cards, the badge summary,
 # the club challenges, her club badges); /challenge keeps samen plonsen's part of the card (9, was 10);
 # /statistieken reads her figures and coldest dip in one query, her days and the two sides of "Samen met" (7, was
-# 8); /club reads its feed (a query per source and the Brrr!s) and keeps its sharing and club challenges sections
-# (10, was 12).
+# 8); /club reads its feed's first page (one query for all its sources, was one per source) and the Brrr!s, and
+# keeps its sharing and club challenges sections (5, was 13).
 RENDERED_PATHS = [
     ("/dashboard", _own_dip, 7),
     ("/challenge", _own_dip, 9),
     ("/statistieken", _own_dip, 7),
     ("/account", _own_dip, 3),
-    ("/club", _other_dip, 13),  # one query per feed source (the series, afgelast and moved sources included)
+    ("/club", _other_dip, 5),
     # The plan list (events and afspraken, /events leads there): after a sign-up its rows but one and its header come
     # from the cache; after an afspraak the form's spots are read again too (one query: hers and the afspraken's).
     ("/samen", _sign_up, 7),

@@ -10,7 +10,8 @@ admin hid shows at all. Plonsafspraken and club messages are on /samen and the d
 already: they need no sharing choice.
 
 Paging is by cursor: the moment, the kind and the id of the last item shown. Every source reads at most one
-page beyond the cursor in one query, so a page costs one query per source at any club size.
+page beyond the cursor in one query, so a page costs one query per source at any club size; the first page,
+the one every visit shows, is one query for all sources together.
 """
 
 import datetime
@@ -28,12 +29,12 @@ from django.utils import timezone
 from apps.challenges.models import ClubChallengeEntry, Dip, UserBadge
 from apps.core.formatting import dutch_date
 from apps.core.numbers import whole_number
-from apps.core.prepared import PreparedQuery
 from apps.events.models import Event, EventSeries
 from apps.events.series_selectors import series_label
 from apps.notifications.models import ClubMessage
 from apps.together.models import Meetup
 
+from .first_page import FirstPage
 from .models import HiddenItem
 
 PAGE_SIZE = 20
@@ -101,10 +102,8 @@ class FeedSource:
     def __post_init__(self) -> None:
         if self.columns[:2] != ("pk", self.time_field):
             raise ValueError(f"feed source {self.kind}: its columns start with the id and the moment")
-        # The first page is the same query on every render: compiled once (apps/core/prepared.py).
         names = [column.replace("__", "_") for column in self.columns]
         object.__setattr__(self, "_row", namedtuple(f"{self.kind.title()}Row", names))
-        object.__setattr__(self, "_first_page", PreparedQuery(lambda: self._page(None, PAGE_SIZE + 1)))
 
     def visible(self) -> QuerySet:
         hidden = HiddenItem.objects.filter(kind=self.kind, object_id=OuterRef("pk"))
@@ -123,8 +122,13 @@ class FeedSource:
     def _sorted_rows(self, cursor: Cursor | None, limit: int) -> list[tuple[tuple, "FeedSource", Any]]:
         """The page's rows with their place in the feed's order (moment, kind, id), not yet items: only the
         rows that make the page become items. The first two columns are the id and the moment."""
-        rows = self._first_page.rows() if cursor is None and limit == PAGE_SIZE + 1 else self._page(cursor, limit)  # type: ignore[attr-defined]
+        rows = self._page(cursor, limit)
         return [((row[1], self.kind, row[0]), self, row) for row in rows]
+
+    def fields(self) -> list:
+        """The model field of each column (the types of the empty places in the first page's query, first_page.py)."""
+        query = self.visible().query
+        return [query.resolve_ref(column).output_field for column in self.columns]
 
     def before(self, cursor: Cursor | None, limit: int) -> list[FeedItem]:
         return [source._items([row])[0] for _key, source, row in self._sorted_rows(cursor, limit)]
@@ -364,10 +368,16 @@ SOURCES: dict[str, FeedSource] = {
 }  # fmt: skip
 
 
+_FIRST_PAGE = FirstPage(SOURCES, limit=PAGE_SIZE + 1)
+
+
 def feed_items(*, cursor: Cursor | None = None, limit: int = PAGE_SIZE) -> tuple[list[FeedItem], Cursor | None]:
     """One page of the feed, newest first, and the cursor of the next page (None at the end)."""
-    found = [row for source in SOURCES.values() for row in source._sorted_rows(cursor, limit + 1)]  # noqa: SLF001
-    found.sort(key=lambda row: row[0], reverse=True)
+    if cursor is None and limit == PAGE_SIZE:
+        found = _FIRST_PAGE.rows()
+    else:
+        found = [row for source in SOURCES.values() for row in source._sorted_rows(cursor, limit + 1)]  # noqa: SLF001
+        found.sort(key=lambda row: row[0], reverse=True)
     page = [source._items([row])[0] for _key, source, row in found[:limit]]  # noqa: SLF001
     more = len(found) > limit
     last = page[-1] if page and more else None

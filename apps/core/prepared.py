@@ -8,6 +8,9 @@ the CPU of /club's feed than running it).
     ROLES = PreparedQuery(lambda user_id: UserRole.objects.filter(user_id=user_id).values_list("role"), user_id=int)
     rows = ROLES.rows(user_id=7)
 
+`PreparedUnion` is one query of several such querysets' rows together (the club feed's first page: one query
+instead of one per kind of item).
+
 A queryset's shape must not depend on its parameters: each named parameter (an int, a str or a date) is compiled
 as a stand-in value that is then found among the compiled parameters and replaced on every call. Everything else
 is a constant: the clock is the database's (`Now()`) or a named date parameter (the day of the page, which the
@@ -115,3 +118,56 @@ class PreparedQuery:
         """The compiled SQL and its parameters, stand-ins included (for a test)."""
         compiled = self._compiled.get(DEFAULT_DB_ALIAS) or self._compile(DEFAULT_DB_ALIAS)
         return compiled[1], compiled[2]
+
+
+class PreparedUnion:
+    """The rows of several querysets in one query, the newest first. Each is a values_list of the same number of
+    columns, of the same types in the same places, ordered and limited on its own (so each reads only what its
+    index gives); their rows together are ordered by the first `descending` columns and limited again. A row
+    comes back as (the index of its queryset, its columns), with that queryset's own conversions. Constant
+    querysets only: no parameters, the clock the database's."""
+
+    def __init__(self, build: Callable[[], list[QuerySet]], *, descending: int, limit: int):
+        self._build, self._descending, self._limit = build, descending, limit
+        self._compiled: dict[str, tuple] = {}
+
+    def _compile(self, using: str) -> tuple:
+        parts, params, branches = [], [], []
+        for index, queryset in enumerate(self._build()):
+            compiler = queryset.query.get_compiler(using)
+            sql, branch_params = compiler.as_sql()
+            selected = [column[2] for column in compiler.select[: compiler.col_count]]
+            names = list(getattr(queryset, "_fields", None) or ())  # values_list's names, as the SQL must select them
+            if names != selected:
+                raise ValueError(f"a union's queryset selects {selected}, not its values_list {names}")
+            if any(_a_clock_value(value) for value in branch_params):
+                raise ValueError("a prepared union has constant parameters only: take the time from the database")
+            # Each queryset as a subquery of its own, so its ORDER BY and LIMIT stay its own (SQLite too).
+            parts.append(f"SELECT {index} AS union_branch, branch{index}.* FROM ({sql}) branch{index}")  # noqa: S608 - compiled by Django
+            params += branch_params
+            converters = compiler.get_converters([column[0] for column in compiler.select[: compiler.col_count]])
+            branches.append((compiler, converters))
+        order = ", ".join(f"{place} DESC" for place in range(2, 2 + self._descending))
+        return " UNION ALL ".join(parts) + f" ORDER BY {order} LIMIT {self._limit}", params, branches
+
+    def rows(self) -> list[tuple[int, tuple]]:
+        using = DEFAULT_DB_ALIAS
+        compiled = self._compiled.get(using)
+        if compiled is None:
+            compiled = self._compiled[using] = self._compile(using)
+        sql, params, branches = compiled
+        with connections[using].cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+        found = []
+        for row in rows:
+            compiler, converters = branches[row[0]]
+            columns = tuple(row[1:])
+            if converters:
+                columns = tuple(next(iter(compiler.apply_converters([columns], converters))))
+            found.append((row[0], columns))
+        return found
+
+    def sql(self) -> str:
+        """The compiled SQL (for a test)."""
+        return (self._compiled.get(DEFAULT_DB_ALIAS) or self._compile(DEFAULT_DB_ALIAS))[0]

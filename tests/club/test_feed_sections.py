@@ -1,22 +1,20 @@
 """/club's feed as cached sections (issue 37): each item is a section of its own, kept by the item's version
 (FeedEntry.version: what it shows), so another member's dip renders one new item, not the feed; and every write
 that changes an item shows on the next visit: a Brrr!, an admin hiding it, the owner's sharing and photo choices,
-an edited dip, a renamed member, an account that is gone. The feed's first page is read with prepared queries
-(apps/core/prepared.py), which must be the queries the sources describe."""
+an edited dip, a renamed member, an account that is gone. The feed's first page is one query
+(tests/club/test_feed_first_page.py)."""
 
 import zlib
 from decimal import Decimal
 
 import pytest
 from django.core.cache import caches
-from django.db import connection
 from django.test import Client
 
 from apps.accounts.services import account_delete, account_profile_update
 from apps.challenges.conditions import DipConditions
 from apps.challenges.services.dip_changes import dip_details_update
 from apps.challenges.services.dips import dip_register
-from apps.club.feed import PAGE_SIZE, SOURCES
 from apps.club.services import brrr_set, club_sharing_set, item_hide
 from tests.factories import ClubSharingFactory, DipFactory, UserChallengeFactory, UserFactory
 
@@ -179,12 +177,3 @@ def test_each_member_sees_her_own_brrr_state_and_role(viewer, member, other_memb
     theirs, admins = _page(other), _page(admin)
     assert 'aria-pressed="true"' in mine and 'aria-pressed="true"' not in theirs
     assert "Verbergen" in admins and "Verbergen" not in mine and "Verbergen" not in theirs
-
-
-def test_the_prepared_first_pages_are_the_sources_own_queries():
-    for source in SOURCES.values():
-        fresh = source._page(None, PAGE_SIZE + 1).query.sql_with_params()  # noqa: SLF001
-        prepared = source._first_page.sql()  # type: ignore[attr-defined]  # noqa: SLF001
-        assert prepared[0] == fresh[0] and list(prepared[1]) == list(fresh[1]), source.kind
-        clock = "statement_timestamp" if connection.vendor == "postgresql" else "now"
-        assert source.kind != "meetup" or clock in prepared[0].lower(), "the week is the database's clock"

@@ -8,7 +8,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from apps.accounts.models import User, UserRole
-from apps.core.prepared import PreparedQuery
+from apps.core.prepared import PreparedQuery, PreparedUnion
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -64,4 +64,43 @@ def test_a_date_parameter_is_each_calls_own_day_and_a_date_constant_is_refused()
     assert joined_since.rows(user_id=anna.pk, since=day + datetime.timedelta(days=1)) == []
     frozen = PreparedQuery(lambda: User.objects.filter(created_at__date__gte=day).values_list("pk"))
     with pytest.raises(ValueError, match="Now()"):
+        frozen.rows()
+
+
+# --- several querysets in one query (PreparedUnion: the club feed's first page) ---------------------------------
+
+
+def _joined(*, active: bool):
+    """Members by when they joined, newest first, three at most: the two querysets of one union."""
+    return User.objects.filter(is_active=active).order_by("-created_at", "-pk").values_list("created_at", "pk")[:3]
+
+
+def _member(*, days_ago: int, active: bool = True) -> User:
+    user = UserFactory(is_active=active)
+    User.objects.filter(pk=user.pk).update(created_at=timezone.now() - datetime.timedelta(days=days_ago))
+    user.refresh_from_db()
+    return user
+
+
+def test_a_union_orders_and_limits_each_queryset_then_all_and_says_where_each_row_is_from():
+    active = [_member(days_ago=days) for days in (1, 3, 5, 7, 9)]
+    gone = [_member(days_ago=days, active=False) for days in (2, 4, 6)]
+    union = PreparedUnion(lambda: [_joined(active=True), _joined(active=False)], descending=2, limit=4)
+    # Each queryset gave its three newest; of those six, the four newest: a datetime on every database (SQLite too).
+    assert union.rows() == [
+        (0, (active[0].created_at, active[0].pk)),
+        (1, (gone[0].created_at, gone[0].pk)),
+        (0, (active[1].created_at, active[1].pk)),
+        (1, (gone[1].created_at, gone[1].pk)),
+    ]
+    assert union.sql().count("LIMIT 3") == 2
+
+
+def test_a_union_refuses_a_clock_value_of_pythons():
+    frozen = PreparedUnion(
+        lambda: [User.objects.filter(created_at__lt=timezone.now()).values_list("created_at", "pk")[:3]],
+        descending=1,
+        limit=3,
+    )
+    with pytest.raises(ValueError, match="constant"):
         frozen.rows()
