@@ -86,7 +86,7 @@ def _page_context(request, *, form=None, errors=None) -> tuple[dict, float]:
         "page_parameter": PAGE_PARAMETER,
         "spots": lazy_value(lambda: spot_suggestions(user)),
         "max_days": MEETUP_MAX_DAYS_AHEAD,
-        "form": form or MeetupForm(),
+        "form": form or lazy_value(MeetupForm),
         "errors": errors or {},
         "club_life": lazy_value(lambda: club_life_settings_for(user, request=request)),
         # The member's history below the first page: one query, its section kept by what it lists.
