@@ -195,7 +195,9 @@ def profile(url: str, *, rounds: int) -> None:
         client.get(url, secure=True, HTTP_HOST="127.0.0.1")
         profiler.disable()
         undo()
-    pstats.Stats(profiler).sort_stats("cumulative").print_stats(60)
+    # PROFILE_SORT=tottime: where the time is spent itself; PROFILE_LINES: how many lines.
+    stats = pstats.Stats(profiler).sort_stats(os.environ.get("PROFILE_SORT", "cumulative"))
+    stats.print_stats(int(os.environ.get("PROFILE_LINES", "60")))
 
 
 def main() -> None:
