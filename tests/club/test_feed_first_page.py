@@ -14,9 +14,9 @@ from django.utils import timezone
 from apps.challenges.models import ClubChallengeEntry, Dip, UserBadge
 from apps.club.feed import _FIRST_PAGE, PAGE_SIZE, SOURCES, feed_items
 from apps.events.models import Event, EventSeries
-from apps.events.services import EventDetails, event_series_create
 from apps.notifications.models import ClubMessage
 from apps.together.models import Meetup
+from tests.events.test_series_feed import series_of
 from tests.factories import (
     ClubChallengeEntryFactory,
     ClubMessageFactory,
@@ -60,11 +60,7 @@ def every_kind():
     Event.objects.filter(pk=event.pk).update(created_at=same_moment)
     Event.objects.filter(pk=cancelled.pk).update(cancelled_at=same_moment, is_active=False)
     Event.objects.filter(pk=moved.pk).update(moved_at=same_moment)
-    start = now + datetime.timedelta(days=2)
-    dates = event_series_create(
-        details=EventDetails(title="Zondagduik", starts_at=start, location="Scheveningen"),
-        repeat_until=timezone.localdate(start) + datetime.timedelta(weeks=3),
-    )
+    dates = series_of(4)
     EventSeries.objects.filter(pk=dates[0].series_id).update(created_at=same_moment)
     meetup = MeetupFactory(proposer=sharer, place="Sloterplas")
     Meetup.objects.filter(pk=meetup.pk).update(created_at=same_moment)
