@@ -122,3 +122,16 @@ def test_a_session_ended_while_redis_was_down_stays_ended(settings, member, card
     with caches_in_state(settings, "up", empty=False):  # what Redis held before the outage
         client.cookies["sessionid"] = signed_in
         assert client.get("/dashboard").status_code == 302
+
+
+def test_the_page_cache_reads_redis_replies_with_hiredis(settings):
+    """A page asks for its 20-30 sections in one reply: parsed in C (hiredis, README), not by redis-py's Python."""
+    with caches_in_state(settings, "up"):
+        caches["pages"].set("parser-probe", "ja", 30)
+        client = caches["pages"]._cache.get_client()  # noqa: SLF001 - the client Django's backend reads with
+        assert caches["pages"].get("parser-probe") == "ja"
+        connection = client.connection_pool.get_connection()
+        try:
+            assert type(connection._parser).__name__ == "_HiredisParser"  # noqa: SLF001
+        finally:
+            client.connection_pool.release(connection)

@@ -139,7 +139,7 @@ class PreparedUnion:
             selected = [column[2] for column in compiler.select[: compiler.col_count]]
             names = list(getattr(queryset, "_fields", None) or ())  # values_list's names, as the SQL must select them
             if names != selected:
-                raise ValueError(f"a union's queryset selects {selected}, not its values_list {names}")
+                raise ValueError(f"a union takes values_lists of the columns they select ({selected}), not {names}")
             if any(_a_clock_value(value) for value in branch_params):
                 raise ValueError("a prepared union has constant parameters only: take the time from the database")
             # Each queryset as a subquery of its own, so its ORDER BY and LIMIT stay its own (SQLite too).

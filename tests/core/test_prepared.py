@@ -96,7 +96,7 @@ def test_a_union_orders_and_limits_each_queryset_then_all_and_says_where_each_ro
     assert union.sql().count("LIMIT 3") == 2
 
 
-def test_a_union_refuses_a_clock_value_of_pythons():
+def test_a_union_refuses_a_clock_value_of_pythons_and_a_queryset_that_is_no_values_list():
     frozen = PreparedUnion(
         lambda: [User.objects.filter(created_at__lt=timezone.now()).values_list("created_at", "pk")[:3]],
         descending=1,
@@ -104,3 +104,6 @@ def test_a_union_refuses_a_clock_value_of_pythons():
     )
     with pytest.raises(ValueError, match="constant"):
         frozen.rows()
+    whole_rows = PreparedUnion(lambda: [User.objects.order_by("-created_at")[:3]], descending=1, limit=3)
+    with pytest.raises(ValueError, match="values_list"):
+        whole_rows.rows()
