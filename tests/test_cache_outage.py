@@ -5,7 +5,9 @@ answer as always, the rate limits still hold, and a call on a hung Redis returns
 the same three states (tests/test_page_cache.py)."""
 
 import logging
+import pickle
 from html import unescape
+from unittest import mock
 
 import pytest
 from django.core.cache import caches
@@ -16,6 +18,7 @@ from apps.accounts.adapter import MESSAGE_TOO_MANY_LOGIN_ATTEMPTS
 from apps.challenges.models import Challenge, Dip
 from apps.challenges.photos import MESSAGE_UPLOAD_RATE
 from apps.challenges.services.cards import challenge_start
+from config.cache import RedisSerializer
 from tests.challenges.photo_samples import image_bytes
 from tests.factories import DEFAULT_PASSWORD
 from tests.redis_states import REDIS_STATES, caches_in_state, require_redis
@@ -135,3 +138,23 @@ def test_the_page_cache_reads_redis_replies_with_hiredis(settings):
             assert type(connection._parser).__name__ == "_HiredisParser"  # noqa: SLF001
         finally:
             client.connection_pool.release(connection)
+
+
+def test_the_page_cache_reads_a_stored_value_as_a_pickle_and_a_counter_as_its_number(settings):
+    """Django's serializer tries every value as a number first: a ValueError per stored page and section. Ours
+    reads a pickle as one, and `incr`'s counters (stored as digits) still as numbers."""
+    with caches_in_state(settings, "up"):
+        pages = caches["pages"]
+        serializer = pages._cache._serializer  # noqa: SLF001 - the serializer Django's backend reads with
+        assert isinstance(serializer, RedisSerializer)
+        pages.set_many({"as-pickle": ("<p>Plons</p>", None), "as-text": "12", "counter": 41}, 30)
+        pages.incr("counter")
+        pages.incr("counter", -44)
+        assert pages.get_many(["as-pickle", "as-text", "counter"]) == {
+            "as-pickle": ("<p>Plons</p>", None),
+            "as-text": "12",
+            "counter": -2,
+        }
+        pickled = pickle.dumps(b"\x80" * 3000)
+        with mock.patch("builtins.int", side_effect=AssertionError("tried as a number")):
+            assert serializer.loads(pickled) == b"\x80" * 3000
