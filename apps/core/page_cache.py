@@ -52,8 +52,7 @@ from django.utils import timezone
 logger = logging.getLogger(__name__)
 
 PAGE_TIMEOUT = 60 * 60 * 24  # seconds: a page nobody asks for again leaves the cache
-# zlib's fastest level: a third of the default's CPU for a page of /samen (0.2 ms, not 0.65 ms), for some 20%
-# more bytes in the cache. Pages and sections are stored after a write, on the request that has to render them.
+# zlib's fastest level: a third of the default's CPU for a page of /samen, for some 20% more bytes in the cache.
 STORE_COMPRESSION = 1
 # What a cacheable page shows, as a short digest: the service worker shows its kept copy of such a page at
 # once and swaps in the fresh one only when this differs (frontend/src/sw/pages.ts).
@@ -183,9 +182,6 @@ class Page:
 
 
 _VALID_UNTIL = "_page_valid_until"  # the context's list of moments a section stops being true at
-# The same list while a cached page renders, for lazy values that learn how long they stay true only when
-# they are read (which a cached section skips: it brings the moment it stored along).
-_rendering_moments: ContextVar[list[datetime.datetime] | None] = ContextVar("page_valid_until", default=None)
 # The context's key of the `PageSections` of a page being rendered that may be stored.
 SECTION_BASE = "_page_section_base"
 
@@ -204,6 +200,11 @@ class PageSections:
     found: dict[str, object] = field(default_factory=dict)  # cache key -> stored section (None: not there)
     asked: set[str] = field(default_factory=set)  # the templates whose sections without `by` were asked for
     new: dict[int, dict[str, object]] = field(default_factory=dict)  # seconds to keep -> cache key -> to store
+    moments: list[datetime.datetime] = field(default_factory=list)  # when what the page shows stops being true
+
+
+# The page being made and rendered while it may be stored: for lazy values and values kept by scope.
+serving_page: ContextVar[PageSections | None] = ContextVar("serving_page", default=None)
 
 
 def page_valid_until(context, moment: datetime.datetime) -> None:
@@ -217,9 +218,9 @@ def page_valid_until(context, moment: datetime.datetime) -> None:
 
 def valid_until(moment: datetime.datetime) -> None:
     """`page_valid_until` for a lazy value, which has no template context: the page being rendered."""
-    moments = _rendering_moments.get()
-    if moments is not None:
-        moments.append(moment)
+    page = serving_page.get()
+    if page is not None:
+        page.moments.append(moment)
 
 
 def cached_page(
@@ -310,21 +311,20 @@ def _serve(
     if cacheable and kept is not None:
         html = zlib.decompress(kept).decode()
     else:
-        shown = make()
-        if isinstance(shown, HttpResponseBase):
-            return shown
-        moments: list[datetime.datetime] = []
         page_sections = PageSections(base=sections, versions=versions, earlier=earlier)
-        context = {**shown.context, "csrf_token": csrf_placeholder(), _VALID_UNTIL: moments}
-        if cacheable:
-            context[SECTION_BASE] = page_sections
-        token = _rendering_moments.set(moments)
+        token = serving_page.set(page_sections if cacheable else None)
         try:
+            shown = make()
+            if isinstance(shown, HttpResponseBase):
+                return shown
+            context = {**shown.context, "csrf_token": csrf_placeholder(), _VALID_UNTIL: page_sections.moments}
+            if cacheable:
+                context[SECTION_BASE] = page_sections
             html = render_to_string(template, context, request)
         finally:
-            _rendering_moments.reset(token)
+            serving_page.reset(token)
         now = timezone.now()
-        valid_for = min([shown.valid_for, *((moment - now).total_seconds() for moment in moments)])
+        valid_for = min([shown.valid_for, *((moment - now).total_seconds() for moment in page_sections.moments)])
         to_store = page_sections.new
         if cacheable and valid_for >= 1:
             page = (shown_for, zlib.compress(html.encode(), STORE_COMPRESSION), tuple(page_sections.shown))

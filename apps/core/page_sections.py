@@ -21,7 +21,9 @@ A section is cached only inside a page that may be cached (a signed-in member, n
 one-time message is never in one, and its CSRF token is the page's placeholder, filled in per request. The
 moments a section stops being true at (page_valid_until, valid_until) are stored with it and handed to the
 page again when the section comes from the cache. Values only a section reads should be lazy in the view's
-context (`lazy_value`, cached properties): a section served from the cache never reads them.
+context (`lazy_value`, cached properties): a section served from the cache never reads them. Data the view
+itself needs to order or key its sections (the plan list's events, merged with the afspraken) is a
+`kept_value`: kept by the scopes it comes from, read again only when one of them moved.
 """
 
 import datetime
@@ -29,7 +31,7 @@ import functools
 import hashlib
 import zlib
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
@@ -46,12 +48,38 @@ from .page_cache import (
     _cache_call,
     _check_scopes,
     csrf_placeholder,
+    serving_page,
 )
+
+T = TypeVar("T")
 
 
 def lazy_value(make: Callable[[], Any]) -> Any:
     """A context value made only when a rendered section reads it (a list, an object...)."""
     return SimpleLazyObject(make)
+
+
+def kept_value(
+    name: str, scopes: tuple[str, ...], make: Callable[[], T], *, until: Callable[[T], datetime.datetime | None]
+) -> T:
+    """What `make()` returns, kept like a section by the versions of `scopes` until `until(value)`: data a page
+    reads to order or key its sections (the plan list's events) is read again only when a write moved one of
+    those scopes, not on every render of the page. One cache call; the value is stored with the page. Outside a
+    page that may be stored (or with the cache down), just `make()`."""
+    section_check(name, scopes)
+    page = serving_page.get()
+    [key] = [None] if page is None else _keys(page, origin="kept-value", name=name, scopes=scopes, chosen=[()])
+    if page is None or key is None:
+        return make()
+    stored = _cache_call("get", key)
+    if stored is not None:
+        return stored[0]
+    value = make()
+    moment = until(value)
+    seconds = PAGE_TIMEOUT if moment is None else (moment - timezone.now()).total_seconds()
+    if seconds >= 1:  # in a tuple: a value of None is kept too
+        page.new.setdefault(min(int(seconds), PAGE_TIMEOUT), {})[key] = (value,)
+    return value
 
 
 def section_check(name: str, scopes: tuple[str, ...]) -> None:
@@ -136,10 +164,10 @@ def _by_checked(name: str, chosen_by: tuple) -> tuple:
 
 
 def _stored_html(stored, moments: list) -> SafeString:
-    compressed, until = stored
+    packed, until = stored
     if until is not None:
         moments.append(until)
-    return mark_safe(zlib.decompress(compressed).decode())  # noqa: S308 - our own rendered HTML
+    return mark_safe(zlib.decompress(packed).decode())  # noqa: S308 - our own rendered HTML
 
 
 def _rendered(render: Callable[[], str], moments: list) -> tuple[SafeString, tuple | None]:

@@ -21,7 +21,8 @@ from django.db.models.functions import Now
 from django.urls import reverse
 from django.utils import timezone
 
-from apps.core.page_cache import PAGE_TIMEOUT
+from apps.core.page_cache import EVENTS, MEMBER, PAGE_TIMEOUT
+from apps.core.page_sections import kept_value
 from apps.core.prepared import PreparedQuery
 from apps.events.models import Event
 from apps.events.selectors import (
@@ -216,14 +217,44 @@ def _valid_for(events: list[tuple], series: dict[int, list[SeriesDate]], meetups
     return min(max(min((moment - now).total_seconds() for moment in moments), 0), PAGE_TIMEOUT)
 
 
+@dataclass(frozen=True)
+class ListedEvents:
+    """The events part of a page of the list, as the member sees it: a value kept by the events' and her versions
+    (`kept_value`), so a new afspraak does not read the events again."""
+
+    rows: list[tuple]  # EVENT_COLUMNS + CARD_COLUMNS, soonest first
+    series: dict[int, list[SeriesDate]]  # the upcoming dates of the series among them
+    names: dict[int, list[str]]  # who goes on each event that can be on the page, in sign-up order
+
+    def ends(self) -> datetime.datetime | None:
+        """When the clock changes them: an event (or a date of a series) starts, an open offer runs out."""
+        moments = [row[_DATE] for row in self.rows] + [row[_OFFER_END] for row in self.rows if row[_OFFER_END]]
+        moments += [date.starts_at for dates in self.series.values() for date in dates]
+        return min(moments, default=None)
+
+
+def _read_listed_events(user, *, reach: int, now: datetime.datetime) -> ListedEvents:
+    """Three queries: the events, the dates of their series, the names on those that can be on the page."""
+    rows = _listed_events(user, limit=reach)
+    series = _series_dates({row[_SERIES] for row in rows if row[_SERIES] is not None}, now=now)
+    shown = [row[_ID] for row in rows[: reach - 1]]  # the last is only there to tell that there is more
+    return ListedEvents(rows=rows, series=series, names=full_names_on_cards(shown) if shown else {})
+
+
 def plan_list(
     user, *, number: int = 1, per_page: int = PLANS_PER_PAGE, now: datetime.datetime | None = None
 ) -> PlanList:
-    """Page `number` of the merged list, soonest first. Four queries at most, whatever the number of plans."""
+    """Page `number` of the merged list, soonest first. Four queries at most, whatever the number of plans; one
+    (and a cache call) when only the afspraken changed since the page was last rendered."""
     now = now or timezone.now()
     reach = number * per_page + 1  # the rows of this page and those before it, and one to know there is more
-    events = _listed_events(user, limit=reach)
-    series = _series_dates({row[_SERIES] for row in events if row[_SERIES] is not None}, now=now)
+    listed = kept_value(
+        f"plan-events-{reach}",
+        (MEMBER, EVENTS),
+        lambda: _read_listed_events(user, reach=reach, now=now),
+        until=ListedEvents.ends,
+    )
+    events, series = listed.rows, listed.series
     meetups, along = listed_meetup_rows(reach)
     merged = sorted(
         [(row[_DATE], 0, row[_ID], row) for row in events]
@@ -233,10 +264,8 @@ def plan_list(
     if number > 1 and len(merged) <= (number - 1) * per_page:  # past the end: the last page there is
         number = max((len(merged) + per_page - 1) // per_page, 1)
     shown = merged[(number - 1) * per_page : number * per_page]
-    shown_events = [item[2] for item in shown if item[1] == 0]
-    names = full_names_on_cards(shown_events) if shown_events else {}
     rows = [
-        _event_row(row, names.get(row_id, []), series.get(row[_SERIES], []))
+        _event_row(row, listed.names.get(row_id, []), series.get(row[_SERIES], []))
         if kind == 0
         else _meetup_row(row, going_along(row, along), user_id=user.pk, now=now)
         for _starts, kind, row_id, row in shown
