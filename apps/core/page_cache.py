@@ -30,7 +30,6 @@ import hashlib
 import hmac
 import logging
 import secrets
-import zlib
 from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -49,11 +48,11 @@ from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from .stored_html import STORED_AS, compressed, decompressed
+
 logger = logging.getLogger(__name__)
 
 PAGE_TIMEOUT = 60 * 60 * 24  # seconds: a page nobody asks for again leaves the cache
-# zlib's fastest level: a third of the default's CPU for a page of /samen, for some 20% more bytes in the cache.
-STORE_COMPRESSION = 1
 # What a cacheable page shows, as a short digest: the service worker shows its kept copy of such a page at
 # once and swaps in the fresh one only when this differs (frontend/src/sw/pages.ts).
 PAGE_DIGEST_HEADER = "X-Koud-Page"
@@ -106,7 +105,7 @@ def csrf_placeholder() -> str:
 @lru_cache(maxsize=1)
 def release() -> str:
     """What this deploy renders with: every template and the static and Vite manifests, hashed once."""
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(STORED_AS.encode())  # how pages are kept in the cache
     # How static URLs are made (config/staticfiles.py) changes every page without changing a file here.
     digest.update(repr(settings.STORAGES["staticfiles"]).encode())
     folders = [Path(folder) for engine in settings.TEMPLATES for folder in engine.get("DIRS", [])]
@@ -309,7 +308,7 @@ def _serve(
             kept, earlier = (stored[1] if stored[0] == shown_for else None), stored[2]
     cacheable = bool(slot) and None not in shown_for
     if cacheable and kept is not None:
-        html = zlib.decompress(kept).decode()
+        body = decompressed(kept)
     else:
         page_sections = PageSections(base=sections, versions=versions, earlier=earlier)
         token = serving_page.set(page_sections if cacheable else None)
@@ -320,20 +319,20 @@ def _serve(
             context = {**shown.context, "csrf_token": csrf_placeholder(), _VALID_UNTIL: page_sections.moments}
             if cacheable:
                 context[SECTION_BASE] = page_sections
-            html = render_to_string(template, context, request)
+            body = render_to_string(template, context, request).encode()
         finally:
             serving_page.reset(token)
         now = timezone.now()
         valid_for = min([shown.valid_for, *((moment - now).total_seconds() for moment in page_sections.moments)])
         to_store = page_sections.new
         if cacheable and valid_for >= 1:
-            page = (shown_for, zlib.compress(html.encode(), STORE_COMPRESSION), tuple(page_sections.shown))
+            page = (shown_for, compressed(body), tuple(page_sections.shown))
             to_store.setdefault(min(int(valid_for), PAGE_TIMEOUT), {})[slot] = page
         if to_store:
             _store(to_store)
-    response = HttpResponse(html.replace(csrf_placeholder(), get_token(request)))
+    response = HttpResponse(body.replace(csrf_placeholder().encode(), get_token(request).encode()))
     if cacheable:
-        response[PAGE_DIGEST_HEADER] = hashlib.sha256(html.encode()).hexdigest()[:20]
+        response[PAGE_DIGEST_HEADER] = hashlib.sha256(body).hexdigest()[:20]
     return response
 
 

@@ -29,7 +29,6 @@ itself needs to order or key its sections (the plan list's events, merged with t
 import datetime
 import functools
 import hashlib
-import zlib
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -43,13 +42,13 @@ from .page_cache import (
     PAGE_TIMEOUT,
     SCOPES,
     SECTION_BASE,
-    STORE_COMPRESSION,
     PageSections,
     _cache_call,
     _check_scopes,
     csrf_placeholder,
     serving_page,
 )
+from .stored_html import compressed, decompressed
 
 T = TypeVar("T")
 
@@ -167,7 +166,7 @@ def _stored_html(stored, moments: list) -> SafeString:
     packed, until = stored
     if until is not None:
         moments.append(until)
-    return mark_safe(zlib.decompress(packed).decode())  # noqa: S308 - our own rendered HTML
+    return mark_safe(decompressed(packed).decode())  # noqa: S308 - our own rendered HTML
 
 
 def _rendered(render: Callable[[], str], moments: list) -> tuple[SafeString, tuple | None]:
@@ -179,7 +178,7 @@ def _rendered(render: Callable[[], str], moments: list) -> tuple[SafeString, tup
     html = html if isinstance(html, SafeString) else mark_safe(html)  # noqa: S308 - rendered by the template
     if seconds < 1:
         return html, None
-    return html, ((zlib.compress(str(html).encode(), STORE_COMPRESSION), until), min(int(seconds), PAGE_TIMEOUT))
+    return html, ((compressed(str(html).encode()), until), min(int(seconds), PAGE_TIMEOUT))
 
 
 def _item_keys(key: tuple | None, chosen: list[tuple]) -> list[str | None]:

@@ -4,7 +4,6 @@ that changes an item shows on the next visit: a Brrr!, an admin hiding it, the o
 an edited dip, a renamed member, an account that is gone. The feed's first page is one query
 (tests/club/test_feed_first_page.py)."""
 
-import zlib
 from decimal import Decimal
 
 import pytest
@@ -16,6 +15,7 @@ from apps.challenges.conditions import DipConditions
 from apps.challenges.services.dip_changes import dip_details_update
 from apps.challenges.services.dips import dip_register
 from apps.club.services import brrr_set, club_sharing_set, item_hide
+from apps.core.stored_html import decompressed
 from tests.factories import ClubSharingFactory, DipFactory, UserChallengeFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -80,7 +80,7 @@ def _is_feed_item(value) -> bool:
     # A section: its compressed HTML and its end; a page: its versions, its compressed HTML, its sections.
     if not isinstance(value, tuple) or len(value) != 2:
         return False
-    return 'class="card club-item"' in zlib.decompress(value[0]).decode()
+    return 'class="card club-item"' in decompressed(value[0]).decode()
 
 
 def test_another_members_dip_renders_one_new_item_and_keeps_the_others(viewer, monkeypatch):
