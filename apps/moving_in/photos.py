@@ -152,7 +152,7 @@ def photos_import(*, source, limit: int | None = None, workers: int = 1) -> Repo
         # Forked workers: they share the parent's settings, and each opens its own connection (closed here
         # first, so none is shared). The source goes by pickle (an S3 client is made anew in the worker).
         connections.close_all()
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
+        with multiprocessing.get_context("fork").Pool(workers, initializer=_inherited_connections_dropped) as pool:
             reports = pool.starmap(_photos_share, [(source, share, (k, workers)) for k in range(workers)])
         report = Report()
         for part in reports:
@@ -161,6 +161,19 @@ def photos_import(*, source, limit: int | None = None, workers: int = 1) -> Repo
     finally:
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_unlock(%s)", [PHOTO_LOCK_KEY])
+
+
+def _inherited_connections_dropped() -> None:
+    """A worker starts without the parent's connection objects, so it opens sessions of its own. Inside a running
+    event loop Django keeps the loop's connections apart from the thread's: close_all() above closed the loop's,
+    but in the worker no loop runs, and it would find the thread's open one and share that socket with the parent
+    and the other worker. Dropped, not closed: closing would end the parent's session (psycopg leaves a
+    connection made before a fork alone when the worker lets go of it)."""
+    for alias in connections:
+        try:
+            del connections[alias]
+        except AttributeError:  # never opened in this thread
+            pass
 
 
 def _photos_share(source, limit: int | None, share: tuple[int, int]) -> Report:
