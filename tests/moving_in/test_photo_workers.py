@@ -60,7 +60,12 @@ def test_photo_workers_never_use_a_connection_they_inherited(small_club, photo_d
         finally:
             connections.close_all()  # the loop's own, which its end would leave open
 
-    out = asyncio.run(pass_in_a_running_loop())
+    try:
+        asyncio.get_running_loop()  # after the browser tests one already runs in this thread
+    except RuntimeError:
+        out = asyncio.run(pass_in_a_running_loop())
+    else:
+        out = run_import(only_photos=True, photos=str(photo_dir), photo_workers=2)
     assert "Foto's: 4 gevonden, 2 geïmporteerd" in out
     by_worker: dict[str, set[str]] = {}
     for line in sessions.read_text().splitlines():
