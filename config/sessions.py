@@ -2,12 +2,16 @@
 
 Every signed-in request loads its session first. Django's database store does that through the ORM, whose
 query building costs about a third of a cached page's time; this store reads the same row with one SQL
-statement and otherwise is Django's store unchanged (saving, expiry, cycling the key at sign-in).
+statement and otherwise is Django's store unchanged (saving, expiry, cycling the key at sign-in). A session
+signed in by a backend that has moved (apps/accounts/backends.py: RENAMED) names it where it is now.
 """
 
+from django.contrib.auth import BACKEND_SESSION_KEY
 from django.contrib.sessions.backends import db
 from django.db import connections, router
 from django.utils import timezone
+
+from apps.accounts.backends import RENAMED
 
 
 class SessionStore(db.SessionStore):
@@ -23,3 +27,9 @@ class SessionStore(db.SessionStore):
             self._session_key = None
             return None
         return model(session_data=row[0])  # load() reads only the data
+
+    def load(self):
+        data = super().load()
+        if data.get(BACKEND_SESSION_KEY) in RENAMED:
+            data[BACKEND_SESSION_KEY] = RENAMED[data[BACKEND_SESSION_KEY]]
+        return data

@@ -126,8 +126,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
-    "django.contrib.auth.backends.ModelBackend",
-    "allauth.account.auth_backends.AuthenticationBackend",
+    "apps.accounts.backends.ModelBackend",
+    "apps.accounts.backends.AllauthBackend",
 ]
 # The password rule's one home: apps/accounts/passwords.py reads the minimum from here.
 AUTH_PASSWORD_VALIDATORS = [
