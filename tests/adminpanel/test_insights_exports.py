@@ -6,6 +6,7 @@ import re
 
 import openpyxl
 import pytest
+import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -44,7 +45,9 @@ def test_stat_cards_count_this_week_and_this_month():
     assert (stats.dips, stats.dips_this_week, stats.new_members_this_month) == (2, 1, 1)
 
 
+@time_machine.travel(datetime.datetime(2026, 11, 25, 12, tzinfo=datetime.UTC), tick=False)
 def test_each_chart_counts_with_one_aggregate_query(django_assert_num_queries):
+    # The members join "now", so now is pinned inside the month that the last row reads.
     one, two = UserChallengeFactory(), UserChallengeFactory()
     for card, day in [(one, 23), (one, 24), (two, 24), (one, 16)]:
         DipFactory(user_challenge=card, dip_date=datetime.date(2026, 11, day))
