@@ -29,7 +29,8 @@ run: install frontend
 	  DJANGO_DEBUG=$(DJANGO_DEBUG) SITE_URL=$(SITE_URL) MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN=true $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 SQLITE_CHECK = tests/test_pages.py tests/core/test_prepared.py tests/together/test_plan_list.py \
-	tests/challenges/test_dashboard_reads.py tests/logbook/test_statistics.py tests/club/test_feed_first_page.py
+	tests/challenges/test_dashboard_reads.py tests/logbook/test_statistics.py tests/club/test_feed_first_page.py \
+	tests/challenges/test_first_dip.py
 
 test: install frontend chromium nginx caddy pg-client typecheck
 	cd frontend && npm run typecheck && npm test

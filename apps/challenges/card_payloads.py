@@ -72,9 +72,11 @@ def _buddies(named: Q, named_me: Q, *, user_id: int):
     an index: one query with an OR across the two joined dips reads every dip of the club instead."""
     named_by_her = DipBuddy.objects.filter(named, dip__user_id=user_id).exclude(status=DipBuddy.Status.DECLINED)
     naming_her = DipBuddy.objects.filter(named_me, buddy_id=user_id, status=DipBuddy.Status.ACCEPTED)
+    # Each half without the model's ordering: SQLite allows an ORDER BY only on the whole UNION.
     return (
-        named_by_her.values_list(*BUDDY_COLUMNS)
-        .union(naming_her.values_list(*BUDDY_COLUMNS), all=True)
+        named_by_her.order_by()
+        .values_list(*BUDDY_COLUMNS)
+        .union(naming_her.order_by().values_list(*BUDDY_COLUMNS), all=True)
         .order_by("created_at", "id")
     )
 

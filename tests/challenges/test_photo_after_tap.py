@@ -20,6 +20,15 @@ from tests.challenges.photo_samples import exif_with_gps_and_rotation, image_byt
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def _no_photos_of_an_earlier_member(member):
+    """SQLite hands a rolled-back member's id out again: her photo folder is emptied, as the cache is."""
+    storage = photo_storage()
+    if storage.exists(str(member.pk)):
+        for name in storage.listdir(str(member.pk))[1]:
+            storage.delete(f"{member.pk}/{name}")
+
+
 @pytest.fixture
 def card(member):
     return challenge_start(user=member, challenge_id=Challenge.objects.get(target_dips=5).pk)
