@@ -2,8 +2,8 @@
 file on SQLite too): start the Waterdieren card, open it, dip with and without a photo, undo, every tab."""
 
 import pytest
-from django.utils import timezone
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
 
 from apps.challenges.card_payloads import MESSAGE_ADDED
 from apps.challenges.models import Challenge, Dip
@@ -48,6 +48,7 @@ def test_a_card_with_buddies_both_ways_opens(member_client, member):
     card = UserChallengeFactory(user=member)
     clubmate = UserFactory()
     DipBuddyFactory(dip__user_challenge=card, buddy=clubmate)
-    DipBuddyFactory(dip__user_challenge=UserChallengeFactory(user=clubmate), buddy=member, status="accepted", decided_at=timezone.now())
+    theirs = UserChallengeFactory(user=clubmate)
+    DipBuddyFactory(dip__user_challenge=theirs, buddy=member, status="accepted", decided_at=timezone.now())
     html = member_client.get("/challenge").content.decode()
     assert clubmate.full_name in html
