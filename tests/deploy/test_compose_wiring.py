@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from .env_file import APP_SERVICES, REPO, compose, env_example
+from .env_file import APP_SERVICES, REPO, compose, env_example, interpolate
 
 MEDIA = "/app/media"
 # Switches for development and tests only: production leaves them unset, so .env.example does not offer them.
@@ -109,7 +109,11 @@ def test_every_variable_the_services_read_can_be_set_in_env_example(services):
     missing = read - offered - fixed_by_compose - DEVELOPMENT_ONLY - {"DJANGO_SETTINGS_MODULE"}
     assert not missing, f"add these to .env.example (or set them in compose.yaml): {sorted(missing)}"
     # What compose.yaml itself needs from .env is in the "must set" part, uncommented.
-    needed = set(re.findall(r"\$\{([A-Z0-9_]+)", (REPO / "compose.yaml").read_text()))
+    compose_text = (REPO / "compose.yaml").read_text()
+    variables = re.findall(r"\$\{([A-Z0-9_]+)(:-)?", compose_text)
+    needed = {name for name, default in variables if not default}
+    optional = {name for name, default in variables if default}
+    assert optional <= offered, sorted(optional - offered)
     assert needed <= set(env_example()), sorted(needed - set(env_example()))
     assert not (fixed_by_compose & set(env_example())), "set by compose.yaml; .env.example must not offer them"
 
@@ -126,3 +130,30 @@ def test_the_image_holds_every_folder_the_app_reads_at_run_time():
     copied = " ".join(line for line in (REPO / "Dockerfile").read_text().splitlines() if line.startswith("COPY"))
     for needed in ("manage.py", "pyproject.toml", "config/", "apps/", "templates/", "static/", "locale/"):
         assert re.search(rf"\s{re.escape(needed)}(\s|$)", copied), f"the Dockerfile does not copy {needed}"
+
+
+def test_the_proxy_gets_the_extra_caddy_options_from_env():
+    """A trial on a name without public DNS sets KOUD_CADDY_OPTIONS=local_certs in .env, not in compose.yaml."""
+    proxy = interpolate(
+        compose()["services"]["proxy"]["environment"], {"KOUD_DOMAIN": "koud.test", "KOUD_CADDY_OPTIONS": "local_certs"}
+    )
+    assert proxy["KOUD_CADDY_OPTIONS"] == "local_certs"
+    assert "{$KOUD_CADDY_OPTIONS}" in (REPO / "deploy/caddy/Caddyfile").read_text()
+
+
+COMPOSE_COMMAND = re.compile(
+    r"docker compose (up -d|stop|start|restart|exec|run --rm|logs|cp \S+)((?: [a-z][a-z0-9_-]*)+)"
+)
+
+
+def test_every_service_the_docs_name_is_in_compose_yaml(services):
+    """A volunteer copies the README's commands as they stand: `up -d db` when the service is `postgres` fails."""
+    docs = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+    named = set()
+    for doc in docs:
+        for verb, words in COMPOSE_COMMAND.findall(doc.read_text()):
+            first_only = verb.startswith(("exec", "run", "cp", "logs"))  # then the command inside the container
+            candidates = words.split()[:1] if first_only else words.split()
+            named |= {word.split(":")[0] for word in candidates}
+    assert {"web", "postgres", "redis"} <= named  # the scan finds the README's commands
+    assert named <= set(services), sorted(named - set(services))
