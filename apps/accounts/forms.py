@@ -6,6 +6,7 @@ from allauth.account import forms as allauth_forms
 from allauth.account.forms import LoginForm, ResetPasswordForm, ResetPasswordKeyForm
 from allauth.mfa.webauthn.forms import AddWebAuthnForm
 from django import forms
+from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
 
 from apps.invitations.services import MESSAGE_CODE_REQUIRED, invitation_code_normalize
 
@@ -47,6 +48,14 @@ def _plain(field: forms.Field, *, label: str, **attrs) -> None:
     field.widget.attrs.update(attrs)
 
 
+# A member whose password could not come along from the original app (an argon2 hash, none at all) has no
+# password here: any she types is wrong, and she must hear why.
+MESSAGE_NO_PASSWORD_YET = (
+    "Je account heeft hier nog geen wachtwoord (je oude wachtwoord kon niet mee uit de oude app). "  # noqa: S105
+    "Kies een nieuw wachtwoord via 'Wachtwoord vergeten?' hieronder."
+)
+
+
 class SignInForm(DescribedErrorsMixin, LoginForm):
     """allauth's LoginForm (so its authentication, rate limits and signals apply), with our Dutch labels."""
 
@@ -56,6 +65,22 @@ class SignInForm(DescribedErrorsMixin, LoginForm):
         _plain(self.fields["password"], label="Wachtwoord", autocomplete="current-password")
         # The page shows its own 'Wachtwoord vergeten?' link.
         self.fields["password"].help_text = ""
+
+    def clean(self):
+        try:
+            return super().clean()
+        except forms.ValidationError as error:
+            if error.code == "email_password_mismatch" and self._without_password():
+                raise forms.ValidationError(MESSAGE_NO_PASSWORD_YET, code="no_password_yet") from error
+            raise
+
+    def _without_password(self) -> bool:
+        stored = (
+            User.objects.filter(email__iexact=self.cleaned_data.get("login", ""), is_active=True)
+            .values_list("password", flat=True)
+            .first()
+        )
+        return stored is not None and stored.startswith(UNUSABLE_PASSWORD_PREFIX)
 
 
 class RegisterForm(DescribedErrorsMixin, forms.Form):

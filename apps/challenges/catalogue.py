@@ -8,6 +8,8 @@ BadgeEntry = tuple[int, str, str, str]
 
 class ChallengeEntry(TypedDict):
     name: str
+    # What the original app called it: a club moving in (apps/moving_in) finds its cards on this challenge.
+    former_names: list[str]
     description: str
     category: str
     target_dips: int
@@ -27,6 +29,7 @@ WATERDIEREN_BADGES: list[BadgeEntry] = [
 CHALLENGES: list[ChallengeEntry] = [
     {
         "name": "Waterdieren Stempelkaart",
+        "former_names": [],
         "description": "De ultieme challenge: 100 plonsen in koud water. Onderweg verdien je zes badges "
         "van de waterdieren bij onze zwemplek.",
         "category": "waterdieren",
@@ -36,6 +39,7 @@ CHALLENGES: list[ChallengeEntry] = [
     },
     {
         "name": "Eerste Plonsen",
+        "former_names": ["Starter Challenge"],
         "description": "Begin rustig: vijf plonsen in koud water. Wie ze haalt, verdient de Waterslak.",
         "category": "normal",
         "target_dips": 5,

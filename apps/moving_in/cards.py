@@ -57,7 +57,7 @@ def import_cards(ctx: ImportContext, data: SourceData) -> None:
             report.already("dips")
         else:
             report.skipped("dips", SKIP_NO_CARD)
-            report.anomaly("dip_without_card", dip["id"])
+            report.anomaly("dip_without_card", dip["id"], _day(dip), member=dip.get("user_id"))
     awards_by_card: dict[str, list[dict]] = defaultdict(list)
     for award in data.rows("user_badges"):
         report.found("awards")
@@ -65,10 +65,12 @@ def import_cards(ctx: ImportContext, data: SourceData) -> None:
     for old_card_id in set(awards_by_card) - card_ids:
         report.skipped("awards", SKIP_NO_CARD, len(awards_by_card[old_card_id]))
 
-    cards_by_member: dict[str, list[dict]] = defaultdict(list)
+    cards_by_member: dict[int | str, list[dict]] = defaultdict(list)
     for row in data.rows("user_challenges"):
         report.found("cards")
-        cards_by_member[str(row["user_id"])].append(row)
+        old_member = str(row["user_id"])
+        # Duplicates merged into one account (--merge-duplicates) are one member here: their cards planned together.
+        cards_by_member[ctx.members.get(old_member, old_member)].append(row)
     members = set(ctx.members.values())
     active_members = set(
         UserChallenge.objects.filter(user_id__in=members, is_active=True).values_list("user_id", flat=True)
@@ -80,10 +82,12 @@ def import_cards(ctx: ImportContext, data: SourceData) -> None:
         .values_list("user_id", "top")
     )
     planned: list[tuple[dict, UserChallenge, list[Dip], list[Dip], list[UserBadge], list[dict]]] = []
-    for old_member, rows in cards_by_member.items():
+    for rows in cards_by_member.values():
+        old_member = str(rows[0]["user_id"])
         user_id = ctx.members.get(old_member)
         if sum(1 for row in rows if row.get("is_active")) > 1:
-            report.anomaly("two_active_cards", old_member, f"{sum(1 for r in rows if r.get('is_active'))} kaarten")
+            actives = sum(1 for r in rows if r.get("is_active"))
+            report.anomaly("two_active_cards", old_member, f"{actives} kaarten", member=old_member)
         fresh = []
         for row in rows:
             old_id = str(row["id"])
@@ -128,6 +132,11 @@ def _active_choice(fresh: list[tuple]) -> dict | None:
     return max(pool, key=lambda t: (len(t[2]), _moment(t[0].get("created_at"))))[0]
 
 
+def _day(dip: dict) -> str:
+    day = dip.get("dip_date")
+    return f"plons van {day:%d-%m-%Y}" if isinstance(day, datetime.date) else ""
+
+
 def _moment(value) -> datetime.datetime:
     return value or datetime.datetime.min.replace(tzinfo=datetime.UTC)
 
@@ -137,15 +146,19 @@ def _card_plan(ctx, row, challenge, dips, awards, *, user_id, active, first):
     old_card = str(row["id"])
     target = challenge.target_dips
     on_card_rows, over_rows = dips[:target], dips[target:]
+    member = row.get("user_id")
     if over_rows:
-        report.anomaly("dips_over_target", old_card, f"{len(dips)} plonsen, doel {target}")
+        detail = f"{challenge.name}: {len(dips)} plonsen, doel {target}"
+        report.anomaly("dips_over_target", old_card, detail, member=member)
     started_at = row.get("created_at") or (dips[0]["created_at"] if dips else None) or ctx.now
     completed_at = None
     if len(dips) >= target:
         completed_at = row.get("completed_at") or on_card_rows[-1].get("created_at") or ctx.now
     elif row.get("completed_at"):
         completed_at = row["completed_at"]
-        report.anomaly("completed_short", old_card, f"{len(dips)} van {target} plonsen")
+        report.anomaly(
+            "completed_short", old_card, f"{challenge.name}: {len(dips)} van {target} plonsen", member=member
+        )
     card = UserChallenge(
         user_id=user_id,
         challenge=challenge,
@@ -156,7 +169,7 @@ def _card_plan(ctx, row, challenge, dips, awards, *, user_id, active, first):
     )
     on_card = [_dip(ctx, d, user_id=user_id, number=n) for n, d in enumerate(on_card_rows, start=1)]
     over = [_dip(ctx, d, user_id=user_id, number=first + n) for n, d in enumerate(over_rows, start=1)]
-    card_awards, kept = _awards(ctx, challenge, on_card_rows, awards, user_id=user_id, old_card=old_card)
+    card_awards, kept = _awards(ctx, challenge, on_card_rows, awards, user_id=user_id, old_card=old_card, member=member)
     return card, on_card, over, card_awards, kept
 
 
@@ -165,23 +178,26 @@ def _dip(ctx, row: dict, *, user_id: int, number: int) -> Dip:
     day = row.get("dip_date") or (timezone.localdate(created) if created else ctx.now.date())
     if created and timezone.localdate(created) != day:
         tapped = timezone.localtime(created)
-        ctx.report.anomaly("dip_date_midnight", row["id"], f"datum {day:%d-%m-%Y}, getikt {tapped:%d-%m-%Y %H:%M}")
+        detail = f"datum {day:%d-%m-%Y}, getikt {tapped:%d-%m-%Y %H:%M}"
+        ctx.report.anomaly("dip_date_midnight", row["id"], detail, member=row.get("user_id"))
     dip = Dip(user_id=user_id, number=number, dip_date=day, created_at=created or ctx.now, share_photo=False)
     dip._old = row  # type: ignore[attr-defined]
     return dip
 
 
-def _awards(ctx, challenge, on_card_rows, awards, *, user_id, old_card):
+def _awards(ctx, challenge, on_card_rows, awards, *, user_id, old_card, member):
     """The card's badges by the app's rule, dated from the old awards where there are any."""
     report = ctx.report
     newest: dict[int, dict] = {}
+    names = {badge.pk: badge.name for badge in challenge.badges.all()}
+    badge_name = names.get
     for award in awards:
         badge_id = ctx.seen(Kind.BADGE, award.get("badge_id"))
         if badge_id is None or badge_id not in {b.pk for b in challenge.badges.all()}:
             report.skipped("awards", SKIP_OTHER_BADGE)
             continue
         if badge_id in newest:
-            report.anomaly("badge_duplicate", award["id"], f"kaart {old_card}")
+            report.anomaly("badge_duplicate", award["id"], f"{challenge.name}: {badge_name(badge_id)}", member=member)
             report.skipped("awards", SKIP_DUPLICATE)
             if _moment(award.get("earned_at")) <= _moment(newest[badge_id].get("earned_at")):
                 continue
@@ -191,12 +207,13 @@ def _awards(ctx, challenge, on_card_rows, awards, *, user_id, old_card):
         award = newest.pop(badge.pk, None)
         if badge.milestone_dips > len(on_card_rows):
             if award is not None:
-                report.anomaly("badge_unearned", award["id"], f"{badge.name}: {len(on_card_rows)} plonsen")
+                detail = f"{badge.name}: {len(on_card_rows)} plonsen"
+                report.anomaly("badge_unearned", award["id"], detail, member=member)
                 report.skipped("awards", SKIP_NOT_REACHED)
             continue
         reached_at = on_card_rows[badge.milestone_dips - 1].get("created_at") or ctx.now
         if award is None:
-            report.anomaly("badge_missing", old_card, badge.name)
+            report.anomaly("badge_missing", old_card, f"{challenge.name}: {badge.name}", member=member)
         made.append(UserBadge(user_id=user_id, badge=badge, earned_at=(award or {}).get("earned_at") or reached_at))
         kept.append(award)
     return made, kept
@@ -222,7 +239,9 @@ def _write(ctx: ImportContext, planned) -> None:
         key = photo_key(old.get("photo_url"))
         status = ImportedObject.PhotoStatus.WAITING if key else ""
         ctx.remember(Kind.DIP, old["id"], dip.pk, user_id=dip.user_id, photo_key=key, photo_status=status)
-        report.found("photos") if key else None
+        if key:
+            report.found("photos")
+            report.photo_keys.append(key)
     for _, _, _, _, card_awards, kept in planned:
         for award, old in zip(card_awards, kept, strict=True):
             # A badge the old app never gave (the dips reach it) has no old id: named after its card.

@@ -1,5 +1,6 @@
 """Challenges and badges, matched to this app's catalogue; the club's own (special) challenges are created."""
 
+from apps.challenges.catalogue import CHALLENGES
 from apps.challenges.models import Badge, Challenge
 
 from .context import ImportContext, Kind
@@ -26,6 +27,9 @@ def import_catalogue(ctx: ImportContext, data: SourceData) -> None:
     report = ctx.report
     challenges: list[Challenge] = list(Challenge.objects.all())
     by_name = {c.name.strip().lower(): c for c in challenges}
+    for entry in CHALLENGES:  # the original app's names of the catalogue's challenges
+        if (own := by_name.get(entry["name"].lower())) is not None:
+            by_name |= {former.lower(): own for former in entry["former_names"]}
     waterdieren = next((c for c in challenges if c.is_waterdieren), None)
     for row in data.rows("challenges"):
         report.found("challenges")

@@ -30,7 +30,8 @@ def import_invitations(ctx: ImportContext, data: SourceData) -> None:
         code = invitation_code_normalize(row.get("code"))
         if not _STORED_SHAPE.fullmatch(code) or code in taken:
             report.skipped("invitations", SKIP_CODE)
-            report.anomaly("invitation_invalid", old_id, "code bestaat hier al" if code in taken else "vorm")
+            reason = "bestaat hier al" if code in taken else "geen geldige vorm"
+            report.anomaly("invitation_invalid", old_id, reason, who=f"code {row.get('code') or '(leeg)'}")
             continue
         taken.add(code)
         created = row.get("created_at") or ctx.now
@@ -122,4 +123,5 @@ def _import_participants(ctx: ImportContext, data: SourceData, new_events: dict[
     for event_id, count in counts.items():
         old_id, event = new_events.get(event_id, ("", None))
         if event is not None and event.max_participants and count > event.max_participants:
-            report.anomaly("event_overfull", old_id, f"{event.title}: {count} van {event.max_participants}")
+            detail = f"{count} aanmeldingen, maximum {event.max_participants}"
+            report.anomaly("event_overfull", old_id, detail, who=f"{event.title} ({event.event_date:%d-%m-%Y})")

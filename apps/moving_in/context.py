@@ -14,6 +14,8 @@ class ImportContext:
     report: Report
     on_conflict: str
     now: datetime.datetime
+    # --merge-duplicates: a second old account with the same address (other capitals) joins the oldest.
+    merge_duplicates: bool = False
     # Per kind, old id → new id: what earlier runs brought in (read once at the start) and this run adds.
     known: dict[str, dict[str, int]] = field(default_factory=dict)
     # Old member id → new member id, for every member whose things are imported (new, earlier or merged).

@@ -28,7 +28,7 @@ from apps.challenges.services.errors import DipNotFoundError
 from .errors import ImportRefused
 from .models import ImportedObject
 from .refusals import MovingInRefusal
-from .report import Report
+from .report import Report, person
 
 Status = ImportedObject.PhotoStatus
 CHUNK = 200
@@ -106,12 +106,16 @@ def _s3_photos(endpoint: str, bucket: str, credentials: dict) -> S3Photos:
     return S3Photos(endpoint, bucket, **credentials)
 
 
-def photos_check(*, source, keys: list[str], report: Report) -> None:
-    """The dry run's look at the bucket: which photos are missing (decoding is the photo pass's work)."""
+def photos_check(*, source, report: Report) -> None:
+    """The dry run's look at the bucket for the photos its data pass found: present ones would be imported, missing
+    ones are named (decoding is the photo pass's work, so a broken file shows only in the real run)."""
     present = source.keys()
-    for key in keys:
-        if key not in present:
-            report.anomaly("photo_missing", key)
+    for key in report.photo_keys:
+        if key in present:
+            report.imported("photos")
+        else:
+            report.skipped("photos", Status.MISSING.label.lower())
+            report.anomaly("photo_missing", key, key, member=key.split("/", 1)[0])
 
 
 def _waiting(limit: int | None, *, share: tuple[int, int] = (0, 1)) -> Iterator[ImportedObject]:
@@ -191,6 +195,13 @@ def _photos_share(source, limit: int | None, share: tuple[int, int]) -> Report:
     return report
 
 
+def _member_named(user_id: int | None) -> str:
+    if user_id is None:
+        return ""
+    found = User.objects.filter(pk=user_id).values_list("full_name", "email").first()
+    return person(*found) if found else ""
+
+
 def _one(source, row: ImportedObject, report: Report) -> str:
     fields = ("pk", "photo", "water_temperature", "duration_seconds", "spot", "note")
     dip = Dip.objects.filter(pk=row.new_id).only(*fields).first()
@@ -198,14 +209,14 @@ def _one(source, row: ImportedObject, report: Report) -> str:
         return Status.DONE
     handle = source.open(row.photo_key)
     if handle is None:
-        report.anomaly("photo_missing", row.old_id, row.photo_key)
+        report.anomaly("photo_missing", row.old_id, row.photo_key, who=_member_named(row.user_id))
         return Status.MISSING
     try:
         with handle, photo_decode_slot():
             upload = File(handle, name=os.path.basename(row.photo_key))
             processed = photo_process(upload)
     except PhotoError as exc:
-        report.anomaly("photo_broken", row.old_id, f"{row.photo_key}: {exc.message}")
+        report.anomaly("photo_broken", row.old_id, f"{row.photo_key}: {exc.message}", who=_member_named(row.user_id))
         return Status.BROKEN
     conditions = DipConditions(
         water_temperature=dip.water_temperature, duration_seconds=dip.duration_seconds, spot=dip.spot, note=dip.note

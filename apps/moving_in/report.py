@@ -26,8 +26,20 @@ ENTITIES = {
 # Anomalies of the old data (it did not enforce its own rules), with what the import did about them.
 ANOMALIES = {
     "email_conflict": "E-mailadres heeft hier al een account",
-    "email_duplicate": "E-mailadres komt twee keer voor in de oude app",
-    "no_password": "Geen bruikbaar wachtwoord (het lid vraagt een nieuw aan via 'Wachtwoord vergeten')",
+    "email_duplicate": (
+        "E-mailadres komt twee keer voor in de oude app (op hoofdletters na): het oudste account is overgenomen, "
+        "het andere niet. Wil het lid de plonsen van beide? Draai de import opnieuw met --merge-duplicates"
+    ),
+    "email_duplicate_merged": "E-mailadres twee keer in de oude app: samengevoegd in het oudste account",
+    "no_password": (
+        "Geen bruikbaar wachtwoord: bij het inloggen hoort het lid dat het een nieuw wachtwoord kiest via "
+        "'Wachtwoord vergeten?'"
+    ),
+    "banned": (
+        "Geblokkeerd in de oude app: het account staat hier uit. Mag het lid weer meedoen, zet dan in "
+        "Django-admin bij Gebruikers het vinkje 'Actief' aan"
+    ),
+    "name_cut": "Naam langer dan 150 tekens: ingekort. Het lid kan de naam zelf aanpassen onder Ik",
     "two_active_cards": "Meer dan één actieve kaart: de kaart met de meeste plonsen blijft actief",
     "dips_over_target": "Plonsen boven het doel van de kaart: bewaard als plons zonder kaart",
     "completed_short": "Voltooid met minder plonsen dan het doel: blijft voltooid",
@@ -56,6 +68,13 @@ class Anomaly:
     kind: str
     old_id: str
     detail: str = ""
+    who: str = ""  # what a volunteer recognises: "Naam <e-mail>", "code ABCD2345", an event's title
+
+
+def person(name: str, email: str) -> str:
+    """A member as the report names her: by name and e-mail, never by an old id alone."""
+    name = " ".join((name or "").split())
+    return f"{name} <{email}>" if name and email else name or email or "(onbekend lid)"
 
 
 @dataclass
@@ -63,6 +82,10 @@ class Report:
     dry_run: bool = False
     entities: dict[str, EntityCount] = field(default_factory=lambda: {name: EntityCount() for name in ENTITIES})
     anomalies: list[Anomaly] = field(default_factory=list)
+    # Old member id -> person(): filled as the members are read, so every later anomaly can name its member.
+    people: dict[str, str] = field(default_factory=dict)
+    # The bucket keys the photo pass will look for (the dips that came in with a photo).
+    photo_keys: list[str] = field(default_factory=list)
 
     def found(self, entity: str, n: int = 1) -> None:
         self.entities[entity].found += n
@@ -76,9 +99,12 @@ class Report:
     def skipped(self, entity: str, reason: str, n: int = 1) -> None:
         self.entities[entity].skipped[reason] += n
 
-    def anomaly(self, kind: str, old_id, detail: str = "") -> None:
+    def anomaly(self, kind: str, old_id, detail: str = "", *, who: str = "", member=None) -> None:
+        """`member`: the old id of the member it concerns, named through `people`."""
         assert kind in ANOMALIES, kind
-        self.anomalies.append(Anomaly(kind, str(old_id), detail))
+        if not who and member is not None:
+            who = self.people.get(str(member), "")
+        self.anomalies.append(Anomaly(kind, str(old_id), detail, who))
 
     def merge(self, other: "Report") -> None:
         for name, count in other.entities.items():
@@ -88,6 +114,7 @@ class Report:
             mine.already += count.already
             mine.skipped.update(count.skipped)
         self.anomalies += other.anomalies
+        self.photo_keys += other.photo_keys
 
     @property
     def nothing_new(self) -> bool:
@@ -106,7 +133,7 @@ class Report:
                 for name, count in self.entities.items()
             },
             "anomalies": {
-                kind: [{"old_id": a.old_id, "detail": a.detail} for a in self.anomalies if a.kind == kind]
+                kind: [{"who": a.who, "old_id": a.old_id, "detail": a.detail} for a in self.anomalies if a.kind == kind]
                 for kind in ANOMALIES
                 if any(a.kind == kind for a in self.anomalies)
             },
@@ -135,7 +162,7 @@ class Report:
                 if by_kind[kind]:
                     lines.append(f"  {text}: {by_kind[kind]}")
                     lines += [
-                        f"    - {a.old_id}{': ' + a.detail if a.detail else ''}"
+                        f"    - {a.who or a.old_id}{': ' + a.detail if a.detail else ''}"
                         for a in self.anomalies
                         if a.kind == kind
                     ][:20]

@@ -42,7 +42,12 @@ def import_lock() -> None:
 
 
 def import_data(
-    *, data: SourceData, on_conflict: str = "refuse", dry_run: bool = False, now: datetime.datetime | None = None
+    *,
+    data: SourceData,
+    on_conflict: str = "refuse",
+    merge_duplicates: bool = False,
+    dry_run: bool = False,
+    now: datetime.datetime | None = None,
 ) -> Report:
     """Bring the old app's members, catalogue, cards, dips, badges, invitations and events in: all or nothing.
 
@@ -58,7 +63,9 @@ def import_data(
     try:
         with transaction.atomic():
             import_lock()
-            ctx = ImportContext(report=report, on_conflict=on_conflict, now=now or timezone.now())
+            ctx = ImportContext(
+                report=report, on_conflict=on_conflict, merge_duplicates=merge_duplicates, now=now or timezone.now()
+            )
             ctx.load_known()
             import_users(ctx, data)
             import_catalogue(ctx, data)

@@ -25,8 +25,10 @@ export const T = {
   completedTitle: "Challenge Voltooid!",
   completedOn: (date: string) => `Voltooid op ${date}`,
   completedKept: "Je foto's en badges blijven bewaard.",
-  completedBadges: (earned: number, total: number) =>
-    earned === total ? `Alle ${total} badges verzameld` : `${earned} van ${total} badges verzameld`,
+  completedBadges: (earned: number, total: number) => {
+    if (total === 1) return earned === 1 ? "Badge verzameld" : "Badge nog niet verzameld";
+    return earned === total ? `Alle ${total} badges verzameld` : `${earned} van ${total} badges verzameld`;
+  },
   completedPhotos: (n: number) => `${n} ${n === 1 ? "foto" : "foto's"} bij je plonsen`,
   gridTitle: "Stempelkaart",
   cellDone: (n: number) => `Plons ${n}: gedaan`,

@@ -1,5 +1,5 @@
 """python manage.py import_supabase --database-url URL [--photos DIR | --photos-s3 ENDPOINT --bucket dip_photos]
-[--dry-run] [--on-conflict refuse|skip|merge] [--report FILE] [--only-photos]
+[--dry-run] [--on-conflict refuse|skip|merge] [--merge-duplicates] [--report FILE] [--only-photos]
 
 The runbook is the README's "Overstappen van de oude app"."""
 
@@ -9,7 +9,6 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from apps.core.errors import DomainError
-from apps.moving_in.cards import photo_key
 from apps.moving_in.photos import FolderPhotos, S3Photos, photos_check, photos_import
 from apps.moving_in.report import Report
 from apps.moving_in.services import ON_CONFLICT, import_data
@@ -27,6 +26,11 @@ class Command(BaseCommand):
         parser.add_argument("--bucket", default="dip_photos", help="de bucket bij --photos-s3 (standaard dip_photos)")
         parser.add_argument("--dry-run", action="store_true", help="niets schrijven, alleen het rapport")
         parser.add_argument("--on-conflict", choices=ON_CONFLICT, default="refuse")
+        parser.add_argument(
+            "--merge-duplicates",
+            action="store_true",
+            help="een tweede account met hetzelfde e-mailadres (andere hoofdletters) samenvoegen in het oudste",
+        )
         parser.add_argument("--report", metavar="FILE", help="het rapport ook als JSON in dit bestand")
         parser.add_argument(
             "--only-photos", action="store_true", help="alleen de foto's die nog wachten (hervatbaar, na de import)"
@@ -50,11 +54,15 @@ class Command(BaseCommand):
                 if not options["database_url"]:
                     raise CommandError("--database-url is verplicht (de database van de oude app).")
                 data = source_read(options["database_url"])
-                report = import_data(data=data, on_conflict=options["on_conflict"], dry_run=options["dry_run"])
+                report = import_data(
+                    data=data,
+                    on_conflict=options["on_conflict"],
+                    merge_duplicates=options["merge_duplicates"],
+                    dry_run=options["dry_run"],
+                )
                 if source is not None and options["dry_run"]:
-                    keys = [key for dip in data.rows("dips") if (key := photo_key(dip.get("photo_url")))]
-                    report.found("photos", len(keys) - report.entities["photos"].found)
-                    photos_check(source=source, keys=keys, report=report)
+                    # The photos the real run's photo pass will look for: those of the dips that come in.
+                    photos_check(source=source, report=report)
                 elif source is not None:
                     del data  # the photo pass streams: the old database's rows are not needed any more
                     _merge_photos(
