@@ -3,20 +3,33 @@
 A push endpoint is a URL the member's browser gave us; the worker POSTs to it with the site's VAPID header.
 So it is accepted only when it is a known push service (settings.WEBPUSH_ALLOWED_HOSTS: FCM, Mozilla's
 autopush, Apple, Windows; an operator may add one), over https on port 443 without user info, and only when
-every address its name resolves to is public. Checked when a browser subscribes and again at each delivery;
-the connection goes to the address that was checked (resolved once and pinned, the name kept for TLS and the
-Host header), so a DNS answer that changes in between (rebinding) reaches nothing; redirects are never
-followed. The tests' receiver speaks http on loopback: allowed only with WEBPUSH_ALLOW_INSECURE_LOOPBACK,
-which production refuses.
+every address its name resolves to is public, with the IPv4 address any of them wraps: a tunnel's (6to4,
+Teredo, ISATAP) must be public too, a translated one (IPv4-mapped, NAT64) is judged by the IPv4 address it
+reaches; so 2002:7f00:1:: (6to4 around 127.0.0.1) is refused. Checked when a browser subscribes (the lookup
+bounded there: it runs inside the web request) and again at each delivery; the connection goes to the
+address that was checked (resolved once and pinned, the name kept for TLS and the Host header), so a DNS
+answer that changes in between (rebinding) reaches nothing; redirects are never followed. The tests'
+receiver speaks http on loopback: allowed only with WEBPUSH_ALLOW_INSECURE_LOOPBACK, which production
+refuses.
 """
 
 import ipaddress
 import socket
+from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
 
 from django.conf import settings
 
 ENDPOINT_MAX = 1000
+# The bounded lookups of subscribing browsers: a resolver that hangs holds at most these threads; a lookup
+# queued behind them times out like one that runs (threads start at the first lookup, not at import).
+_LOOKUPS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="push-lookup")
+# NAT64: the well-known prefix carries the IPv4 address in its last 32 bits; the local-use one (RFC 8215)
+# wherever its operator chose, so it is refused whole. IPv4-compatible (::a.b.c.d) is deprecated: refused
+# whole (with :: and ::1, which are not public either).
+_NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
+_NAT64_LOCAL = ipaddress.IPv6Network("64:ff9b:1::/48")
+_IPV4_COMPATIBLE = ipaddress.IPv6Network("::/96")
 
 
 class PushNotConfigured(RuntimeError):
@@ -34,6 +47,10 @@ class EndpointRefused(Exception):
 
 class EndpointUnresolved(EndpointRefused):
     """The name did not resolve (DNS down, for now): no connection now; a push is tried again later."""
+
+
+class EndpointLookupSlow(EndpointUnresolved):
+    """The name did not resolve within the bound the caller gave (a subscribing browser waits for it)."""
 
 
 def _host_allowed(host: str) -> bool:
@@ -88,26 +105,64 @@ def endpoint_allowed(endpoint: object) -> bool:
     return scheme == "https" and port in (None, 443) and _host_allowed(host)
 
 
-def _public(address: str) -> bool:
-    ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+def _routable(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     return ip.is_global and not ip.is_multicast and not ip.is_reserved
 
 
-def vetted_address(endpoint: str) -> str:
+def _tunnel_ends(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses a packet to this IPv6 address is tunnelled through: 6to4's relay, Teredo's server
+    and client, ISATAP's (its interface id ::0:5efe:a.b.c.d or ::200:5efe:a.b.c.d)."""
+    ends: list[ipaddress.IPv4Address] = []
+    if ip.sixtofour is not None:
+        ends.append(ip.sixtofour)
+    if ip.teredo is not None:
+        ends.extend(ip.teredo)
+    if (int(ip) >> 32) & 0xFDFFFFFF == 0x5EFE:
+        ends.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+    return ends
+
+
+def _public(address: str) -> bool:
+    ip = ipaddress.ip_address(address.split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv4Address):
+        return _routable(ip)
+    # Translated: a connection reaches the IPv4 address inside (a dual-stack socket, a DNS64 network).
+    if ip.ipv4_mapped is not None:
+        return _routable(ip.ipv4_mapped)
+    if ip in _NAT64:
+        return _routable(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+    if ip in _NAT64_LOCAL or ip in _IPV4_COMPATIBLE:
+        return False
+    return _routable(ip) and all(_routable(end) for end in _tunnel_ends(ip))
+
+
+def _resolve(host: str, port: int, timeout: float | None) -> list[str]:
+    if timeout is None:
+        answers = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    else:
+        # getaddrinfo itself has no bound: it runs in a thread this request stops waiting for.
+        lookup = _LOOKUPS.submit(socket.getaddrinfo, host, port, type=socket.SOCK_STREAM)
+        try:
+            answers = lookup.result(timeout=timeout)
+        except TimeoutError as error:
+            lookup.cancel()
+            raise EndpointLookupSlow(f"no answer within {timeout} s") from error
+    return [str(answer[4][0]) for answer in answers]
+
+
+def vetted_address(endpoint: str, *, lookup_timeout: float | None = None) -> str:
     """The address to connect to for this endpoint: its form allowed, its name resolved, and every address it
-    resolves to public (loopback for the tests' receiver). Raises EndpointRefused."""
+    resolves to public (loopback for the tests' receiver). Raises EndpointRefused; EndpointLookupSlow when
+    the name did not resolve within `lookup_timeout` seconds (None: as long as the resolver takes)."""
     if not endpoint_allowed(endpoint):
         raise EndpointRefused("not a push service")
     parts = _parts(endpoint)
     assert parts is not None
     scheme, host, port = parts
     try:
-        answers = socket.getaddrinfo(host, port or 443, type=socket.SOCK_STREAM)
+        addresses = _resolve(host, port or 443, lookup_timeout)
     except (OSError, UnicodeError) as error:
         raise EndpointUnresolved(f"cannot resolve: {error}") from error
-    addresses = [str(answer[4][0]) for answer in answers]
     if not addresses:
         raise EndpointRefused("no address")
     if _test_loopback(scheme, host):

@@ -8,6 +8,7 @@ class NotificationRefusal(StrEnum):
     PUSH_OFF = "push_off"
     BAD_SUBSCRIPTION = "bad_subscription"
     ENDPOINT_REFUSED = "endpoint_refused"
+    ENDPOINT_LOOKUP_SLOW = "endpoint_lookup_slow"
     NO_DEVICE = "no_device"
     NOTICE_KIND_UNKNOWN = "notice_kind_unknown"
     NOTICE_CHANNEL_UNKNOWN = "notice_channel_unknown"

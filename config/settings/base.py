@@ -336,6 +336,9 @@ WEBPUSH_MAX_DEVICES = env_int("WEBPUSH_MAX_DEVICES", 5)
 # Pushes the worker sends at once (threads, each with its own kept-alive connections).
 WEBPUSH_CONCURRENCY = env_int("WEBPUSH_CONCURRENCY", 8)
 WEBPUSH_TIMEOUT_SECONDS = env_int("WEBPUSH_TIMEOUT_SECONDS", 10)
+# How long a subscribing browser's request waits for the push service's name to resolve (then a Dutch "try
+# again later"); the worker's own check at each push is not bounded by it.
+WEBPUSH_LOOKUP_TIMEOUT_SECONDS = env_int("WEBPUSH_LOOKUP_TIMEOUT_SECONDS", 2)
 # How long a push service keeps a push for a phone that is off (seconds).
 WEBPUSH_TTL_SECONDS = env_int("WEBPUSH_TTL_SECONDS", 24 * 60 * 60)
 # Quiet hours (local time, whole hours): only event changes go out between these; the rest waits until the end.

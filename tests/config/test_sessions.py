@@ -3,6 +3,7 @@
 import datetime
 
 import pytest
+import time_machine
 from django.contrib.sessions.backends.db import SessionStore as DjangoSessionStore
 from django.contrib.sessions.models import Session
 from django.utils import timezone
@@ -52,3 +53,14 @@ def test_saving_and_signing_out_work_as_before(client, member):
     assert client.get("/dashboard").status_code == 200
     client.logout()
     assert client.get("/dashboard").status_code == 302
+
+
+def test_a_request_with_an_expired_session_cookie_is_signed_out(client, member, settings):
+    """Through a request, whatever the store: the same cookie that opened the dashboard is refused once its
+    session has expired (a cookie replayed from a browser that kept it, or a copied one)."""
+    client.force_login(member)
+    assert client.get("/dashboard").status_code == 200
+    later = timezone.now() + datetime.timedelta(seconds=settings.SESSION_COOKIE_AGE, days=1)
+    with time_machine.travel(later, tick=False):
+        response = client.get("/dashboard")
+    assert response.status_code == 302 and response["Location"].startswith(settings.LOGIN_URL)

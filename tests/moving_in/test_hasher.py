@@ -50,3 +50,13 @@ def test_a_password_over_72_bytes_is_cut_as_go_did_and_never_raises():
 @pytest.mark.parametrize("bad", ["supabase_bcrypt$", "supabase_bcrypt$$2a$10$kapot", "supabase_bcrypt$$argon2id$v=19"])
 def test_a_damaged_hash_is_a_wrong_password(bad):
     assert SupabaseBCryptPasswordHasher().verify("wat dan ook", bad) is False
+
+
+def test_a_hash_of_another_shape_is_refused_even_where_bcrypt_would_take_it():
+    """Only GoTrue's shapes ($2a$, $2b$, $2y$; 60 characters) are checked. bcrypt also takes $2x$, a variant
+    Go's bcrypt never made: a row of that shape is no way in, even with the right password."""
+    raw = bcrypt_hash("ijskoud", b"2a", rounds=4)
+    other_shape = "$2x$" + raw[4:]
+    assert bcrypt.hashpw(b"ijskoud", other_shape.encode()).decode() == other_shape  # bcrypt itself would match
+    assert check_password("ijskoud", imported_hash(other_shape)) is False
+    assert SupabaseBCryptPasswordHasher().verify("ijskoud", imported_hash(other_shape)) is False

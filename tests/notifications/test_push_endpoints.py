@@ -16,6 +16,8 @@ from apps.notifications.services import MESSAGE_PUSH_NOT_HTTPS, PushError, push_
 from tests.factories import PushSubscriptionFactory, UserFactory
 from tests.mailbox import run_worker
 
+from .resolver import resolving_to
+
 pytestmark = pytest.mark.django_db
 
 KNOWN_SERVICES = [
@@ -33,6 +35,9 @@ FORBIDDEN = [
     "https://fcm.googleapis.com.evil.example/x",
     "https://evil-fcm.googleapis.com.example/x",
     "https://push.apple.com.evil.example/x",
+    "https://evilpush.apple.com/x",  # not under *.push.apple.com: a name that only ends the same
+    "https://evilnotify.windows.com/x",
+    "https://push.apple.com/x",  # *.name is a name under it, not the name itself
     "https://127.0.0.1/push/x",
     "https://localhost/push/x",
     "https://2130706433/push/x",  # 127.0.0.1, decimal
@@ -54,18 +59,6 @@ FORBIDDEN = [
 @pytest.fixture
 def production_rules(settings):
     settings.WEBPUSH_ALLOW_INSECURE_LOOPBACK = False
-
-
-def _resolving_to(monkeypatch, *addresses: str):
-    """DNS answers these addresses for every name (this machine has no DNS of its own)."""
-
-    def getaddrinfo(host, port, *args, **kwargs):
-        return [
-            (socket.AF_INET6 if ":" in address else socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port or 443))
-            for address in addresses
-        ]
-
-    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
 
 
 @pytest.mark.parametrize("endpoint", KNOWN_SERVICES)
@@ -90,13 +83,13 @@ def test_an_operator_adds_a_push_service(production_rules, settings):
     + [["142.250.1.1", "127.0.0.1"], ["224.0.0.1"], ["0.0.0.0"], ["100.64.0.1"]],  # noqa: S104 - refused
 )
 def test_a_known_name_at_an_address_that_is_not_public_is_refused(production_rules, monkeypatch, addresses):
-    _resolving_to(monkeypatch, *addresses)
+    resolving_to(monkeypatch, *addresses)
     with pytest.raises(EndpointRefused):
         vetted_address("https://fcm.googleapis.com/fcm/send/x")
 
 
 def test_a_known_name_at_a_public_address_gives_that_address(production_rules, monkeypatch):
-    _resolving_to(monkeypatch, "142.250.1.1", "142.250.1.2")
+    resolving_to(monkeypatch, "142.250.1.1", "142.250.1.2")
     assert vetted_address("https://fcm.googleapis.com/fcm/send/x") == "142.250.1.1"
 
 

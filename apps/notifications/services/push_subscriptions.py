@@ -12,13 +12,16 @@ from apps.core.errors import DomainError
 from apps.core.page_cache import MEMBER, pages_changed
 
 from ..models import Channel, MailPreference, NoticePreference, PushSubscription
-from ..push_transport import EndpointRefused, push_configured, vetted_address
+from ..push_transport import EndpointLookupSlow, EndpointRefused, push_configured, vetted_address
 from ..refusals import NotificationRefusal
 from ..registry import KINDS
 
 MESSAGE_PUSH_BAD_SUBSCRIPTION = "Dit apparaat gaf geen bruikbaar abonnement door. Probeer het opnieuw."
 MESSAGE_PUSH_NOT_HTTPS = (
     "Dit apparaat gaf een adres door dat geen bekende push-dienst is (of geen https). Meldingen kunnen daar niet heen."
+)
+MESSAGE_PUSH_LOOKUP_SLOW = (
+    "De push-dienst van dit apparaat was niet op tijd te vinden. Probeer het over een paar minuten opnieuw."
 )
 MESSAGE_PUSH_OFF = "Meldingen staan op deze site nog niet aan. Je krijgt alles per e-mail."
 MESSAGE_NO_DEVICE = "Dit apparaat staat niet (meer) in je lijst."
@@ -82,7 +85,9 @@ def push_subscription_save(*, user, subscription: object, device_label: object =
     if not endpoint.isprintable():  # a NUL or a line break: no URL a browser gives
         raise PushError(MESSAGE_PUSH_BAD_SUBSCRIPTION, code=NotificationRefusal.BAD_SUBSCRIPTION)
     try:
-        vetted_address(endpoint)
+        vetted_address(endpoint, lookup_timeout=settings.WEBPUSH_LOOKUP_TIMEOUT_SECONDS)
+    except EndpointLookupSlow as error:
+        raise PushError(MESSAGE_PUSH_LOOKUP_SLOW, code=NotificationRefusal.ENDPOINT_LOOKUP_SLOW, status=503) from error
     except EndpointRefused as error:
         raise PushError(MESSAGE_PUSH_NOT_HTTPS, code=NotificationRefusal.ENDPOINT_REFUSED) from error
     p256dh, auth = keys.get("p256dh"), keys.get("auth")
