@@ -63,13 +63,19 @@ MEDIA_LEFT_OUT = {
 }
 NOT_INSIDE = [
     {
-        "wat": "Het env-bestand (.env): DJANGO_SECRET_KEY, VAPID_PRIVATE_KEY en VAPID_PUBLIC_KEY, en de "
-        "wachtwoorden van database, mail en S3.",
-        "waarom": "Wie de geheime sleutel heeft, kan sessies en links van de site namaken; wie de VAPID-sleutel "
-        "heeft, kan pushberichten uit naam van de club sturen. Een back-up wordt gekopieerd en bewaard op "
-        "plekken die minder goed beveiligd zijn; bewaar het env-bestand daarom apart, in een wachtwoordmanager. "
-        "Met een andere VAPID-sleutel moeten alle leden pushmeldingen opnieuw aanzetten; met een andere "
-        "geheime sleutel moeten ze opnieuw inloggen.",
+        "wat": "Het env-bestand (.env): DJANGO_SECRET_KEY, MFA_ENCRYPTION_KEY, VAPID_PRIVATE_KEY en "
+        "VAPID_PUBLIC_KEY, en de wachtwoorden van database, mail en S3.",
+        "waarom": "Wie de geheime sleutel heeft, kan sessies en links van de site namaken; wie de MFA-sleutel heeft, "
+        "kan de geheimen van authenticator-apps lezen; wie de VAPID-sleutel heeft, kan pushberichten uit naam van "
+        "de club sturen. Een back-up wordt gekopieerd en bewaard op plekken die minder goed beveiligd zijn; bewaar "
+        "het env-bestand daarom apart, in een wachtwoordmanager. Met een andere VAPID-sleutel moeten alle leden "
+        "pushmeldingen opnieuw aanzetten; met een andere geheime sleutel moeten ze opnieuw inloggen; zonder de "
+        "MFA-sleutel stellen ze hun authenticator-app opnieuw in.",
+    },
+    {
+        "wat": "Sessies (wie is ingelogd) en verlopen uitnodigingscodes.",
+        "waarom": "Een back-up is geen inlog: wie een kopie heeft, kan er niemand mee zijn. Na een herstel logt "
+        "iedereen opnieuw in. De geheimen van authenticator-apps staan er alleen versleuteld in.",
     },
     {
         "wat": "De cache (Redis).",

@@ -10,9 +10,11 @@ test's own transaction).
 import io
 import json
 import os
+import sqlite3
 import stat
 import subprocess
 import tarfile
+from contextlib import closing
 from pathlib import Path
 
 import psycopg
@@ -26,7 +28,6 @@ from apps.operations import restore as restore_module
 from apps.operations.backup import BackupError, backup_create
 from apps.operations.refusals import OperationsRefusal
 from apps.operations.restore import backup_restore
-from tests.concurrency import requires_postgresql
 from tests.factories import UserFactory
 
 from .drill import database_recreate, database_url
@@ -171,12 +172,18 @@ def test_a_dump_that_is_no_dump_is_refused(real_backup, target):
     assert _state(target) == before
 
 
-def test_a_dump_with_a_function_of_its_own_is_not_run(real_backup, target):
-    """A dump of another database (a function `boos` beside tables with our names) never reaches pg_restore."""
-    requires_postgresql()
-    manifest, _database = real_backup
+def _foreign_dump(scratch: Path) -> tuple[bytes, str]:
+    """A database file of another database: tables with our names, and beside them an object of its own (a
+    function on PostgreSQL, a view on SQLite), with what the refusal calls it."""
+    dump = scratch / "boos.dump"
+    if connection.vendor == "sqlite":
+        with closing(sqlite3.connect(dump)) as other:
+            other.executescript(
+                "CREATE TABLE accounts_user (id integer); CREATE TABLE challenges_dip (id integer, photo text);"
+                "CREATE VIEW boos AS SELECT 1;"
+            )
+        return dump.read_bytes(), "view boos"
     name = f"{connection.settings_dict['NAME']}_boos"
-    dump = target / "boos.dump"
     database_recreate(connection.settings_dict, name)
     try:
         with psycopg.connect(database_url(connection.settings_dict, name=name), autocommit=True) as other:
@@ -187,12 +194,19 @@ def test_a_dump_with_a_function_of_its_own_is_not_run(real_backup, target):
         subprocess.run(["pg_dump", "--format=custom", f"--file={dump}", url], check=True, capture_output=True)
     finally:
         database_recreate(connection.settings_dict, name, create=False)
+    return dump.read_bytes(), "FUNCTION boos"
+
+
+def test_a_dump_with_an_object_of_its_own_is_not_run(real_backup, target):
+    """A dump of another database never reaches pg_restore (or sqlite3's backup)."""
+    manifest, _database = real_backup
+    database, said = _foreign_dump(target)
     empty = _changed(manifest, lambda m: m.update(counts={"members": 0, "dips": 0, "photos": 0}))
     before = _state(target)
     with pytest.raises(BackupError) as refused:
-        backup_restore(archive=_archive(target / "archief.tar", empty, dump.read_bytes()), force=True)
+        backup_restore(archive=_archive(target / "archief.tar", empty, database), force=True)
     assert refused.value.code == OperationsRefusal.ARCHIVE_TAMPERED
-    assert "FUNCTION boos" in refused.value.message and "er is niets van uitgevoerd" in refused.value.message
+    assert said in refused.value.message and "er is niets van uitgevoerd" in refused.value.message
     assert _state(target) == before
 
 
