@@ -7,4 +7,4 @@ class AccountsConfig(AppConfig):
     verbose_name = "Gebruikers"
 
     def ready(self):
-        from . import second_factor  # noqa: F401 - connects the receivers of allauth's factor signals
+        from . import checks, second_factor  # noqa: F401 - registers the checks; connects allauth's factor signals

@@ -30,12 +30,14 @@ from io import BytesIO
 from pathlib import Path
 
 from django.conf import settings
+from django.contrib.sessions.models import Session
 from django.core.files.storage import FileSystemStorage, storages
 from django.db import OperationalError, connections
 
 from apps.accounts.models import User
 from apps.challenges.models import Dip
 from apps.core.errors import DomainError
+from apps.invitations.services import invitations_cleanup_expired
 
 from .refusals import OperationsRefusal
 
@@ -48,6 +50,7 @@ FORMAT = 1
 MANIFEST = "manifest.json"
 DATABASE_FILES = {"postgresql": "database.dump", "sqlite": "database.sqlite3"}
 MEDIA = "media/"
+SESSIONS = Session._meta.db_table
 COPY_BUFFER = 1024 * 1024
 MESSAGE_NO_DATABASE = "De database is niet bereikbaar ({error}). Controleer DATABASE_URL en of de database draait."
 # What MEDIA_ROOT holds that the archive leaves out, and why (the manifest and the README say it too).
@@ -60,13 +63,19 @@ MEDIA_LEFT_OUT = {
 }
 NOT_INSIDE = [
     {
-        "wat": "Het env-bestand (.env): DJANGO_SECRET_KEY, VAPID_PRIVATE_KEY en VAPID_PUBLIC_KEY, en de "
-        "wachtwoorden van database, mail en S3.",
-        "waarom": "Wie de geheime sleutel heeft, kan sessies en links van de site namaken; wie de VAPID-sleutel "
-        "heeft, kan pushberichten uit naam van de club sturen. Een back-up wordt gekopieerd en bewaard op "
-        "plekken die minder goed beveiligd zijn; bewaar het env-bestand daarom apart, in een wachtwoordmanager. "
-        "Met een andere VAPID-sleutel moeten alle leden pushmeldingen opnieuw aanzetten; met een andere "
-        "geheime sleutel moeten ze opnieuw inloggen.",
+        "wat": "Het env-bestand (.env): DJANGO_SECRET_KEY, MFA_ENCRYPTION_KEY, VAPID_PRIVATE_KEY en "
+        "VAPID_PUBLIC_KEY, en de wachtwoorden van database, mail en S3.",
+        "waarom": "Wie de geheime sleutel heeft, kan sessies en links van de site namaken; wie de MFA-sleutel heeft, "
+        "kan de geheimen van authenticator-apps lezen; wie de VAPID-sleutel heeft, kan pushberichten uit naam van "
+        "de club sturen. Een back-up wordt gekopieerd en bewaard op plekken die minder goed beveiligd zijn; bewaar "
+        "het env-bestand daarom apart, in een wachtwoordmanager. Met een andere VAPID-sleutel moeten alle leden "
+        "pushmeldingen opnieuw aanzetten; met een andere geheime sleutel moeten ze opnieuw inloggen; zonder de "
+        "MFA-sleutel stellen ze hun authenticator-app opnieuw in.",
+    },
+    {
+        "wat": "Sessies (wie is ingelogd) en verlopen uitnodigingscodes.",
+        "waarom": "Een back-up is geen inlog: wie een kopie heeft, kan er niemand mee zijn. Na een herstel logt "
+        "iedereen opnieuw in. De geheimen van authenticator-apps staan er alleen versleuteld in.",
     },
     {
         "wat": "De cache (Redis).",
@@ -199,6 +208,9 @@ def _database_copy(scratch: Path, *, now: datetime.datetime) -> tuple[dict, Path
             code=OperationsRefusal.UNSUPPORTED_DATABASE,
         )
     target = scratch / DATABASE_FILES[vendor]
+    # An invitation code in an archive must not outlive its expiry: the expired ones go before the copy (and
+    # restore removes those that expired since).
+    invitations_cleanup_expired(now=now)
     # A connection of its own: the caller (the scheduler) may hold a transaction on the default one.
     db = connections.create_connection("default")
     try:
@@ -219,6 +231,7 @@ def _database_copy(scratch: Path, *, now: datetime.datetime) -> tuple[dict, Path
                     db.connection.backup(copy)
                 copy.close()
                 with sqlite3.connect(target) as copy:
+                    copy.execute(f'DELETE FROM "{SESSIONS}"')  # noqa: S608 - a backup is not a sign-in
                     manifest = _manifest(copy.cursor(), vendor=vendor, now=now)
                 copy.close()
     finally:
@@ -228,6 +241,7 @@ def _database_copy(scratch: Path, *, now: datetime.datetime) -> tuple[dict, Path
 
 def _pg_dump(settings_dict: dict, *, snapshot: str, target: Path) -> None:
     argv = ["pg_dump", "--format=custom", "--no-password", f"--snapshot={snapshot}", f"--file={target}"]
+    argv += [f"--exclude-table-data={SESSIONS}"]  # a backup is not a sign-in
     argv += _pg_connection_args(settings_dict)
     _run(argv, env=_pg_env(settings_dict), what="pg_dump")
 

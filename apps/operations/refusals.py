@@ -19,4 +19,7 @@ class OperationsRefusal(StrEnum):
     TARGET_NOT_EMPTY = "target_not_empty"
     TARGET_IN_USE = "target_in_use"
     UNEXPECTED_MEMBER = "unexpected_member"
+    MANIFEST_INVALID = "manifest_invalid"
+    ARCHIVE_TAMPERED = "archive_tampered"
+    NO_ROOM = "no_room"
     CACHE_NOT_EMPTIED = "cache_not_emptied"

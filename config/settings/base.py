@@ -199,6 +199,12 @@ MFA_FORMS = {
 }
 # No e-mail verification in an invitation-only club: every address may add a factor.
 MFA_ALLOW_UNVERIFIED_EMAIL = True
+# Authenticator-app secrets and recovery seeds are encrypted in the database (apps/accounts/mfa_secrets.py) with
+# this key, kept apart from the backups like DJANGO_SECRET_KEY; without it, with a key derived from SECRET_KEY
+# (`make run`; production warns in `check --deploy`). Older keys stay readable in the fallbacks.
+MFA_ADAPTER = "apps.accounts.mfa_secrets.MFAAdapter"
+MFA_ENCRYPTION_KEY = env_str("MFA_ENCRYPTION_KEY", "").strip()
+MFA_ENCRYPTION_KEY_FALLBACKS = env_list("MFA_ENCRYPTION_KEY_FALLBACKS", [])
 # WebAuthn needs https; only the local server and the browser tests (http://localhost) may do without.
 MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = env_bool("MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN", DEBUG)
 # Rate limits count per client IP; behind a load balancer, say how many proxies set X-Forwarded-For.

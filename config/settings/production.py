@@ -16,6 +16,9 @@ if env_bool("WEBPUSH_ALLOW_INSECURE_LOOPBACK", False):
     raise ImproperlyConfigured("WEBPUSH_ALLOW_INSECURE_LOOPBACK is for the tests only; production refuses it.")
 WEBPUSH_ALLOW_INSECURE_LOOPBACK = False
 SECRET_KEY = env_secret("DJANGO_SECRET_KEY")
+# Optional (a key derived from SECRET_KEY otherwise, and `check --deploy` says so), but never a weak one.
+if env_str("MFA_ENCRYPTION_KEY", "").strip():
+    MFA_ENCRYPTION_KEY = env_secret("MFA_ENCRYPTION_KEY")
 
 # WhiteNoise's compressed manifest, but Vite's build keeps its own (hashed) names: config/staticfiles.py.
 STORAGES["staticfiles"] = {"BACKEND": "config.staticfiles.StaticFilesStorage"}

@@ -29,11 +29,24 @@ def test_production_refuses_the_development_key():
 
 
 def test_check_deploy_is_clean_with_production_settings():
-    result = run_manage(
-        "check", "--deploy", "--fail-level", "WARNING", env_extra={"DJANGO_SECRET_KEY": secrets.token_urlsafe(50)}
-    )
+    keys = {"DJANGO_SECRET_KEY": secrets.token_urlsafe(50), "MFA_ENCRYPTION_KEY": secrets.token_hex(32)}
+    result = run_manage("check", "--deploy", "--fail-level", "WARNING", env_extra=keys)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+def test_without_an_mfa_key_production_runs_and_check_deploy_says_why_to_set_one():
+    secret = {"DJANGO_SECRET_KEY": secrets.token_urlsafe(50)}
+    assert run_manage("check", env_extra=secret).returncode == 0
+    result = run_manage("check", "--deploy", "--fail-level", "WARNING", env_extra=secret)
+    assert result.returncode != 0 and "koud.W001" in result.stderr + result.stdout
+    assert "Zet MFA_ENCRYPTION_KEY in het env-bestand" in result.stderr + result.stdout
+
+
+def test_production_refuses_a_weak_mfa_key():
+    keys = {"DJANGO_SECRET_KEY": secrets.token_urlsafe(50), "MFA_ENCRYPTION_KEY": "kort"}
+    result = run_manage("check", env_extra=keys)
+    assert result.returncode != 0 and "MFA_ENCRYPTION_KEY must be set to a long random value" in result.stderr
 
 
 def test_with_redis_the_cache_is_shared_by_every_container_and_sessions_stay_in_the_database():

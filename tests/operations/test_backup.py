@@ -17,7 +17,14 @@ from django.db import connection
 from django.db.migrations.loader import MigrationLoader
 
 from apps.operations import backup as backup_module
-from apps.operations.backup import ARCHIVE_PREFIX, BackupError, backup_archives, backup_create, backup_prune
+from apps.operations.backup import (
+    ARCHIVE_PREFIX,
+    DATABASE_FILES,
+    BackupError,
+    backup_archives,
+    backup_create,
+    backup_prune,
+)
 from tests.concurrency import requires_postgresql
 from tests.factories import UserFactory
 
@@ -26,17 +33,18 @@ from .drill import database_url, manage, site_env
 
 def _archive(path, *, migrations=None, vendor=None, photo: bytes = b"") -> None:
     """A small archive as `backup` writes it, with the manifest a test chooses."""
+    vendor = vendor or connection.vendor
     manifest = {
         "format": 1,
         "version": "9.9.9",
         "created_at": "2026-11-27T12:00:00+00:00",
-        "database": {"vendor": vendor or connection.vendor, "file": "database.dump"},
+        "database": {"vendor": vendor, "file": DATABASE_FILES[vendor]},
         "migrations": migrations if migrations is not None else {"challenges": ["0001_initial"]},
         "counts": {"members": 1, "dips": 0, "photos": 0},
         "media": {"included": True},
     }
     with tarfile.open(path, "w") as tar:
-        members = [("manifest.json", json.dumps(manifest).encode()), ("database.dump", b"niets")]
+        members = [("manifest.json", json.dumps(manifest).encode()), (DATABASE_FILES[vendor], b"niets")]
         for name, data in members + ([("media/dip_photos/1/plons.jpg", photo)] if photo else []):
             info = tarfile.TarInfo(name)
             info.size = len(data)

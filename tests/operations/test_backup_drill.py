@@ -20,6 +20,7 @@ import tarfile
 import psycopg
 import pytest
 import redis
+from allauth.mfa.totp.internal.auth import TOTP
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.db import connection
@@ -39,13 +40,21 @@ from config.settings.caches import cache_settings
 from tests.cluster.members import PASSWORD
 from tests.cluster.members import _production_hash as production_hash
 from tests.concurrency import requires_postgresql
-from tests.factories import ChallengeFactory, UserFactory
+from tests.factories import TOTP_SECRET, ChallengeFactory, UserFactory
 from tests.redis_states import TEST_REDIS_URL, require_redis
 from tests.support import cluster as parts
 
 from .drill import database_recreate, database_url, jpeg, manage, png, site_env, web
 
 LOST_EVENT = "Verloren tocht na de back-up"
+MFA_KEY = secrets.token_hex(32)
+OTTO_VERIFIES = f"""
+import time
+from allauth.mfa.models import Authenticator
+from allauth.mfa.totp.internal.auth import TOTP, format_hotp_value, hotp_value
+code = format_hotp_value(hotp_value('{TOTP_SECRET}', int(time.time()) // 30))
+print(TOTP(Authenticator.objects.get(user__email='otto@example.nl', type='totp')).validate_code(code))
+"""
 
 
 @pytest.fixture
@@ -71,6 +80,7 @@ def _club():
     marit.password = production_hash()  # the test settings hash with MD5, the site does not
     marit.save(update_fields=["password"])
     otto = UserFactory(email="otto@example.nl", full_name="Otto Ander")
+    TOTP.activate(otto, TOTP_SECRET)  # his authenticator app (Marit signs in with a password alone)
     challenge = ChallengeFactory(target_dips=50)
     for member in (marit, otto):
         challenge_start(user=member, challenge_id=challenge.pk)
@@ -93,7 +103,7 @@ def _members(archive) -> list[str]:
 
 
 def _secret_free(archive, secret_values: list[str], scratch) -> None:
-    """No member of the archive holds a secret; the database dump is read as the SQL it restores."""
+    """No member of the archive holds a secret or a session row; the database dump is read as the SQL it restores."""
     with tarfile.open(archive) as tar:
         for member in tar.getmembers():
             data = tar.extractfile(member).read()
@@ -102,6 +112,7 @@ def _secret_free(archive, secret_values: list[str], scratch) -> None:
                 dump.write_bytes(data)
                 data = subprocess.run(["pg_restore", "--file=-", str(dump)], capture_output=True, check=True).stdout
                 assert b"CREATE TABLE" in data  # really the SQL, not the compressed bytes
+                assert b"COPY public.django_session" not in data  # a backup is not a sign-in
             for value in secret_values:
                 assert value.encode() not in data, f"{member.name} holds a secret"
 
@@ -111,6 +122,7 @@ def test_backup_destroy_restore_into_a_new_database(local_media, settings, tmp_p
     requires_postgresql()
     require_redis()
     redis.Redis.from_url(TEST_REDIS_URL).flushdb()
+    settings.MFA_ENCRYPTION_KEY = MFA_KEY  # this process writes Otto's authenticator app as the site would
     marit, photo_dips, art = _club()
     assert (local_media / "exports").is_dir() and any((local_media / "exports").iterdir())
 
@@ -119,6 +131,7 @@ def test_backup_destroy_restore_into_a_new_database(local_media, settings, tmp_p
     backups = tmp_path / "backups"
     source = site_env(
         DJANGO_SECRET_KEY=secret,
+        MFA_ENCRYPTION_KEY=MFA_KEY,
         **vapid,
         DATABASE_URL=database_url(connection.settings_dict),
         MEDIA_ROOT=str(local_media),
@@ -190,6 +203,9 @@ def test_backup_destroy_restore_into_a_new_database(local_media, settings, tmp_p
         assert again["id"] == lost["id"] and not again["thumbnailUrl"]
         assert f"/foto/{lost['id']}/klein" not in browser.get("/challenge").text
 
+        # Otto's authenticator app still verifies: the key was kept apart, the archive held only the encrypted secret.
+        assert manage("shell", "-c", OTTO_VERIFIES, env=target).stdout.strip().splitlines()[-1] == "True"
+
         # The restored database forgot the export: its file is not in the archive.
         with psycopg.connect(target["DATABASE_URL"]) as restored:
             table = MemberExport._meta.db_table
@@ -206,7 +222,7 @@ def test_backup_destroy_restore_into_a_new_database(local_media, settings, tmp_p
     assert f"media/badge_art/{art}" in names
     assert sum(name.startswith("media/dip_photos/") for name in names) == 2 * 3  # photo and thumbnail each
     assert not [name for name in names if name.startswith("media/exports")]
-    _secret_free(archive, [secret, vapid["VAPID_PRIVATE_KEY"]], tmp_path)
+    _secret_free(archive, [secret, MFA_KEY, TOTP_SECRET, vapid["VAPID_PRIVATE_KEY"]], tmp_path)
     with tarfile.open(archive) as tar:
         manifest = json.load(tar.extractfile("manifest.json"))
     assert manifest["counts"] == {"members": 2, "dips": 4, "photos": 3}
