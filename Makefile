@@ -15,18 +15,8 @@ SITE_URL ?= http://localhost:$(PORT)
 .PHONY: run test install frontend chromium nginx caddy pg-client lint typecheck e2e
 
 run: install frontend
-	$(PY) manage.py migrate --noinput
-	@# Demo VAPID keys for Web Push, made once into .vapid.env (gitignored; config/settings/base.py reads it).
-	$(PY) manage.py vapid_keys --write .vapid.env
-	$(PY) manage.py seed_catalogue
-	SITE_URL=$(SITE_URL) $(PY) manage.py seed_demo
-	@echo "Koud water challenge draait op http://localhost:$(PORT) (de e-mailworker en de planner draaien ernaast)"
-	@# The task worker sends the mails (here to the console), the scheduler runs the scheduled jobs
-	@# (apps/operations/jobs.py); both stop with the server.
-	SITE_URL=$(SITE_URL) $(PY) manage.py worker --no-reload & worker=$$!; \
-	  SITE_URL=$(SITE_URL) $(PY) manage.py scheduler & scheduler=$$!; \
-	  trap 'kill $$worker $$scheduler 2>/dev/null' EXIT; \
-	  DJANGO_DEBUG=$(DJANGO_DEBUG) SITE_URL=$(SITE_URL) MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN=true $(PY) manage.py runserver 127.0.0.1:$(PORT)
+	@# The steps live in tools/serve_demo.sh: the newcomer's journey in CI (tests/newcomer/) runs the same script.
+	PY=$(PY) PORT=$(PORT) SITE_URL=$(SITE_URL) DJANGO_DEBUG=$(DJANGO_DEBUG) tools/serve_demo.sh
 
 SQLITE_CHECK = tests/test_pages.py tests/core/test_prepared.py tests/together/test_plan_list.py \
 	tests/challenges/test_dashboard_reads.py tests/logbook/test_statistics.py tests/club/test_feed_first_page.py \

@@ -99,7 +99,9 @@ def _member() -> None:
     )
     waterdieren = Challenge.objects.get(category=Challenge.Category.WATERDIEREN)
     challenge_start(user=member, challenge_id=waterdieren.pk)
-    start = timezone.now() - datetime.timedelta(days=DEMO_DIPS * 2)
+    # Every other day, the last two days ago: the newcomer's own dip right after `make run` is a new one (a dip
+    # within DIP_SAME_SWIM_HOURS of the last is the same swim, "Die plons stond al op je kaart").
+    start = timezone.now() - datetime.timedelta(days=(DEMO_DIPS + 1) * 2)
     for number in range(1, DEMO_DIPS + 1):
         photo = _demo_photo(number) if number % 4 == 0 else None
         # A logbook that looks lived in: the water cools down over the weeks, most dips have details.

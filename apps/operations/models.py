@@ -64,3 +64,17 @@ class StatusAlert(models.Model):
 
     def __str__(self):
         return self.line
+
+
+class FirstStart(models.Model):
+    """When this installation first started (its first `migrate`; one row). The Systeemstatus gives what cannot
+    have happened yet a grace period from then: the worker and scheduler a few minutes, the backup its first hour."""
+
+    started_at = models.DateTimeField("eerste start", default=timezone.now)
+
+    class Meta:
+        verbose_name = "eerste start"
+        verbose_name_plural = "eerste start"
+
+    def __str__(self):
+        return f"{self.started_at:%Y-%m-%d %H:%M}"

@@ -4,6 +4,7 @@ import pytest
 from django.core.management import call_command
 
 from apps.accounts.models import User
+from apps.challenges.card_payloads import MESSAGE_ADDED
 from apps.challenges.models import UserBadge
 from apps.events.models import Event
 from apps.invitations.services import invitation_validate
@@ -43,3 +44,12 @@ def test_seed_demo_makes_a_living_demo_and_is_idempotent(capsys):
     again = run(capsys)
     assert User.objects.count() == 5 and Event.objects.count() == 4 and card.dips.count() == 12
     assert code in again
+
+
+def test_the_demo_members_first_dip_after_make_run_is_a_new_one(capsys, client):
+    """Issue 46 §3: the newcomer signs in as the printed demo member and dips: a new stamp, not "already on
+    your card" (the seeded last dip was the same moment, within DIP_SAME_SWIM_HOURS)."""
+    run(capsys)
+    client.force_login(User.objects.get(email="zwemmer@koudwater.example"))
+    response = client.post("/challenge/plons", HTTP_ACCEPT="application/json")
+    assert response.status_code == 201 and response.json()["message"] == MESSAGE_ADDED
