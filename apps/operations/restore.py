@@ -32,6 +32,7 @@ from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.challenges.models import Dip
+from apps.core.sql_registry import register
 from apps.logbook.services import exports_delete_old
 
 from .backup import (
@@ -49,6 +50,30 @@ from .backup import (
     backup_dir,
 )
 from .refusals import OperationsRefusal
+
+_OTHERS = register(
+    "restore.other_sessions",
+    postgresql="SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+    without="SQLite has no server to ask who else is connected",
+)
+_SQLITE_TABLES = register(
+    "restore.archive_tables",
+    sqlite="SELECT count(*) FROM sqlite_master",
+    without="a PostgreSQL dump is checked by pg_restore --list",
+)
+_PG_WITHOUT = "SQLite's backup API replaces the whole file, what is in it included"
+_SCHEMA_NAMES = register(
+    "restore.schema_names",
+    postgresql="SELECT {column} FROM {catalogue} WHERE schemaname = current_schema()",
+    without=_PG_WITHOUT,
+    parts={"column": "tablename", "catalogue": "pg_tables"},
+)
+_DROP = register(
+    "restore.drop",
+    postgresql="DROP {kind} IF EXISTS {name} CASCADE",
+    without=_PG_WITHOUT,
+    parts={"kind": "TABLE", "name": '"challenges_badgetally"'},
+)
 
 # Tables `migrate` makes without a model: the migration records and the database cache.
 OWN_TABLES = {"django_migrations", "django_cache"}
@@ -218,9 +243,7 @@ def _check_alone() -> None:
     if connection.vendor != "postgresql":
         return
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
+        cursor.execute(_OTHERS.sql(connection.vendor))
         (others,) = cursor.fetchone()
     if others:
         raise BackupError(MESSAGE_NOT_ALONE.format(count=others), code=OperationsRefusal.TARGET_IN_USE)
@@ -247,7 +270,7 @@ def _database_restore(dump: Path) -> None:
         try:
             # A file that is not a database fails here ("file is not a database"), before the target is touched.
             with sqlite3.connect(dump) as check:
-                if not check.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                if not check.execute(_SQLITE_TABLES.sql("sqlite")).fetchone()[0]:
                     raise sqlite3.DatabaseError("geen tabellen")
             check.close()
         except sqlite3.DatabaseError as error:
@@ -271,9 +294,9 @@ def _pg_empty() -> None:
             ("TABLE", "pg_tables", "tablename"),
             ("SEQUENCE", "pg_sequences", "sequencename"),
         ):
-            cursor.execute(f"SELECT {column} FROM {catalogue} WHERE schemaname = current_schema()")  # noqa: S608
+            cursor.execute(_SCHEMA_NAMES.sql(connection.vendor, column=column, catalogue=catalogue))
             for (name,) in cursor.fetchall():
-                cursor.execute(f"DROP {kind} IF EXISTS {connection.ops.quote_name(name)} CASCADE")
+                cursor.execute(_DROP.sql(connection.vendor, kind=kind, name=connection.ops.quote_name(name)))
 
 
 def _migrate() -> list[str]:
