@@ -20,7 +20,7 @@ run: install frontend
 
 SQLITE_CHECK = tests/test_pages.py tests/core/test_prepared.py tests/together/test_plan_list.py \
 	tests/challenges/test_dashboard_reads.py tests/logbook/test_statistics.py tests/club/test_feed_first_page.py \
-	tests/challenges/test_first_dip.py
+	tests/challenges/test_first_dip.py tests/core/test_sql_registry.py
 
 test: install frontend chromium nginx caddy pg-client typecheck
 	cd frontend && npm run typecheck && npm test

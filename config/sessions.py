@@ -12,16 +12,21 @@ from django.db import connections, router
 from django.utils import timezone
 
 from apps.accounts.backends import RENAMED
+from apps.core.sql_registry import register
+
+_SESSION_DATA = register(
+    "sessions.session_data",
+    both="SELECT session_data FROM django_session WHERE session_key = %s AND expire_date > %s",
+    example=["no-such-session-key", "2026-01-01 00:00:00+00:00"],
+)
 
 
 class SessionStore(db.SessionStore):
     def _get_session_from_db(self):
         model = self.model
-        with connections[router.db_for_read(model)].cursor() as cursor:
-            cursor.execute(
-                "SELECT session_data FROM django_session WHERE session_key = %s AND expire_date > %s",
-                [self.session_key, timezone.now()],
-            )
+        database = connections[router.db_for_read(model)]
+        with database.cursor() as cursor:
+            cursor.execute(_SESSION_DATA.sql(database.vendor), [self.session_key, timezone.now()])
             row = cursor.fetchone()
         if row is None:
             self._session_key = None

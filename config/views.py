@@ -13,8 +13,11 @@ from django.views.decorators.http import require_safe
 from apps.challenges.catalogue import WATERDIEREN_BADGES
 from apps.core.errors import MESSAGE_BAD_REQUEST, MESSAGE_CONFLICT, MESSAGE_SERVER_ERROR, CoreRefusal, error_response
 from apps.core.page_cache import Page, cached_page
+from apps.core.sql_registry import register
 
 logger = logging.getLogger("koud.notfound")
+
+_ANSWERS = register("healthz.database_answers", both="SELECT 1")
 
 
 def _landing_context() -> dict:
@@ -42,7 +45,7 @@ def healthz(request):
     """200 when the app and its database answer; 503 otherwise. For load balancers and Docker."""
     try:
         with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
+            cursor.execute(_ANSWERS.sql(connection.vendor))
             cursor.fetchone()
     except Exception:
         logger.exception("Health check: database did not answer")

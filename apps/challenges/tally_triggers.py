@@ -12,6 +12,8 @@ A week is the Monday of the dip's date (`date_trunc('week', …)` in PostgreSQL;
 after the date, minus six days), as apps/adminpanel counts weeks.
 """
 
+from apps.core.sql_registry import register
+
 PG_DIP_FUNCTION = """
 CREATE OR REPLACE FUNCTION challenges_dip_tally() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
@@ -163,11 +165,22 @@ RECOUNT_COMMON = [
 ]
 TALLY_TABLES = ("challenges_memberweektally", "challenges_dipweektally", "challenges_badgetally")
 
-
-def _vendor_sql(connection, *, postgresql: list[str], sqlite: list[str]) -> list[str]:
-    if connection.vendor not in ("postgresql", "sqlite"):
-        raise NotImplementedError(f"the club's tallies have no triggers for {connection.vendor}")
-    return postgresql if connection.vendor == "postgresql" else sqlite
+_DROP = register("tallies.triggers_drop", postgresql=PG_DROP, sqlite=SQLITE_DROP)
+_INSTALL = register(
+    "tallies.triggers", postgresql=PG_TRIGGERS, sqlite=SQLITE_TRIGGERS, needs=("tallies.triggers_drop",)
+)
+_LOCK = register(
+    "tallies.lock",
+    postgresql="LOCK TABLE challenges_dip, challenges_userbadge, " + ", ".join(TALLY_TABLES) + " IN EXCLUSIVE MODE",
+    without="SQLite lets one writer in at a time: the recount's transaction holds the whole database",
+)
+_EMPTY = register("tallies.empty", both=[f"DELETE FROM {table}" for table in TALLY_TABLES])  # noqa: S608 - own names
+_RECOUNT = register(
+    "tallies.recount",
+    postgresql=[*RECOUNT["postgresql"], *RECOUNT_COMMON],
+    sqlite=[*RECOUNT["sqlite"], *RECOUNT_COMMON],
+    needs=("tallies.empty",),
+)
 
 
 def tallies_recount(connection) -> None:
@@ -175,25 +188,19 @@ def tallies_recount(connection) -> None:
     is written in between."""
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            cursor.execute(
-                "LOCK TABLE challenges_dip, challenges_userbadge, " + ", ".join(TALLY_TABLES) + " IN EXCLUSIVE MODE"
-            )
-        for table in TALLY_TABLES:
-            cursor.execute(f"DELETE FROM {table}")  # noqa: S608 - the tables' own names
-        for statement in [*RECOUNT[connection.vendor], *RECOUNT_COMMON]:
-            cursor.execute(statement)
+            _LOCK.run(cursor, connection.vendor)
+        _EMPTY.run(cursor, connection.vendor)
+        _RECOUNT.run(cursor, connection.vendor)
 
 
 def triggers_install(apps, schema_editor) -> None:
     connection = schema_editor.connection
     with connection.cursor() as cursor:
-        for statement in _vendor_sql(connection, postgresql=PG_TRIGGERS, sqlite=SQLITE_TRIGGERS):
-            cursor.execute(statement)
+        _INSTALL.run(cursor, connection.vendor)
     tallies_recount(connection)
 
 
 def triggers_remove(apps, schema_editor) -> None:
     connection = schema_editor.connection
     with connection.cursor() as cursor:
-        for statement in _vendor_sql(connection, postgresql=PG_DROP, sqlite=SQLITE_DROP):
-            cursor.execute(statement)
+        _DROP.run(cursor, connection.vendor)

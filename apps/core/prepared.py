@@ -26,6 +26,8 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import QuerySet
 
 _STAND_INS = itertools.count(1)
+# Every prepared query and union made: tests/core/test_sql_registry.py runs each on SQLite and PostgreSQL.
+MADE: list["PreparedQuery | PreparedUnion"] = []
 
 
 Value = int | str | datetime.date
@@ -64,6 +66,7 @@ class PreparedQuery:
         self._build = build
         self._parameters = parameters
         self._compiled: dict[str, tuple] = {}
+        MADE.append(self)
 
     def _compile(self, using: str) -> tuple:
         stand_ins = {name: _stand_in(kind) for name, kind in self._parameters.items()}
@@ -130,6 +133,7 @@ class PreparedUnion:
     def __init__(self, build: Callable[[], list[QuerySet]], *, descending: int, limit: int):
         self._build, self._descending, self._limit = build, descending, limit
         self._compiled: dict[str, tuple] = {}
+        MADE.append(self)
 
     def _compile(self, using: str) -> tuple:
         parts, params, branches = [], [], []

@@ -211,7 +211,6 @@ def _days(user_id: int):
 
 # Compiled once: the page is rendered again after each of her dips.
 _SUMMARY = PreparedQuery(_summary, user_id=int, season_start=datetime.date)
-_DAYS = PreparedQuery(_days, user_id=int)
 
 
 def statistics_for(user, *, today: datetime.date | None = None) -> Statistics:
@@ -229,7 +228,7 @@ def statistics_for(user, *, today: datetime.date | None = None) -> Statistics:
         coldest=ColdestDip(*coldest) if coldest[0] is not None else None,
         days=[
             DayLog(day=day, dips=dips, temperature_sum=t_sum or Decimal(0), temperature_count=t_n)
-            for day, dips, t_sum, t_n in _DAYS.rows(user_id=user.pk)
+            for day, dips, t_sum, t_n in _days(user.pk)
         ],
     )
 
@@ -240,30 +239,20 @@ class SwumWith:
     days: int
 
 
-_NAMED = PreparedQuery(
-    lambda user_id: (
-        DipBuddy.objects.filter(dip__user_id=user_id)
-        .exclude(status=DipBuddy.Status.DECLINED)
-        .values_list("buddy_id", "buddy__full_name", "dip__dip_date")
-    ),
-    user_id=int,
-)
-_NAMED_ME = PreparedQuery(
-    lambda user_id: DipBuddy.objects.filter(buddy_id=user_id, status=DipBuddy.Status.ACCEPTED).values_list(
-        "dip__user_id", "dip__user__full_name", "dip__dip_date"
-    ),
-    user_id=int,
-)
-
-
 def swum_with(user) -> list[SwumWith]:
     """ "Samen met": per clubmate, on how many days the member and they dipped together: the member named
     them (and they did not say "Klopt niet"), or they named the member and the member put it on their card.
     By name, never ranked. Two queries."""
     days: dict[int, set[datetime.date]] = {}
     names: dict[int, str] = {}
-    named = _NAMED.rows(user_id=user.pk)
-    named_me = _NAMED_ME.rows(user_id=user.pk)
+    named = (
+        DipBuddy.objects.filter(dip__user_id=user.pk)
+        .exclude(status=DipBuddy.Status.DECLINED)
+        .values_list("buddy_id", "buddy__full_name", "dip__dip_date")
+    )
+    named_me = DipBuddy.objects.filter(buddy_id=user.pk, status=DipBuddy.Status.ACCEPTED).values_list(
+        "dip__user_id", "dip__user__full_name", "dip__dip_date"
+    )
     for clubmate, name, day in [*named, *named_me]:
         days.setdefault(clubmate, set()).add(day)
         names[clubmate] = name.strip() or "Zwemmer"

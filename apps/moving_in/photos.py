@@ -24,6 +24,7 @@ from apps.challenges.models import Dip
 from apps.challenges.photos import PhotoError, photo_decode_slot, photo_process
 from apps.challenges.services.dip_changes import dip_details_update
 from apps.challenges.services.errors import DipNotFoundError
+from apps.core.sql_registry import register
 
 from .errors import ImportRefused
 from .models import ImportedObject
@@ -34,6 +35,21 @@ Status = ImportedObject.PhotoStatus
 CHUNK = 200
 # pg_advisory_lock key of the photo pass (the data pass has its own: services.ADVISORY_LOCK_KEY).
 PHOTO_LOCK_KEY = 0x6B6F7564_1D0B
+_PHOTOS_WITHOUT = "the import, and so its photos' pass, writes into PostgreSQL only"
+_PHOTOS_LOCK = register(
+    "moving_in.photos_lock",
+    postgresql="SELECT pg_try_advisory_lock(%s)",
+    without=_PHOTOS_WITHOUT,
+    example=[PHOTO_LOCK_KEY],
+    alone=True,
+)
+_PHOTOS_UNLOCK = register(
+    "moving_in.photos_unlock",
+    postgresql="SELECT pg_advisory_unlock(%s)",
+    without=_PHOTOS_WITHOUT,
+    example=[PHOTO_LOCK_KEY],
+    alone=True,
+)
 MESSAGE_PHOTOS_RUNNING = "Er loopt al een fotoronde. Wacht tot die klaar is en probeer het dan opnieuw."
 SPOOL_BYTES = 8 * 1024 * 1024
 
@@ -146,7 +162,7 @@ def photos_import(*, source, limit: int | None = None, workers: int = 1) -> Repo
     every n-th by id, so no two take the same one and no row lock is held while a photo is worked on). One photo
     pass at a time (a session lock)."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_lock(%s)", [PHOTO_LOCK_KEY])
+        cursor.execute(_PHOTOS_LOCK.sql(connection.vendor), [PHOTO_LOCK_KEY])
         if not cursor.fetchone()[0]:
             raise ImportRefused(MESSAGE_PHOTOS_RUNNING, code=MovingInRefusal.ALREADY_RUNNING)
     try:
@@ -164,7 +180,7 @@ def photos_import(*, source, limit: int | None = None, workers: int = 1) -> Repo
         return report
     finally:
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_unlock(%s)", [PHOTO_LOCK_KEY])
+            cursor.execute(_PHOTOS_UNLOCK.sql(connection.vendor), [PHOTO_LOCK_KEY])
 
 
 def _inherited_connections_dropped() -> None:

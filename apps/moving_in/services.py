@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from apps.challenges.services.recount import user_dip_count_refresh
 from apps.core.page_cache import CATALOGUE, CLUB, EVENTS, MEMBER, pages_changed
+from apps.core.sql_registry import register
 
 from .cards import import_cards
 from .catalogue import import_catalogue
@@ -27,6 +28,12 @@ ON_CONFLICT = ("refuse", "skip", "merge")
 ADVISORY_LOCK_KEY = 0x6B6F7564_1D0A
 MESSAGE_RUNNING = "Er loopt al een import. Wacht tot die klaar is en probeer het dan opnieuw."
 MESSAGE_POSTGRESQL = "De import schrijft alleen in een PostgreSQL-database (DATABASE_URL)."
+_IMPORT_LOCK = register(
+    "moving_in.import_lock",
+    postgresql="SELECT pg_try_advisory_xact_lock(%s)",
+    without="the import writes into PostgreSQL only (MESSAGE_POSTGRESQL)",
+    example=[ADVISORY_LOCK_KEY],
+)
 
 
 class _DryRunDone(Exception):
@@ -36,7 +43,7 @@ class _DryRunDone(Exception):
 def import_lock() -> None:
     """Take the import's lock for this transaction, or refuse: two runs at once would both add everything."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [ADVISORY_LOCK_KEY])
+        cursor.execute(_IMPORT_LOCK.sql(connection.vendor), [ADVISORY_LOCK_KEY])
         if not cursor.fetchone()[0]:
             raise ImportRefused(MESSAGE_RUNNING, code=MovingInRefusal.ALREADY_RUNNING)
 

@@ -11,6 +11,8 @@ from django.db import connection
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
+from apps.core.sql_registry import register
+
 from .models import Notice
 from .queueing import claims_check_enqueue, task_path
 
@@ -19,6 +21,28 @@ RETRY_DELAYS = [datetime.timedelta(minutes=1), datetime.timedelta(minutes=5), da
 
 # The advisory lock's first key: this app's claims, apart from any other use of advisory locks.
 CLAIM_LOCK_CLASS = 36
+_NO_SESSION_LOCKS = "SQLite has no session locks: recovery goes by the clock alone"
+_TRY_LOCK = register(
+    "notices.claim_try_lock",
+    postgresql="SELECT pg_try_advisory_lock(%s, %s)",
+    without=_NO_SESSION_LOCKS,
+    example=[CLAIM_LOCK_CLASS, 2**31 - 1],
+    alone=True,
+)
+_LOCK = register(
+    "notices.claim_lock",
+    postgresql="SELECT pg_advisory_lock(%s, %s)",
+    without=_NO_SESSION_LOCKS,
+    example=[CLAIM_LOCK_CLASS, 2**31 - 1],
+    alone=True,
+)
+_UNLOCK = register(
+    "notices.claim_unlock",
+    postgresql="SELECT pg_advisory_unlock(%s, %s)",
+    without=_NO_SESSION_LOCKS,
+    example=[CLAIM_LOCK_CLASS, 2**31 - 1],
+    alone=True,
+)
 
 # How long after a claim its check-up runs (tasks.notices_check_claims): a restarted worker takes a killed
 # one's notices on within about this long, whatever else is queued.
@@ -31,10 +55,10 @@ def claim_owner_alive(token: int) -> bool:
     if connection.vendor != "postgresql":
         return True  # no session locks: recovery goes by the clock alone
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [CLAIM_LOCK_CLASS, token])
+        cursor.execute(_TRY_LOCK.sql(connection.vendor), [CLAIM_LOCK_CLASS, token])
         (free,) = cursor.fetchone()
         if free:
-            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [CLAIM_LOCK_CLASS, token])
+            cursor.execute(_UNLOCK.sql(connection.vendor), [CLAIM_LOCK_CLASS, token])
     return not free
 
 
@@ -46,12 +70,12 @@ def claim_token() -> Iterator[int]:
         yield token
         return
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_lock(%s, %s)", [CLAIM_LOCK_CLASS, token])
+        cursor.execute(_LOCK.sql(connection.vendor), [CLAIM_LOCK_CLASS, token])
     try:
         yield token
     finally:
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [CLAIM_LOCK_CLASS, token])
+            cursor.execute(_UNLOCK.sql(connection.vendor), [CLAIM_LOCK_CLASS, token])
 
 
 def claims_watch() -> None:

@@ -37,6 +37,7 @@ from django.db import OperationalError, connections
 from apps.accounts.models import User
 from apps.challenges.models import Dip
 from apps.core.errors import DomainError
+from apps.core.sql_registry import Statement, register
 from apps.invitations.services import invitations_cleanup_expired
 
 from .refusals import OperationsRefusal
@@ -51,6 +52,22 @@ MANIFEST = "manifest.json"
 DATABASE_FILES = {"postgresql": "database.dump", "sqlite": "database.sqlite3"}
 MEDIA = "media/"
 SESSIONS = Session._meta.db_table
+_SQLITE_COPIES = "SQLite's backup API copies the file as one consistent page-by-page copy"
+_BEGIN = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+_SNAPSHOT_BEGIN = register("backup.snapshot_begin", postgresql=_BEGIN, without=_SQLITE_COPIES, alone=True)
+_SNAPSHOT = register("backup.snapshot", postgresql="SELECT pg_export_snapshot()", without=_SQLITE_COPIES, alone=True)
+_SNAPSHOT_END = register("backup.snapshot_end", postgresql="COMMIT", without=_SQLITE_COPIES, alone=True)
+_COPY_SESSIONS_GONE = register(
+    "backup.copy_sessions_gone",
+    sqlite='DELETE FROM "{table}"',
+    without="pg_dump leaves the session rows out (--exclude-table-data)",
+    parts={"table": SESSIONS},
+)
+_MIGRATIONS = register("backup.migrations", both="SELECT app, name FROM django_migrations ORDER BY app, id")
+ROWS = register("backup.rows", both='SELECT count(*) FROM "{table}"', parts={"table": User._meta.db_table})
+PHOTOS = register(
+    "backup.photos", both="SELECT count(*) FROM \"{table}\" WHERE photo <> ''", parts={"table": Dip._meta.db_table}
+)
 COPY_BUFFER = 1024 * 1024
 MESSAGE_NO_DATABASE = "De database is niet bereikbaar ({error}). Controleer DATABASE_URL en of de database draait."
 # What MEDIA_ROOT holds that the archive leaves out, and why (the manifest and the README say it too).
@@ -219,19 +236,19 @@ def _database_copy(scratch: Path, *, now: datetime.datetime) -> tuple[dict, Path
                 # One snapshot for pg_dump, the counts and the migrations: the manifest tells what is dumped.
                 # The counts are read after pg_dump: a lock taken here first would hold up a migration (or any
                 # ALTER) arriving in between, behind which pg_dump's own locks would wait for ever.
-                cursor.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                cursor.execute("SELECT pg_export_snapshot()")
+                cursor.execute(_SNAPSHOT_BEGIN.sql(vendor))
+                cursor.execute(_SNAPSHOT.sql(vendor))
                 snapshot = cursor.fetchone()[0]
                 _pg_dump(db.settings_dict, snapshot=snapshot, target=target)
                 manifest = _manifest(cursor, vendor=vendor, now=now)
-                cursor.execute("COMMIT")
+                cursor.execute(_SNAPSHOT_END.sql(vendor))
             else:
                 db.connect()
                 with sqlite3.connect(target) as copy:
                     db.connection.backup(copy)
                 copy.close()
                 with sqlite3.connect(target) as copy:
-                    copy.execute(f'DELETE FROM "{SESSIONS}"')  # noqa: S608 - a backup is not a sign-in
+                    copy.execute(_COPY_SESSIONS_GONE.sql(vendor, table=SESSIONS))  # a backup is not a sign-in
                     manifest = _manifest(copy.cursor(), vendor=vendor, now=now)
                 copy.close()
     finally:
@@ -286,14 +303,14 @@ def _run(argv: list[str], *, env: dict[str, str], what: str) -> None:
 
 def _manifest(cursor, *, vendor: str, now: datetime.datetime) -> dict:
     migrations: dict[str, list[str]] = {}
-    cursor.execute("SELECT app, name FROM django_migrations ORDER BY app, id")
+    cursor.execute(_MIGRATIONS.sql(vendor))
     for app, name in cursor.fetchall():
         migrations.setdefault(app, []).append(name)
     users, dips = User._meta.db_table, Dip._meta.db_table
     counts = {
-        "members": _count(cursor, f'SELECT count(*) FROM "{users}"'),  # noqa: S608 - table names from the models
-        "dips": _count(cursor, f'SELECT count(*) FROM "{dips}"'),  # noqa: S608
-        "photos": _count(cursor, f"SELECT count(*) FROM \"{dips}\" WHERE photo <> ''"),  # noqa: S608
+        "members": _count(cursor, ROWS, vendor=vendor, table=users),
+        "dips": _count(cursor, ROWS, vendor=vendor, table=dips),
+        "photos": _count(cursor, PHOTOS, vendor=vendor, table=dips),
     }
     return {
         "format": FORMAT,
@@ -308,8 +325,8 @@ def _manifest(cursor, *, vendor: str, now: datetime.datetime) -> dict:
     }
 
 
-def _count(cursor, sql: str) -> int:
-    cursor.execute(sql)
+def _count(cursor, statement: Statement, *, vendor: str, table: str) -> int:
+    cursor.execute(statement.sql(vendor, table=table))
     return int(cursor.fetchone()[0])
 
 

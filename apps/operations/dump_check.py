@@ -22,13 +22,19 @@ from django.db import connection
 
 from apps.accounts.models import User
 from apps.challenges.models import Dip
+from apps.core.sql_registry import register
 
 from .archive_check import NOTHING_CHANGED
-from .backup import COPY_BUFFER, BackupError, _pg_env
+from .backup import COPY_BUFFER, PHOTOS, ROWS, BackupError, _pg_env
 from .refusals import OperationsRefusal
 
 # Tables `migrate` makes without a model: the migration records and the database cache.
 OWN_TABLES = {"django_migrations", "django_cache"}
+_PG_LISTS = "a PostgreSQL dump is read through pg_restore --list"
+_QUICK_CHECK = register("restore.sqlite_quick_check", sqlite="PRAGMA quick_check", without=_PG_LISTS)
+_SQLITE_OBJECTS = register(
+    "restore.sqlite_objects", sqlite="SELECT type, name, tbl_name FROM sqlite_master", without=_PG_LISTS
+)
 EXTENSIONS = {"pg_trgm", "plpgsql"}
 SCHEMAS = {"-", "public"}
 # The kinds of entry `pg_restore --list` shows that a dump of this app has, longest first (a kind may be two words).
@@ -185,17 +191,17 @@ def _sqlite_check(dump: Path) -> dict[str, int]:
     try:
         with closing(sqlite3.connect(dump.as_uri() + "?mode=ro", uri=True)) as db:
             # A file that is not a database fails here ("file is not a database").
-            if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+            if db.execute(_QUICK_CHECK.sql("sqlite")).fetchone()[0] != "ok":
                 raise sqlite3.DatabaseError("quick_check")
-            for kind, name, table in db.execute("SELECT type, name, tbl_name FROM sqlite_master"):
+            for kind, name, table in db.execute(_SQLITE_OBJECTS.sql("sqlite")):
                 if kind not in ("table", "index", "trigger") or not (_ours(table) or table.startswith("sqlite_")):
                     raise BackupError(
                         MESSAGE_DUMP_FOREIGN.format(what=f"{kind} {name}"), code=OperationsRefusal.ARCHIVE_TAMPERED
                     )
             return {
-                "members": db.execute(f'SELECT count(*) FROM "{users}"').fetchone()[0],  # noqa: S608 - model names
-                "dips": db.execute(f'SELECT count(*) FROM "{dips}"').fetchone()[0],  # noqa: S608
-                "photos": db.execute(f"SELECT count(*) FROM \"{dips}\" WHERE photo <> ''").fetchone()[0],  # noqa: S608
+                "members": db.execute(ROWS.sql("sqlite", table=users)).fetchone()[0],
+                "dips": db.execute(ROWS.sql("sqlite", table=dips)).fetchone()[0],
+                "photos": db.execute(PHOTOS.sql("sqlite", table=dips)).fetchone()[0],
             }
     except sqlite3.DatabaseError as error:
         raise BackupError(MESSAGE_DUMP_DAMAGED.format(error=error), code=OperationsRefusal.ARCHIVE_DAMAGED) from error

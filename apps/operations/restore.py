@@ -36,6 +36,7 @@ from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.challenges.models import Dip
+from apps.core.sql_registry import register
 from apps.invitations.services import invitations_cleanup_expired
 from apps.logbook.services import exports_delete_old
 
@@ -52,6 +53,25 @@ from .backup import (
 )
 from .dump_check import OWN_TABLES, dump_check, dump_extract
 from .refusals import OperationsRefusal
+
+_OTHERS = register(
+    "restore.other_sessions",
+    postgresql="SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+    without="SQLite has no server to ask who else is connected",
+)
+_PG_WITHOUT = "SQLite's backup API replaces the whole file, what is in it included"
+_SCHEMA_NAMES = register(
+    "restore.schema_names",
+    postgresql="SELECT {column} FROM {catalogue} WHERE schemaname = current_schema()",
+    without=_PG_WITHOUT,
+    parts={"column": "tablename", "catalogue": "pg_tables"},
+)
+_DROP = register(
+    "restore.drop",
+    postgresql="DROP {kind} IF EXISTS {name} CASCADE",
+    without=_PG_WITHOUT,
+    parts={"kind": "TABLE", "name": '"challenges_badgetally"'},
+)
 
 MESSAGE_NOT_EMPTY = (
     "De doeldatabase of mediamap is niet leeg: {found}. Herstellen zou dat overschrijven. "
@@ -137,9 +157,7 @@ def _check_alone() -> None:
     if connection.vendor != "postgresql":
         return
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
+        cursor.execute(_OTHERS.sql(connection.vendor))
         (others,) = cursor.fetchone()
     if others:
         raise BackupError(MESSAGE_NOT_ALONE.format(count=others), code=OperationsRefusal.TARGET_IN_USE)
@@ -177,9 +195,9 @@ def _pg_empty() -> None:
             ("TABLE", "pg_tables", "tablename"),
             ("SEQUENCE", "pg_sequences", "sequencename"),
         ):
-            cursor.execute(f"SELECT {column} FROM {catalogue} WHERE schemaname = current_schema()")  # noqa: S608
+            cursor.execute(_SCHEMA_NAMES.sql(connection.vendor, column=column, catalogue=catalogue))
             for (name,) in cursor.fetchall():
-                cursor.execute(f"DROP {kind} IF EXISTS {connection.ops.quote_name(name)} CASCADE")
+                cursor.execute(_DROP.sql(connection.vendor, kind=kind, name=connection.ops.quote_name(name)))
 
 
 def _migrate() -> list[str]:

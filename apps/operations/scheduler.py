@@ -29,6 +29,8 @@ from django.core.management import call_command
 from django.db import close_old_connections, connections
 from django.utils import timezone
 
+from apps.core.sql_registry import register
+
 from .heartbeat import heartbeats_prune, this_host
 from .jobs import JOBS, Job
 from .models import JobRun
@@ -38,6 +40,15 @@ logger = logging.getLogger(__name__)
 TICK_SECONDS = 30.0
 KEEP_RUNS = datetime.timedelta(days=30)
 PRUNE_EVERY = 60 * 60.0  # seconds between two clean-ups of old heartbeats
+
+
+_JOB_LOCK = register(
+    "scheduler.job_lock",
+    postgresql="SELECT pg_try_advisory_lock(%s)",
+    without="SQLite has no session locks: a file lock on the machine (one machine runs an SQLite app)",
+    example=[-1],
+    alone=True,
+)
 
 
 def _lock_key(name: str) -> int:
@@ -53,7 +64,7 @@ def job_lock(name: str) -> Iterator[bool]:
         lock_connection = connections.create_connection("default")
         try:
             with lock_connection.cursor() as cursor:
-                cursor.execute("SELECT pg_try_advisory_lock(%s)", [_lock_key(name)])
+                cursor.execute(_JOB_LOCK.sql(lock_connection.vendor), [_lock_key(name)])
                 held = bool(cursor.fetchone()[0])
             yield held
         finally:

@@ -135,13 +135,9 @@ def _spots(user_id: int):
     )
 
 
-_SPOTS = PreparedQuery(_spots, user_id=int)
-
-
 def spot_suggestions(user: User) -> list[str]:
-    """ "Waar": the member's own earlier spots, then the club's earlier afspraak places. One query, compiled
-    once."""
-    return list(dict.fromkeys(text for _part, _moment, text in _SPOTS.rows(user_id=user.pk)))[:SPOT_SUGGESTIONS]
+    """ "Waar": the member's own earlier spots, then the club's earlier afspraak places. One query."""
+    return list(dict.fromkeys(text for _part, _moment, text in _spots(user.pk)))[:SPOT_SUGGESTIONS]
 
 
 @dataclass(frozen=True)

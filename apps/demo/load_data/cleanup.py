@@ -13,10 +13,28 @@ from apps.challenges.models import (
     photo_storage,
 )
 from apps.club.models import ClubSharing
+from apps.core.sql_registry import register
 from apps.events.models import Event, EventParticipant
 from apps.invitations.models import Invitation
 
 from .common import EVENT_PREFIX, LOAD_ADMIN_EMAIL, PHOTO_FOLDER, _load_members, _load_users
+
+_DELETE = register(
+    "load_data.delete_without_loading",
+    both="DELETE FROM {table} WHERE {pk} IN ({subquery})",
+    parts={"table": '"challenges_userbadge"', "pk": '"id"', "subquery": 'SELECT "id" FROM "challenges_userbadge"'},
+)
+_STATISTICS = "the load data is the PostgreSQL bench's: SQLite's planner keeps no statistics worth refreshing"
+_ANALYZE = register(
+    "load_data.analyze", postgresql="ANALYZE {table}", without=_STATISTICS, parts={"table": '"challenges_dip"'}
+)
+_VACUUM = register(
+    "load_data.vacuum",
+    postgresql="VACUUM (ANALYZE) {table}",
+    without=_STATISTICS,
+    parts={"table": '"challenges_dip"'},
+    alone=True,
+)
 
 
 def load_counts() -> dict:
@@ -39,7 +57,7 @@ def delete_without_loading(queryset) -> int:
     subquery, params = queryset.values("pk").query.sql_with_params()
     with connection.cursor() as cursor:
         cursor.execute(
-            f"DELETE FROM {quote(meta.db_table)} WHERE {quote(meta.pk.column)} IN ({subquery})",  # noqa: S608 - names from model meta
+            _DELETE.sql(connection.vendor, table=quote(meta.db_table), pk=quote(meta.pk.column), subquery=subquery),
             params,
         )
         return cursor.rowcount
@@ -66,14 +84,14 @@ def refresh_statistics() -> None:
     if connection.vendor != "postgresql":
         return
     # VACUUM cannot run inside a transaction (tests run in one): then ANALYZE alone.
-    command = "ANALYZE" if connection.in_atomic_block else "VACUUM (ANALYZE)"
+    command = _ANALYZE if connection.in_atomic_block else _VACUUM
     tables = [model._meta.db_table for model in (User, UserRole, UserChallenge, Dip, UserBadge, Invitation)]
     tables += [Event._meta.db_table, EventParticipant._meta.db_table]
     # The tallies' triggers updated a week's row once per dip written: VACUUM leaves its live row only.
     tables += [model._meta.db_table for model in (DipWeekTally, MemberWeekTally, BadgeTally, ClubSharing)]
     with connection.cursor() as cursor:
         for table in tables:
-            cursor.execute(f"{command} {connection.ops.quote_name(table)}")
+            cursor.execute(command.sql(connection.vendor, table=connection.ops.quote_name(table)))
 
 
 def _delete_folder(storage, folder: str) -> int:
