@@ -193,6 +193,13 @@ class RedisCache(DjangoRedisCache):
     def clear(self):
         return self._guarded("clear", lambda: False)
 
+    def ping(self) -> bool:
+        """Whether Redis answers, asked through this cache's pool (the Systeemstatus): no connection of its own."""
+        try:
+            return bool(self._cache.get_client().ping())  # type: ignore[attr-defined]
+        except (RedisError, OSError):
+            return False
+
 
 def _address(server: str) -> str:
     """host:port/db of a Redis URL, without a password that may be in it."""

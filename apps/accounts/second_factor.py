@@ -27,6 +27,10 @@ from .refusals import AccountRefusal
 MESSAGE_SECOND_FACTOR_REQUIRED = (
     "Als admin heb je een tweede factor nodig: voeg een passkey of een authenticator-app toe voordat je verder gaat."
 )
+MESSAGE_ORGANISER_SECOND_FACTOR_REQUIRED = (
+    "Als organisator heb je een tweede factor nodig: voeg een passkey of een authenticator-app toe voordat je "
+    "verder gaat."
+)
 # Where an admin without a factor is sent: the passkeys and second factor section of /account.
 SETUP_URL_NAME = "account"
 SETUP_ANCHOR = "#tweede-factor"
@@ -37,6 +41,11 @@ def admin_without_second_factor(user) -> bool:
     same one query as `User.is_admin`, kept on the user: asking both costs one query per request."""
     standing: AdminStanding = user.admin_standing
     return (standing.has_role or standing.has_organiser_role) and not standing.has_second_factor
+
+
+def second_factor_required_message(user) -> str:
+    """The way to a factor names the role she holds: an organiser is not told she is an admin."""
+    return MESSAGE_SECOND_FACTOR_REQUIRED if user.admin_standing.has_role else MESSAGE_ORGANISER_SECOND_FACTOR_REQUIRED
 
 
 def _is_admin_path(path: str) -> bool:
@@ -50,11 +59,10 @@ class AdminSecondFactorMiddleware:
     def __call__(self, request):
         user = request.user
         if _is_admin_path(request.path_info) and user.is_authenticated and admin_without_second_factor(user):
+            message = second_factor_required_message(user)
             if request.path_info.startswith("/admin/api/"):
-                return error_response(
-                    MESSAGE_SECOND_FACTOR_REQUIRED, code=AccountRefusal.SECOND_FACTOR_REQUIRED, status=403
-                )
-            messages.warning(request, MESSAGE_SECOND_FACTOR_REQUIRED)
+                return error_response(message, code=AccountRefusal.SECOND_FACTOR_REQUIRED, status=403)
+            messages.warning(request, message)
             return redirect(reverse(SETUP_URL_NAME) + SETUP_ANCHOR)
         return self.get_response(request)
 

@@ -12,3 +12,4 @@ class AdminRefusal(StrEnum):
     NO_SUBSCRIBERS = "no_subscribers"
     USER_GONE = "user_gone"
     ORGANISER_REQUEST_BAD = "organiser_request_bad"
+    ORGANISER_SELF = "organiser_self"  # an admin cannot make themselves organiser

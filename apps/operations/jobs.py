@@ -23,7 +23,8 @@ DAY = datetime.timedelta(days=1)
 class Job:
     name: str
     command: str
-    what: str  # Dutch, for the Systeemstatus
+    what: str  # Dutch: what it does
+    label: str = ""  # Dutch: its name on the Systeemstatus (tests/operations/test_jobs.py: every job has one)
     every: datetime.timedelta = DAY
     # Daily jobs: the local time they run from; a setting's name may give the hour.
     hour: int = 0
@@ -63,21 +64,55 @@ JOBS: list[Job] = [
         "send_scheduled_mail",
         "send_scheduled_mail",
         "herinneringen, verlopen wachtlijstplekken en gastaanmeldingen, mislukte mails opnieuw",
+        label="Geplande mails versturen",
         every=15 * MINUTE,
     ),
-    Job("delete_old_exports", "delete_old_exports", "verlopen downloads van 'Download mijn gegevens' weg", every=HOUR),
+    Job(
+        "delete_old_exports",
+        "delete_old_exports",
+        "verlopen downloads van 'Download mijn gegevens' weg",
+        label="Verlopen downloads opruimen",
+        every=HOUR,
+    ),
     Job(
         "check_status",
         "check_status",
         "de Systeemstatus bekijken en de admins mailen als iets rood wordt",
+        label="Systeemstatus bijwerken",
         every=5 * MINUTE,
         args=("--quiet",),
     ),
-    Job("delete_old_guests", "delete_old_guests", "gasten 30 dagen na hun event weg", hour=4, minute=30),
-    Job("prune_audit_log", "prune_audit_log", "auditlog ouder dan AUDIT_KEEP_DAYS weg", hour=4, minute=45),
-    Job("send_brrr_notices", "send_brrr_notices", "de Brrr!-meldingen van de dag", hour=19),
-    Job("prune_db_task_results", "prune_db_task_results", "afgehandelde achtergrondtaken opruimen", hour=5),
-    Job("backup", "backup", "de dagelijkse back-up", hour_setting="BACKUP_HOUR"),
+    Job(
+        "delete_old_guests",
+        "delete_old_guests",
+        "gasten 30 dagen na hun event weg",
+        label="Oude gasten verwijderen",
+        hour=4,
+        minute=30,
+    ),
+    Job(
+        "prune_audit_log",
+        "prune_audit_log",
+        "auditlog ouder dan AUDIT_KEEP_DAYS weg",
+        label="Oud auditlog opruimen",
+        hour=4,
+        minute=45,
+    ),
+    Job(
+        "send_brrr_notices",
+        "send_brrr_notices",
+        "de Brrr!-meldingen van de dag",
+        label="Brrr!-meldingen versturen",
+        hour=19,
+    ),
+    Job(
+        "prune_db_task_results",
+        "prune_db_task_results",
+        "afgehandelde achtergrondtaken opruimen",
+        label="Achtergrondtaken opruimen",
+        hour=5,
+    ),
+    Job("backup", "backup", "de dagelijkse back-up", label="Dagelijkse back-up", hour_setting="BACKUP_HOUR"),
 ]
 
 JOBS_BY_NAME = {job.name: job for job in JOBS}

@@ -1,9 +1,12 @@
 """The Systeemstatus: what the machinery is doing, and a red Dutch line for whatever stopped.
 
-`CHECKS` is the declared list: each check reads the `Facts` (gathered once, in a fixed number of queries
+`CHECKS` is the declared list: each check reads the `Facts` (gathered in a fixed number of queries
 whatever the data size) and gives a `Result`: a label, the value shown, and a red line when something is
 wrong. The card on /admin, the /status endpoint for uptime monitors and the scheduler's `check_status`
 (which mails the admins when a check turns red) all show the same list.
+
+The facts are gathered by the scheduler's status job and by a look that finds none younger than a minute,
+and kept in the page cache for that minute: /admin is opened often and must not pay the gathering each time.
 """
 
 import datetime
@@ -13,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.conf import settings
+from django.core.cache import caches
 from django.db import connection
 from django.db.migrations.recorder import MigrationRecorder
 from django.db.models import Count, Max, Min, Q
@@ -34,6 +38,9 @@ FAILED_MAIL_RECENT = datetime.timedelta(hours=1)
 BACKUP_LATE = datetime.timedelta(hours=30)
 DISK_FREE_MIN = 1024**3  # bytes
 BACKUP_PATTERN = "koud-backup-*"
+# Gathered facts serve the looks of the next minute; older ones are gathered again.
+FACTS_KEPT = datetime.timedelta(minutes=1)
+FACTS_CACHE = "pages"
 
 
 @dataclass(frozen=True)
@@ -115,32 +122,35 @@ def free_bytes(folder: Path) -> int | None:
 
 
 def redis_reachable() -> bool | None:
-    for config in settings.CACHES.values():
+    """A PING through the pool of the cache that uses Redis (config/cache.py), so no connection of its own."""
+    for alias, config in settings.CACHES.items():
         if config.get("BACKEND") == "config.cache.RedisCache":
-            import redis
-
-            options = config.get("OPTIONS", {})
-            client = redis.Redis.from_url(
-                config["LOCATION"],
-                socket_connect_timeout=options.get("socket_connect_timeout", 0.5),
-                socket_timeout=options.get("socket_timeout", 0.5),
-            )
-            try:
-                return bool(client.ping())
-            except Exception:  # noqa: BLE001 - unreachable, refused, hung: all "not reachable"
-                return False
-            finally:
-                client.close()
+            return caches[alias].ping()  # type: ignore[attr-defined]  # config.cache.RedisCache's
     return None
 
 
+class _Migrations:
+    """Once every migration is applied, this process does not read `django_migrations` again: none is
+    undone under a running process. While one is missing it is read at each gathering, so `migrate` turns
+    the check green."""
+
+    all_applied = False
+
+
+def forget_migration_state() -> None:
+    _Migrations.all_applied = False
+
+
 def unapplied_migrations() -> list[str]:
+    if _Migrations.all_applied:
+        return []
     applied = set(MigrationRecorder(connection).applied_migrations())
     missing = []
     for key, replaces in known_migrations():
         if key in applied or (replaces and all(old in applied for old in replaces)):
             continue
         missing.append(f"{key[0]}.{key[1]}")
+    _Migrations.all_applied = not missing
     return missing
 
 
@@ -226,17 +236,17 @@ def failed_mails(facts: Facts) -> Result:
 
 def _job(job: Job) -> Callable[[Facts], Result]:
     def judge(facts: Facts) -> Result:
-        name, label = f"job:{job.name}", f"Taak {job.name}"
+        name, label = f"job:{job.name}", job.label
         last_ok, last_run = facts.last_success.get(job.name), facts.last_runs.get(job.name)
         failed = last_run is not None and last_run.ok is False
         error = f": {last_run.error.splitlines()[-1][:160]}" if failed and last_run and last_run.error else ""
         if last_ok is None:
             if failed:
-                return Result(name, label, "nog nooit gelukt", red=f"De taak {job.name} is nog nooit gelukt{error}")
+                return Result(name, label, "nog nooit gelukt", red=f"{job.label} is nog nooit gelukt{error}")
             return Result(name, label, "nog niet gedraaid")
         value = f"laatst gelukt {moment(last_ok, now=facts.now)}"
         if facts.now - last_ok > job.late_after:
-            red = f"De taak {job.name} is sinds {moment(last_ok, now=facts.now)} niet gelukt{error}"
+            red = f"{job.label} is sinds {moment(last_ok, now=facts.now)} niet gelukt{error}"
             return Result(name, label, value, red=red)
         return Result(name, label, value + (f" (laatste poging mislukt{error})" if failed else ""))
 
@@ -295,7 +305,7 @@ CHECKS: list[Check] = [
         _queue("notice_queue", "Meldingen in de wachtrij", "notices", "melding"),
     ),
     Check("failed_mails", "Mislukte mails", failed_mails),
-    *[Check(f"job:{job.name}", f"Taak {job.name}", _job(job)) for job in JOBS],
+    *[Check(f"job:{job.name}", job.label, _job(job)) for job in JOBS],
     Check("backup", "Laatste back-up", last_backup),
     Check("disk_media", "Vrije schijfruimte (foto's)", _disk("media", "Vrije schijfruimte (foto's)", "de foto's")),
     Check(
@@ -307,8 +317,33 @@ CHECKS: list[Check] = [
 ]
 
 
-def system_status(*, now: datetime.datetime | None = None) -> Status:
+# Facts of another version (a deploy under way) or of another shape are not read back.
+_FACTS_KEY = "operations:status-facts:" + ",".join(Facts.__dataclass_fields__)
+
+
+def _facts_key() -> str:
+    return f"{_FACTS_KEY}:{app_version()}"
+
+
+def status_facts_refresh(*, now: datetime.datetime | None = None) -> Facts:
+    """Gather the facts now and keep them for the next minute's looks."""
     facts = gather(now=now)
+    caches[FACTS_CACHE].set(_facts_key(), facts, timeout=FACTS_KEPT.total_seconds())
+    return facts
+
+
+def status_facts(*, now: datetime.datetime | None = None) -> Facts:
+    """The facts gathered at most a minute ago (by the status job or an earlier look), else gathered now."""
+    now = now or timezone.now()
+    kept = caches[FACTS_CACHE].get(_facts_key())
+    if isinstance(kept, Facts) and datetime.timedelta(0) <= now - kept.now <= FACTS_KEPT:
+        return kept
+    return status_facts_refresh(now=now)
+
+
+def system_status(*, now: datetime.datetime | None = None, fresh: bool = False) -> Status:
+    """`fresh`: gathered now (the status job, which mails what turned red); else the facts of the last minute."""
+    facts = status_facts_refresh(now=now) if fresh else status_facts(now=now)
     results = [check.judge(facts) for check in CHECKS]
     # A fresh installation is not red for what cannot have happened yet (apps/operations/first_start.py).
     return Status(now=facts.now, results=first_start_grace(results, facts=facts))

@@ -10,7 +10,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from apps.accounts.access import MESSAGE_NO_ADMIN, StaffRole
 from apps.accounts.models import User, UserRole
-from apps.accounts.second_factor import MESSAGE_SECOND_FACTOR_REQUIRED
+from apps.accounts.second_factor import MESSAGE_ORGANISER_SECOND_FACTOR_REQUIRED
 from apps.audit.actions import AuditAction
 from apps.audit.models import AuditEntry
 from tests.factories import AdminFactory, EventFactory, OrganiserFactory, UserFactory
@@ -19,6 +19,7 @@ pytestmark = pytest.mark.django_db
 
 # The organiser's pages, said once here so that a view that starts to declare the organiser shows in review.
 ORGANISER_PAGES = {
+    "adminpanel",  # the admin's screen; for an organiser, her own screens (issue 47 §6)
     "adminpanel_events",
     "adminpanel_event_new",
     "adminpanel_event",
@@ -61,21 +62,22 @@ def test_an_organiser_opens_the_events_pages_and_nothing_else_of_admin(client):
     assert client.get("/admin/events/").status_code == 200
     assert client.get(f"/admin/events/{event.pk}").status_code == 200
     assert client.get("/admin/clubbericht/").status_code == 200
-    for url in ("/admin", "/admin/nieuwsbrief.csv", "/admin/gebruikers.xlsx", "/admin/fysieke-badges/"):
+    assert client.get("/admin").status_code == 200  # her screens: tests/adminpanel/test_organiser_flow.py
+    for url in ("/admin/nieuwsbrief.csv", "/admin/gebruikers.xlsx", "/admin/fysieke-badges/", "/admin/logboek/"):
         response = client.get(url)
         assert response["Location"] == "/dashboard", url
     assert client.get("/admin/api/gebruikers").status_code == 403
     assert client.get("/admin/api/fotos").status_code == 403
     assert client.get("/django-admin/")["Location"].startswith("/django-admin/login/")
     page = client.get("/dashboard").content.decode()
-    assert 'href="/admin/events/">Organiseren</a>' in page and 'href="/admin">Admin</a>' not in page
+    assert 'href="/admin">Organiseren</a>' in page and 'href="/admin">Admin</a>' not in page
 
 
 def test_an_organiser_without_a_second_factor_is_sent_to_set_one_up(client):
     client.force_login(OrganiserFactory(second_factor=False))
     response = client.get("/admin/events/")
     assert response["Location"] == "/account#tweede-factor"
-    assert MESSAGE_SECOND_FACTOR_REQUIRED in [str(m) for m in response.wsgi_request._messages]
+    assert MESSAGE_ORGANISER_SECOND_FACTOR_REQUIRED in [str(m) for m in response.wsgi_request._messages]
     # Outside /admin a member, like an admin without a factor.
     assert "Organiseren" not in client.get("/dashboard").content.decode()
 

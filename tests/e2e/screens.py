@@ -181,9 +181,17 @@ def admin_audit_log() -> Visit:
     return Visit("/admin/logboek/", admin)
 
 
+@screen("organiser-home")
+def organiser_home() -> Visit:
+    """/admin for an organiser: exactly her screens (events, the club message), no admin cards."""
+    from tests.factories import OrganiserFactory
+
+    return Visit("/admin", OrganiserFactory(full_name="Olga Organisator van de Zondagochtendduik"))
+
+
 @screen("organiser-events")
 def organiser_events() -> Visit:
-    """An organiser on the events list: no way back to the admin screen, "Organiseren" in the header."""
+    """An organiser on the events list: "← Organiseren" back to her screens, "Organiseren" in the header."""
     from tests.factories import OrganiserFactory
 
     EventFactory(title="Zondagochtendduik bij de Noordwijkerhoutsestrandopgang")

@@ -58,6 +58,16 @@ def test_every_command_of_the_project_is_a_job_or_said_not_to_be():
     assert not scheduled & NOT_SCHEDULED.keys()
 
 
+def test_every_job_has_a_dutch_label_of_its_own_for_the_systeemstatus():
+    """Issue 47 §5: the card says "Geplande mails versturen", not "Taak send_scheduled_mail"."""
+    labels = [job.label for job in JOBS]
+    assert all(labels), f"jobs without a label: {[job.name for job in JOBS if not job.label]}"
+    assert len(set(labels)) == len(labels), "two jobs with one label"
+    for job in JOBS:
+        assert job.name not in job.label and "_" not in job.label and job.label[0].isupper(), job.label
+    assert JOBS_BY_NAME["send_scheduled_mail"].label == "Geplande mails versturen"
+
+
 def test_the_jobs_the_issue_names_run_at_their_intervals():
     assert JOBS_BY_NAME["send_scheduled_mail"].every == 15 * MINUTE
     assert JOBS_BY_NAME["delete_old_exports"].every == HOUR

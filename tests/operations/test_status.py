@@ -1,5 +1,6 @@
 """Issue 32 §4: the Systeemstatus card on /admin. Green when all is well; a red Dutch line naming what stopped,
-seen by stopping the worker, the scheduler and the backup."""
+seen by stopping the worker, the scheduler and the backup. Issue 47 §5: the facts are gathered by the status
+job (or a look that finds none of the last minute) and kept a minute, so /admin does not gather them."""
 
 import datetime
 import os
@@ -8,16 +9,28 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import redis
+import time_machine
 from django.conf import settings
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from apps.notifications.models import Mail
 from apps.operations.formatting import moment
 from apps.operations.heartbeat import heartbeat_beat
-from apps.operations.jobs import JOBS
+from apps.operations.jobs import JOBS, JOBS_BY_NAME
 from apps.operations.models import Heartbeat, JobRun
-from apps.operations.status import CHECKS, redis_reachable, system_status
+from apps.operations.scheduler import job_run_if_due
+from apps.operations.status import (
+    CHECKS,
+    forget_migration_state,
+    redis_reachable,
+    status_facts_refresh,
+    system_status,
+    unapplied_migrations,
+)
 from tests.concurrency import requires_postgresql
 
 from .processes import start, stop, wait_for
@@ -51,7 +64,10 @@ def all_well(backups):
     make_backup(backups)
 
 
-def card(client) -> str:
+def card(client, *, gathered: bool = True) -> str:
+    """The card on /admin; `gathered`: after the status job's look at what the test just changed."""
+    if gathered:
+        status_facts_refresh()
     html = client.get("/admin").content.decode()
     match = re.search(r'<section class="card status-card".*?</section>', html, re.S)
     assert match, "no Systeemstatus card on /admin"
@@ -88,11 +104,42 @@ def test_all_well_is_green_with_the_version_and_the_last_backup(admin_client, ba
     assert "alle uitgevoerd" in row(html, "migrations")
 
 
-def test_the_card_is_fresh_on_a_cached_admin_page(admin_client, backups):
+def test_the_card_shows_the_newest_facts_on_a_cached_admin_page(admin_client, backups):
     all_well(backups)
     assert 'data-status="groen"' in card(admin_client)
     Heartbeat.objects.filter(kind="worker").update(seen_at=timezone.now() - datetime.timedelta(minutes=10))
     assert 'data-status="rood"' in card(admin_client)  # the rest of the page came from the cache
+
+
+def test_the_card_shows_the_facts_of_the_last_minute_and_gathers_older_ones_again(admin_client, backups):
+    all_well(backups)
+    assert 'data-status="groen"' in card(admin_client, gathered=False)  # none kept yet: gathered by this look
+    Heartbeat.objects.filter(kind="worker").update(seen_at=timezone.now() - datetime.timedelta(minutes=10))
+    assert 'data-status="groen"' in card(admin_client, gathered=False)  # kept: this look gathers nothing
+    with time_machine.travel(timezone.now() + datetime.timedelta(seconds=61)):
+        assert 'data-status="rood"' in card(admin_client, gathered=False)
+
+
+def test_the_status_job_gathers_what_the_card_shows_and_admin_reads_it_without_a_status_query(admin_client, backups):
+    all_well(backups)
+    JobRun.objects.filter(job="check_status").delete()  # due now
+    assert job_run_if_due(JOBS_BY_NAME["check_status"]).ok
+    Heartbeat.objects.filter(kind="worker").update(seen_at=timezone.now() - datetime.timedelta(minutes=10))
+    with CaptureQueriesContext(connection) as queries:
+        html = card(admin_client, gathered=False)
+    assert 'data-status="groen"' in html  # what the job saw, a moment ago
+    status_tables = ("operations_", "notifications_mail", "notifications_notice", "django_migrations")
+    assert not [query["sql"] for query in queries if any(table in query["sql"] for table in status_tables)]
+
+
+def test_the_migration_state_is_read_once_per_process_once_all_are_applied():
+    forget_migration_state()
+    with CaptureQueriesContext(connection) as first:
+        assert unapplied_migrations() == []
+    with CaptureQueriesContext(connection) as second:
+        assert unapplied_migrations() == []
+    assert any("django_migrations" in query["sql"] for query in first)
+    assert not [query["sql"] for query in second]
 
 
 @pytest.mark.concurrency
@@ -158,8 +205,9 @@ def test_a_failing_backup_job_is_red_with_its_error(admin_client, backups):
     )
     lines = red_lines(card(admin_client))
     assert lines == [
-        f"De taak backup is sinds {moment(two_days_ago, now=timezone.now())} niet gelukt: OSError: schijf vol"
+        f"Dagelijkse back-up is sinds {moment(two_days_ago, now=timezone.now())} niet gelukt: OSError: schijf vol"
     ]
+    assert "<dt>Dagelijkse back-up</dt>" in row(card(admin_client), "job:backup")
 
 
 def test_a_mail_waiting_too_long_and_a_failed_mail_are_red(admin_client, backups, member):
@@ -194,14 +242,21 @@ def test_a_mail_left_being_sent_waits_in_the_queue(admin_client, backups, member
     assert "2, de oudste wacht 2 uur" in row(html, "mail_queue")
 
 
-def test_redis_reachable_or_not(settings):
+def test_redis_reachable_or_not(settings, monkeypatch):
     assert redis_reachable() is None  # not configured: the cache is in the database
     url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
     settings.CACHES = {"default": {"BACKEND": "config.cache.RedisCache", "LOCATION": "redis://127.0.0.1:1/0"}}
     assert redis_reachable() is False
     settings.CACHES = {"default": {"BACKEND": "config.cache.RedisCache", "LOCATION": url}}
-    if os.environ.get("REDIS_REQUIRED") == "1":
-        assert redis_reachable() is True
+    if redis_reachable() is not True:
+        assert os.environ.get("REDIS_REQUIRED") != "1", "Redis at TEST_REDIS_URL does not answer"
+        return
+    # Through the cache's pool: the next looks reuse its connection and open none of their own.
+    connects = []  # sockets opened
+    original = redis.connection.Connection._connect
+    monkeypatch.setattr(redis.connection.Connection, "_connect", lambda self: connects.append(1) or original(self))
+    assert redis_reachable() is True and redis_reachable() is True
+    assert connects == []
 
 
 def test_unapplied_migrations_are_red(monkeypatch, backups):
@@ -209,6 +264,7 @@ def test_unapplied_migrations_are_red(monkeypatch, backups):
     from apps.operations import status
 
     known = status.known_migrations()
+    forget_migration_state()  # an earlier look in this process found them all applied
     monkeypatch.setattr(status, "known_migrations", lambda: (*known, (("operations", "9999_later"), ())))
     result = next(result for result in system_status().results if result.name == "migrations")
     assert result.red == "1 migratie is niet uitgevoerd (manage.py migrate)"
@@ -227,8 +283,8 @@ def test_the_admin_page_keeps_a_fixed_query_budget(admin_client, backups, size, 
     JobRun.objects.bulk_create([JobRun(job="send_scheduled_mail", ok=True) for _ in range(size)])
     with django_assert_max_num_queries(21):
         assert admin_client.get("/admin").status_code == 200
-    with django_assert_max_num_queries(10):  # from the cache: the session, the user, the factor and the card's six
-        assert admin_client.get("/admin").status_code == 200
+    with django_assert_max_num_queries(3):  # from the cache: the session, the user and the factor; the card's
+        assert admin_client.get("/admin").status_code == 200  # facts too (gathered by the first look)
 
 
 def test_check_status_prints_every_check(backups, capsys):

@@ -3,7 +3,7 @@
 from allauth.mfa.models import Authenticator
 from django import template
 
-from ..second_factor import MESSAGE_SECOND_FACTOR_REQUIRED
+from ..second_factor import second_factor_required_message
 
 register = template.Library()
 
@@ -20,5 +20,5 @@ def security_section(context):
         "has_app": has_app,
         "has_recovery_codes": has_recovery_codes,
         "needs_factor": (user.has_admin_role or user.has_organiser_role) and not (passkeys or has_app),
-        "message_needs_factor": MESSAGE_SECOND_FACTOR_REQUIRED,
+        "message_needs_factor": second_factor_required_message(user),
     }

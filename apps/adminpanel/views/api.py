@@ -9,7 +9,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from apps.accounts.access import admin_required_json
 from apps.accounts.models import User
-from apps.accounts.services import organiser_grant, organiser_revoke, user_delete
+from apps.accounts.services import user_delete
 from apps.audit.services import AuditMeta
 from apps.core.errors import DomainError, NotFoundError, json_endpoint
 from apps.invitations.models import Invitation
@@ -32,6 +32,7 @@ from ..selectors import (
     user_row,
     users_page,
 )
+from ..services import organiser_set
 
 logger = logging.getLogger(__name__)
 
@@ -178,7 +179,8 @@ def user_delete_view(request, user_id: int):
 @admin_required_json
 @require_POST
 def user_organiser_view(request, user_id: int):
-    """ "Organisator" on or off for a member: {"organiser": true|false}. Recorded in the audit log."""
+    """ "Organisator" on or off for a member: {"organiser": true|false}. Recorded in the audit log; a new
+    organiser gets a mail; nobody makes themselves organiser (403)."""
     try:
         wanted = _json_body(request).get("organiser")
     except ValueError:
@@ -188,7 +190,6 @@ def user_organiser_view(request, user_id: int):
     user = User.objects.filter(pk=user_id).first()
     if user is None:
         raise NotFoundError(MESSAGE_USER_GONE, code=AdminRefusal.USER_GONE)
-    change = organiser_grant if wanted else organiser_revoke
-    change(user=user, meta=AuditMeta.from_request(request))
+    organiser_set(actor=request.user, user=user, organiser=wanted, meta=AuditMeta.from_request(request))
     message = MESSAGE_ORGANISER_ON if wanted else MESSAGE_ORGANISER_OFF
     return JsonResponse({"message": message.format(name=user.display_name), "user": user_row(user_id)})

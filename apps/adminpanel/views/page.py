@@ -3,12 +3,12 @@ import hashlib
 
 from django.contrib import messages
 from django.http import HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
-from apps.accounts.access import admin_required
+from apps.accounts.access import admin_required, organiser_required
 from apps.audit.actions import AuditAction
 from apps.core.errors import error_response
 from apps.core.page_cache import CATALOGUE, CLUB, PAGE_DIGEST_HEADER, Page, cached_page
@@ -44,11 +44,18 @@ def with_system_status(view):
     return wrapper
 
 
-@admin_required
+@organiser_required
 @require_safe
+def admin_page(request):
+    """/admin: the admin's screen; for an organiser, exactly her screens (events and club messages)."""
+    if not request.user.is_admin:
+        return render(request, "adminpanel/organiser.html")
+    return _admin_screen(request)
+
+
 @with_system_status
 @cached_page(CLUB, CATALOGUE, template="adminpanel/admin.html", vary=_today)
-def admin_page(request):
+def _admin_screen(request):
     """Cached per admin, per day (the charts end today) and per version of the club's data: any change to a
     figure on it declares the club scope."""
     stats, insights = club_figures(today=timezone.localdate())

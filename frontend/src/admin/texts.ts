@@ -117,6 +117,10 @@ export const T = {
   organiserOff: "Geen organisator meer",
   organiserFor: (who: string) => who,
   organiserFailed: "Fout bij wijzigen van de rol",
+  organiserTitle: "Organisator maken?",
+  organiserBody: (who: string) =>
+    `${who} kan dan events aanmaken, wijzigen en afgelasten, aftekenen wie er was en clubberichten sturen. Daarvoor is naast het wachtwoord een passkey of authenticator-app nodig. Er gaat een mail naartoe met wat er nu kan en hoe je zo'n tweede factor instelt.`,
+  organiserBusy: "Bezig...",
   youPill: "Jij",
   sortBy: (column: string) => `Sorteer op ${column}`,
   deleteUserFor: (who: string) => who,

@@ -278,11 +278,27 @@ describe("Users", () => {
     const bram = () => screen.getByText("bram@example.nl", { selector: "th .adm-email-text" }).closest("tr") as HTMLElement;
     expect(within(bram()).queryByText("Organisator")).toBeNull();
     fireEvent.click(within(bram()).getByRole("button", { name: /Maak organisator/ }));
+    // A dialog first: what the role needs, and that a mail explains it.
+    const dialog = await screen.findByRole("dialog", { name: "Organisator maken?" });
+    expect(dialog.textContent).toContain("passkey of authenticator-app nodig");
+    expect(dialog.textContent).toContain("Er gaat een mail naartoe");
+    expect(sent.filter((request) => request.method === "POST")).toEqual([]);
+    fireEvent.click(within(dialog).getByRole("button", { name: "Maak organisator" }));
     await within(bram()).findByText("Organisator");
     expect(sent.at(-1)).toMatchObject({ method: "POST", body: { organiser: true } });
     expect(await screen.findByText("Bram Visser is nu organisator.")).toBeTruthy();
     fireEvent.click(within(bram()).getByRole("button", { name: /Geen organisator meer/ }));
     await waitFor(() => expect(within(bram()).queryByText("Organisator")).toBeNull());
     expect(sent.at(-1)).toMatchObject({ body: { organiser: false } });
+  });
+
+  it("offers no 'Maak organisator' on the admin's own row", async () => {
+    mockApi({ [USERS]: () => json(200, { users: people, next: null }) });
+    renderUsers();
+    await loadUsers();
+    const rowOf = (email: string) =>
+      screen.getByText(email, { selector: "th .adm-email-text" }).closest("tr") as HTMLElement;
+    expect(within(rowOf("anna@example.nl")).queryByRole("button", { name: /Maak organisator/ })).toBeNull();
+    expect(within(rowOf("bram@example.nl")).getByRole("button", { name: /Maak organisator/ })).toBeTruthy();
   });
 });

@@ -1,5 +1,6 @@
 import { memo, useCallback, useId, useState } from "react";
 import { postJson } from "../lib/api";
+import { ConfirmDialog } from "../ui/dialog";
 import { DeleteDialog } from "./delete-dialog";
 import { MoreButton, NoRows, SearchField, SortHeaders, useServerList, type Column, type Sort } from "./server-list";
 import { useSingleFlight } from "../lib/single-flight";
@@ -11,7 +12,7 @@ import type { AdminEndpoints, AdminUser, UserDeleted, UserOrganiserChanged, User
 
 export interface UsersProps {
   endpoints: Pick<AdminEndpoints, "users" | "userDelete" | "userOrganiser">;
-  /** The signed-in admin: their own row cannot be deleted. */
+  /** The signed-in admin: their own row cannot be deleted or made organiser. */
   currentUserId: number;
 }
 
@@ -51,6 +52,8 @@ export function Users({ endpoints, currentUserId }: UsersProps) {
 
   const askDelete = useCallback((user: AdminUser) => setPendingDelete(user), []);
   const [switching, runSwitch] = useSingleFlight();
+  // "Maak organisator" asks first: the dialog says what the role needs. Taking it back does not ask.
+  const [pendingOrganiser, setPendingOrganiser] = useState<AdminUser | null>(null);
 
   const switchOrganiser = useCallback(
     async (user: AdminUser) => {
@@ -58,6 +61,7 @@ export function Users({ endpoints, currentUserId }: UsersProps) {
         postJson<UserOrganiserChanged>(withId(endpoints.userOrganiser, user.id), { organiser: !user.isOrganiser }),
       );
       if (result === undefined) return;
+      setPendingOrganiser(null);
       if (!result.ok) {
         failure(result, T.organiserFailed, true);
         return;
@@ -68,6 +72,14 @@ export function Users({ endpoints, currentUserId }: UsersProps) {
       notify(data.message, "success");
     },
     [endpoints.userOrganiser, failure, notify, runSwitch, setRows],
+  );
+  const askOrganiser = useCallback(
+    (user: AdminUser) => {
+      if (user.isOrganiser) return switchOrganiser(user);
+      setPendingOrganiser(user);
+      return Promise.resolve();
+    },
+    [switchOrganiser],
   );
 
   const confirmDelete = async () => {
@@ -135,7 +147,7 @@ export function Users({ endpoints, currentUserId }: UsersProps) {
                       user={user}
                       isSelf={user.id === currentUserId}
                       onDelete={askDelete}
-                      onOrganiser={switchOrganiser}
+                      onOrganiser={askOrganiser}
                       switching={switching}
                     />
                   ))}
@@ -154,6 +166,20 @@ export function Users({ endpoints, currentUserId }: UsersProps) {
         onConfirm={() => void confirmDelete()}
         onCancel={() => setPendingDelete(null)}
       />
+      <ConfirmDialog
+        open={pendingOrganiser !== null}
+        title={T.organiserTitle}
+        confirmLabel={T.organiserOn}
+        cancelLabel={T.cancel}
+        busy={switching}
+        busyLabel={T.organiserBusy}
+        onConfirm={() => {
+          if (pendingOrganiser !== null) void switchOrganiser(pendingOrganiser);
+        }}
+        onCancel={() => setPendingOrganiser(null)}
+      >
+        {pendingOrganiser === null ? null : T.organiserBody(displayName(pendingOrganiser))}
+      </ConfirmDialog>
     </div>
   );
 }
@@ -195,17 +221,20 @@ const UserRow = memo(function UserRow({ user, isSelf, onDelete, onOrganiser, swi
       </td>
       <td className="adm-actions-cell">
         <div className="table-actions">
-          <button
-            type="button"
-            className="btn btn-secondary btn-sm"
-            disabled={switching}
-            aria-pressed={user.isOrganiser}
-            onClick={() => void onOrganiser(user)}
-          >
-            {user.isOrganiser ? T.organiserOff : T.organiserOn}
-            {" "}
-            <span className="visually-hidden">{T.organiserFor(user.email)}</span>
-          </button>
+          {/* Nobody makes themselves organiser (the server refuses it too). */}
+          {!(isSelf && !user.isOrganiser) && (
+            <button
+              type="button"
+              className="btn btn-secondary btn-sm"
+              disabled={switching}
+              aria-pressed={user.isOrganiser}
+              onClick={() => void onOrganiser(user)}
+            >
+              {user.isOrganiser ? T.organiserOff : T.organiserOn}
+              {" "}
+              <span className="visually-hidden">{T.organiserFor(user.email)}</span>
+            </button>
+          )}
           <button
             type="button"
             className="btn btn-outline-danger btn-sm"
