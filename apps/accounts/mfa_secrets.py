@@ -4,7 +4,7 @@ Whoever holds a TOTP secret or a recovery seed can make that member's second-fac
 (a backup, `manage.py backup`) must not hand them out. They are stored as Fernet tokens (`cryptography`)
 under a key that is never in the database or an archive: MFA_ENCRYPTION_KEY from the environment, kept apart
 from the backups like DJANGO_SECRET_KEY. Without it (`make run`, or an installation that has not set it yet)
-the key is derived from SECRET_KEY, which is not in an archive either; README "Productie" says why to set
+the key is derived from SECRET_KEY, which is not in an archive either; docs/operations.md ("Settings") says why to set
 it apart. Older keys stay readable: MFA_ENCRYPTION_KEY_FALLBACKS, and the SECRET_KEY-derived key once a key of
 its own is set, so setting one later locks no member out.
 """

@@ -2,7 +2,7 @@
 
 One row per imported object, so a second run recognises what it already brought in (and adds nothing), and
 the photo pass knows which dip waits for which file. The old ids are personal data kept for no purpose once
-the club is happy: `import_supabase_forget` deletes them all (README, "Overstappen van de oude app").
+the club is happy: `import_supabase_forget` deletes them all (docs/operations.md, "Moving in from the original app").
 """
 
 from django.conf import settings

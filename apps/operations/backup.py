@@ -70,7 +70,7 @@ PHOTOS = register(
 )
 COPY_BUFFER = 1024 * 1024
 MESSAGE_NO_DATABASE = "De database is niet bereikbaar ({error}). Controleer DATABASE_URL en of de database draait."
-# What MEDIA_ROOT holds that the archive leaves out, and why (the manifest and the README say it too).
+# What MEDIA_ROOT holds that the archive leaves out, and why (the manifest and docs/operations.md say it too).
 MEDIA_LEFT_OUT = {
     "exports": (
         "De exports van leden ('Download mijn gegevens') verlopen na EXPORT_KEEP_HOURS (24 uur) en zijn een kopie "
@@ -349,7 +349,7 @@ def _media_manifest() -> dict:
         "endpoint": options.get("endpoint_url") or "",
         "waarom": (
             "De foto's, badgeafbeeldingen en exports staan in de S3-bucket, niet op deze machine. Kopieer de "
-            "bucket apart (zie README, 'Back-up en herstel'); herstel zet alleen de database terug."
+            "bucket apart (zie docs/operations.md, 'Back-up en herstel'); herstel zet alleen de database terug."
         ),
     }
 

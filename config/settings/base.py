@@ -301,7 +301,7 @@ BACKGROUND_STUCK_AFTER_SECONDS = env_int("BACKGROUND_STUCK_AFTER_SECONDS", 30 * 
 BACKUP_HOUR = env_int("BACKUP_HOUR", 3)
 # `manage.py backup` writes koud-backup-YYYYMMDD-HHMMSS.tar here and keeps the newest BACKUP_KEEP; `manage.py
 # restore` reads them back; the Systeemstatus shows the newest and the free space. Copy this folder off the
-# machine (README, "Back-up en herstel").
+# machine (docs/operations.md, "Backups and restore").
 BACKUP_DIR = Path(env_str("BACKUP_DIR", str(BASE_DIR / "backups")))
 BACKUP_KEEP = env_int("BACKUP_KEEP", 14)
 # The token an uptime monitor sends to GET /status (Authorization: Bearer …); without one /status is a 404.

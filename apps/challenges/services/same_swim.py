@@ -1,6 +1,6 @@
 """One swim, one stamp: a dip is one time in the water, however many ways it reaches the card.
 
-What "the same swim" is (README, "Eén plons, één stempel"): two dips of one member are the same swim when
+What "the same swim" is (docs/architecture.md, "One swim, one stamp"): two dips of one member are the same swim when
 they lie on the same local day (the club's time zone, `dip_date`) AND within DIP_SAME_SWIM_HOURS hours
 (default 3) of each other. The moments compared are the ones the dips count on: the member's tap (or the tap
 time sent later from a phone without signal), the buddy's dip for "Zet op mijn kaart" (apps.together), the

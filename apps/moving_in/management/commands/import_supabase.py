@@ -1,7 +1,7 @@
 """python manage.py import_supabase --database-url URL [--photos DIR | --photos-s3 ENDPOINT --bucket dip_photos]
 [--dry-run] [--on-conflict refuse|skip|merge] [--merge-duplicates] [--report FILE] [--only-photos]
 
-The runbook is the README's "Overstappen van de oude app"."""
+The runbook: docs/operations.md, "Moving in from the original app"."""
 
 import os
 from pathlib import Path

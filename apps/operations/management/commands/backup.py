@@ -1,5 +1,5 @@
 """`python manage.py backup`: one archive in BACKUP_DIR, then the newest BACKUP_KEEP kept (the scheduler runs
-it daily). See apps/operations/backup.py for what is inside and README "Back-up en herstel"."""
+it daily). See apps/operations/backup.py for what is inside and docs/operations.md "Backups and restore"."""
 
 from pathlib import Path
 

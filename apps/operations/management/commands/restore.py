@@ -1,5 +1,5 @@
 """`python manage.py restore ARCHIVE [--force]`: a backup back onto an empty database and media folder. Stop
-the site (web, worker, scheduler) first. See apps/operations/restore.py and README "Back-up en herstel"."""
+the site (web, worker, scheduler) first. See apps/operations/restore.py and docs/operations.md "Backups and restore"."""
 
 from pathlib import Path
 
