@@ -120,3 +120,26 @@ def first_visit_styles(settings):
     """A browser without the site's stylesheets gets them inline (config/first_visit_styles.py); off by default
     in the tests (config/settings/test.py) so a test compares a page with itself."""
     settings.INLINE_FIRST_VISIT_STYLES = True
+
+
+# --- The clock switch (issue 51) ---------------------------------------------------------------------------
+# KOUD_TEST_NOW=2026-12-31T23:30:00+00:00 runs the whole session from that moment (time still moves), to find
+# tests that read today's date or month: run the suite at a month's or year's boundary and on an ordinary day.
+# A timestamp, not the datetime, so time-machine leaves the process's time zone (Django's TZ) alone.
+# PostgreSQL's own NOW() does not travel: walk on SQLite first.
+_session_clock = []
+
+
+def pytest_configure(config):
+    if moment := os.environ.get("KOUD_TEST_NOW"):
+        import datetime
+
+        import time_machine
+
+        _session_clock.append(time_machine.travel(datetime.datetime.fromisoformat(moment).timestamp()))
+        _session_clock[0].start()
+
+
+def pytest_unconfigure(config):
+    while _session_clock:
+        _session_clock.pop().stop()
