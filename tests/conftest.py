@@ -126,7 +126,8 @@ def first_visit_styles(settings):
 # KOUD_TEST_NOW=2026-12-31T23:30:00+00:00 runs the whole session from that moment (time still moves), to find
 # tests that read today's date or month: run the suite at a month's or year's boundary and on an ordinary day.
 # A timestamp, not the datetime, so time-machine leaves the process's time zone (Django's TZ) alone.
-# PostgreSQL's own NOW() does not travel: walk on SQLite first.
+# Clocks outside Python do not travel: the database's Now() (SQLite's too), file times, OpenSSL's certificate
+# checks. A test that fails on an ordinary day as well mixes such a clock with Python's; not a date bug.
 _session_clock = []
 
 
