@@ -120,3 +120,27 @@ def first_visit_styles(settings):
     """A browser without the site's stylesheets gets them inline (config/first_visit_styles.py); off by default
     in the tests (config/settings/test.py) so a test compares a page with itself."""
     settings.INLINE_FIRST_VISIT_STYLES = True
+
+
+# --- The clock switch (issue 51) ---------------------------------------------------------------------------
+# KOUD_TEST_NOW=2026-12-31T23:30:00+00:00 runs the whole session from that moment (time still moves), to find
+# tests that read today's date or month: run the suite at a month's or year's boundary and on an ordinary day.
+# A timestamp, not the datetime, so time-machine leaves the process's time zone (Django's TZ) alone.
+# Clocks outside Python do not travel: the database's Now() (SQLite's too), file times, OpenSSL's certificate
+# checks. A test that fails on an ordinary day as well mixes such a clock with Python's; not a date bug.
+_session_clock = []
+
+
+def pytest_configure(config):
+    if moment := os.environ.get("KOUD_TEST_NOW"):
+        import datetime
+
+        import time_machine
+
+        _session_clock.append(time_machine.travel(datetime.datetime.fromisoformat(moment).timestamp()))
+        _session_clock[0].start()
+
+
+def pytest_unconfigure(config):
+    while _session_clock:
+        _session_clock.pop().stop()

@@ -175,7 +175,7 @@ def _card_plan(ctx, row, challenge, dips, awards, *, user_id, active, first):
 
 def _dip(ctx, row: dict, *, user_id: int, number: int) -> Dip:
     created = row.get("created_at")
-    day = row.get("dip_date") or (timezone.localdate(created) if created else ctx.now.date())
+    day = row.get("dip_date") or timezone.localdate(created or ctx.now)
     if created and timezone.localdate(created) != day:
         tapped = timezone.localtime(created)
         detail = f"datum {day:%d-%m-%Y}, getikt {tapped:%d-%m-%Y %H:%M}"
