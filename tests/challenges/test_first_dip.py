@@ -46,7 +46,7 @@ def test_a_card_with_buddies_both_ways_opens(member_client, member):
     """The stamp card reads its buddies as a UNION of two halves: the query SQLite refused while each half
     kept the model's ordering."""
     card = UserChallengeFactory(user=member)
-    clubmate = UserFactory()
+    clubmate = UserFactory(full_name="Bram de Boei")  # a fixed name: a made-up one may need HTML escaping
     DipBuddyFactory(dip__user_challenge=card, buddy=clubmate)
     theirs = UserChallengeFactory(user=clubmate)
     DipBuddyFactory(dip__user_challenge=theirs, buddy=member, status="accepted", decided_at=timezone.now())
