@@ -48,6 +48,13 @@ def _vacuum_test_database(config) -> None:
             warnings.warn(f"the test database was not vacuumed: {error}", stacklevel=1)
 
 
+# With pytest-xdist (`make test` runs `-n 2`) every worker has its own test database (pytest-django adds the
+# worker's name) and Redis database (tests/redis_states.py). What is shared beyond those runs after, in one
+# process (the Makefile's SERIAL_TESTS): the servers of tests/cluster, tests/deploy and tests/s3 (one S3 bucket,
+# collectstatic into one STATIC_ROOT), and tests/test_payload_contract.py, whose last test checks what the
+# module's other tests met in this process. (xdist_group marks are not honoured with pytest 9.2 and xdist 3.8.)
+
+
 @pytest.fixture
 def member(db):
     return UserFactory(full_name="Marit Zwemmer", email="marit@example.nl")

@@ -1,7 +1,8 @@
 """Redis up, down and hung, configured as `REDIS_URL` configures a site (config/settings/caches.py).
 
 - up: a real Redis, `TEST_REDIS_URL` (default redis://127.0.0.1:6379/15, a database the tests empty);
-  with `REDIS_REQUIRED=1` (CI) a Redis that does not answer fails the test instead of skipping it.
+  with `REDIS_REQUIRED=1` (CI) a Redis that does not answer fails the test instead of skipping it. Under
+  pytest-xdist each worker empties its own database: gw0 the one named, gw1 the one below it, and so on.
 - down: a port on 127.0.0.1 where nothing listens.
 - hung: a server that accepts connections, reads what it is sent and never answers.
 """
@@ -13,14 +14,28 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
 from config.cache import forget_failures
 from config.settings.caches import cache_settings
 
-TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+def _per_worker(url: str) -> str:
+    """The Redis database of this pytest-xdist worker (gw<n>: the named database minus n), so that one
+    worker's flushdb never empties what another worker's test has just stored."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker.startswith("gw"):
+        return url
+    address = urlsplit(url)
+    database = int(address.path.strip("/") or 0) - int(worker[2:])
+    if database < 0:
+        raise RuntimeError(f"TEST_REDIS_URL {url} leaves no Redis database for {worker}: name a higher one")
+    return urlunsplit(address._replace(path=f"/{database}"))
+
+
+TEST_REDIS_URL = _per_worker(os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15"))
 REDIS_STATES = ["up", "down", "hung"]
 TIMEOUT_MS = 200  # the tests' connect and read timeout (the site's default is REDIS_TIMEOUT_MS)
 

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.redis_states import TEST_REDIS_URL
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -62,7 +64,7 @@ def test_with_redis_the_cache_is_shared_by_every_container_and_sessions_stay_in_
         "shell",
         "-c",
         script,
-        env_extra={"DJANGO_SECRET_KEY": secrets.token_urlsafe(50), "REDIS_URL": "redis://127.0.0.1:6379/15"},
+        env_extra={"DJANGO_SECRET_KEY": secrets.token_urlsafe(50), "REDIS_URL": TEST_REDIS_URL},
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1].split() == [

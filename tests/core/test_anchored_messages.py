@@ -184,10 +184,18 @@ def _with_message(client, text: str, anchor: str) -> None:
     client.cookies[storage.cookie_name] = encoded
 
 
+def _page_id(page) -> str:
+    """A page's name in a test id, the same in every process (pytest-xdist compares them): no object addresses."""
+    if isinstance(page, tuple):
+        role, setup = page
+        return f"{role}:{_page_id(setup)}"
+    return getattr(page, "__name__", page)
+
+
 def _cases():
     for anchor, pages in ANCHORED.items():
         for page in pages:
-            yield pytest.param(anchor, page, id=f"{anchor}@{getattr(page, '__name__', page)}")
+            yield pytest.param(anchor, page, id=f"{anchor}@{_page_id(page)}")
     for module, setup in DYNAMIC.items():
         yield pytest.param(None, setup, id=f"dynamic@{module}")
 

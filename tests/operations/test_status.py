@@ -32,6 +32,7 @@ from apps.operations.status import (
     unapplied_migrations,
 )
 from tests.concurrency import requires_postgresql
+from tests.redis_states import TEST_REDIS_URL
 
 from .processes import start, stop, wait_for
 
@@ -244,7 +245,7 @@ def test_a_mail_left_being_sent_waits_in_the_queue(admin_client, backups, member
 
 def test_redis_reachable_or_not(settings, monkeypatch):
     assert redis_reachable() is None  # not configured: the cache is in the database
-    url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+    url = TEST_REDIS_URL
     settings.CACHES = {"default": {"BACKEND": "config.cache.RedisCache", "LOCATION": "redis://127.0.0.1:1/0"}}
     assert redis_reachable() is False
     settings.CACHES = {"default": {"BACKEND": "config.cache.RedisCache", "LOCATION": url}}

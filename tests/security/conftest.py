@@ -2,6 +2,8 @@
 "bare admin" (the admin role without a second factor), who must get no more than a member, and an organiser
 ("Organisator", with a second factor: the events pages, attendance and club messages of /admin, nothing more)."""
 
+import copy
+import time
 from dataclasses import dataclass
 
 import pytest
@@ -10,6 +12,7 @@ from django.apps import apps
 from django.contrib.auth.models import Group
 from django.core.cache import cache
 from django.core.files.base import ContentFile
+from django.db import transaction
 from django.test import Client
 
 from apps.accounts.models import User, UserRole
@@ -138,10 +141,13 @@ def counts() -> dict[str, int]:
     return {model._meta.label: model.objects.count() for model in GUARDED_MODELS} | {"files": len(photo_files())}
 
 
+PHOTO_SIZES = {"full": (64, 48), "thumbnail": (16, 12)}
+
+
 def save_photo(user: User, name: str) -> tuple[str, str]:
     storage = photo_storage()
-    full = storage.save(f"{user.pk}/{name}.jpg", ContentFile(image_bytes()))
-    thumb = storage.save(f"{user.pk}/{name}.thumb.jpg", ContentFile(image_bytes(size=(16, 12))))
+    full = storage.save(f"{user.pk}/{name}.jpg", ContentFile(image_bytes(size=PHOTO_SIZES["full"])))
+    thumb = storage.save(f"{user.pk}/{name}.thumb.jpg", ContentFile(image_bytes(size=PHOTO_SIZES["thumbnail"])))
     return full, thumb
 
 
@@ -193,6 +199,76 @@ ROLES = ["anonymous", "member", "other_member", "admin", "bare_admin", "organise
 
 @pytest.fixture
 def world(db) -> World:
+    return build_world()
+
+
+# A module's world is built anew once it is this old (seconds): half the shortest time rule its objects meet
+# (a dip is undone within 10 minutes, apps/challenges/services/dips.py), so a slow run sees what a fresh one does.
+WORLD_MAX_AGE = 5 * 60
+
+
+class ModuleWorld:
+    """The world of one module, in a transaction of its own that is rolled back when the module is done."""
+
+    def __init__(self, blocker):
+        self.blocker = blocker
+        self.world: World | None = None
+        self.built_at = 0.0
+        self._outer = None
+
+    def build(self) -> None:
+        with self.blocker.unblock():
+            self._outer = transaction.atomic()
+            self._outer.__enter__()
+            self.world = build_world()
+        self.built_at = time.monotonic()
+
+    def drop(self) -> None:
+        with self.blocker.unblock():
+            transaction.set_rollback(True)
+            self._outer.__exit__(None, None, None)
+
+    def renew_if_old(self) -> None:
+        if time.monotonic() - self.built_at > WORLD_MAX_AGE:
+            self.drop()
+            self.build()
+
+
+@pytest.fixture(scope="module")
+def world_built_once(request, django_db_setup, django_db_blocker):
+    """The world built once for a module (as Django's setUpTestData); each test runs in a savepoint inside its
+    transaction (pytest-django's `db`) and is rolled back to it. A module that uses it has only such tests: a
+    test without `db` or with `transactional_db` would see the world, or flush it."""
+    holder = ModuleWorld(django_db_blocker)
+    holder.build()
+    request.module.module_world = holder
+    yield holder
+    del request.module.module_world
+    holder.drop()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """Before the test's own savepoint opens: an old world is built anew (WORLD_MAX_AGE)."""
+    holder = getattr(item.module, "module_world", None)
+    if holder is not None and "world_built_once" in item.fixturenames:
+        holder.renew_if_old()
+
+
+@pytest.fixture
+def world_once(world_built_once, db) -> World:
+    """The module's world for one test: its rows as built (the test's savepoint is rolled back after it), its
+    objects copied (a test that changes one in memory changes only its own copy) and its photo files there."""
+    built = world_built_once.world
+    storage = photo_storage()
+    for dip in (built.member_photo_dip, built.other_photo_dip):
+        for name, size in ((dip.photo.name, PHOTO_SIZES["full"]), (dip.thumbnail.name, PHOTO_SIZES["thumbnail"])):
+            if not storage.exists(name):
+                assert storage.save(name, ContentFile(image_bytes(size=size))) == name
+    return copy.deepcopy(built)
+
+
+def build_world() -> World:
     member = UserFactory(full_name="Marit Zwemmer", email="marit@example.nl", newsletter_consent=True)
     other = UserFactory(full_name="Otto Ander", email="otto@example.nl")
     admin = AdminFactory(full_name="Anna Admin", email="anna@example.nl")

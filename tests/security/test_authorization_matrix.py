@@ -69,6 +69,13 @@ from .conftest import ROLES, World, database_state
 
 pytestmark = pytest.mark.django_db
 
+
+@pytest.fixture
+def world(world_once):
+    """One world for the whole matrix, each case rolled back to it (tests/security/conftest.py)."""
+    return world_once
+
+
 DJANGO_ADMIN_PREFIX = "django-admin/"
 
 # --- the access decisions -------------------------------------------------------------------------
