@@ -9,8 +9,9 @@ PYTEST_ARGS ?=
 # pytest-xdist workers for make test (each with its own test database and Redis database, tests/conftest.py);
 # 0 runs the suite in this process.
 PYTEST_WORKERS ?= 2
-# Tests that share servers, a bucket or one process's state: after the rest, in one process (tests/conftest.py).
-SERIAL_TESTS = tests/cluster tests/deploy tests/s3 tests/test_payload_contract.py
+# Tests that share servers, a bucket or one process's state (the newcomer journey: one demo server for its
+# tests): after the rest, in one process.
+SERIAL_TESTS = tests/cluster tests/deploy tests/s3 tests/test_payload_contract.py tests/newcomer
 # `make run` serves the demo like a real site (the Dutch 404 and 500 pages); DJANGO_DEBUG=true for Django's debug pages.
 PORT ?= 8000
 DJANGO_DEBUG ?= false
