@@ -1,6 +1,6 @@
-"""The claims of notice delivery (push.py): a run's claim token, held as a PostgreSQL advisory lock for as long
-as the run lives, whether its owner still lives (services/delivery.py's recovery asks), the check-up a claim
-queues, and how often a notice is tried."""
+"""The claims of outbox delivery (outbox.py, for mail and notices): a run's claim token, held as a PostgreSQL
+advisory lock for as long as the run lives, whether its owner still lives (recovery asks), the check-up a
+notice claim queues, and how often a notice is tried."""
 
 import datetime
 import secrets
@@ -24,6 +24,11 @@ CLAIM_LOCK_CLASS = 36
 # one's notices on within about this long, whatever else is queued.
 CLAIM_CHECK_AFTER = datetime.timedelta(seconds=20)
 
+# The advisory lock of a claim token (session-level: PostgreSQL releases it when the session ends).
+SQL_CLAIM_LOCK = "SELECT pg_advisory_lock(%s, %s)"
+SQL_CLAIM_TRY_LOCK = "SELECT pg_try_advisory_lock(%s, %s)"
+SQL_CLAIM_UNLOCK = "SELECT pg_advisory_unlock(%s, %s)"
+
 
 def claim_owner_alive(token: int) -> bool:
     """Whether the run that claimed under this token still lives (holds its advisory lock). PostgreSQL drops
@@ -31,10 +36,10 @@ def claim_owner_alive(token: int) -> bool:
     if connection.vendor != "postgresql":
         return True  # no session locks: recovery goes by the clock alone
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [CLAIM_LOCK_CLASS, token])
+        cursor.execute(SQL_CLAIM_TRY_LOCK, [CLAIM_LOCK_CLASS, token])
         (free,) = cursor.fetchone()
         if free:
-            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [CLAIM_LOCK_CLASS, token])
+            cursor.execute(SQL_CLAIM_UNLOCK, [CLAIM_LOCK_CLASS, token])
     return not free
 
 
@@ -46,12 +51,12 @@ def claim_token() -> Iterator[int]:
         yield token
         return
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_lock(%s, %s)", [CLAIM_LOCK_CLASS, token])
+        cursor.execute(SQL_CLAIM_LOCK, [CLAIM_LOCK_CLASS, token])
     try:
         yield token
     finally:
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [CLAIM_LOCK_CLASS, token])
+            cursor.execute(SQL_CLAIM_UNLOCK, [CLAIM_LOCK_CLASS, token])
 
 
 def claims_watch() -> None:
