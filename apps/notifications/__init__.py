@@ -4,10 +4,11 @@ apps/notifications`, walked by tests/notifications/test_registry.py), top to bot
 
     apps (ready: imports kinds, tasks, every app's notices.py) · urls · templatetags
     views · push_views · selectors · tasks (each task runs work from below; registers itself with queueing)
-    push (Web Push delivery: claim, send, record) · services (re-exports its submodules)
+    push (Web Push: what is sent, how it is recorded) · services (re-exports its submodules)
     services.delivery (mails sent, recovery of notices and mails, unsubscribe)
     services.club_messages · services.mail_queue
-    services.push_subscriptions · notices (notice_send, notices_send) · kinds · messages · claims
+    services.push_subscriptions · notices (notice_send, notices_send) · kinds · messages
+    outbox (the one claim -> send -> record -> recover path of mails and notices) · claims
     models · registry · links · queueing (the seam: work modules enqueue tasks by name) · push_session
     push_transport · refusals
 

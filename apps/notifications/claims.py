@@ -1,6 +1,6 @@
-"""The claims of notice delivery (push.py): a run's claim token, held as a PostgreSQL advisory lock for as long
-as the run lives, whether its owner still lives (services/delivery.py's recovery asks), the check-up a claim
-queues, and how often a notice is tried."""
+"""The claims of outbox delivery (outbox.py, for mail and notices): a run's claim token, held as a PostgreSQL
+advisory lock for as long as the run lives, whether its owner still lives (recovery asks), the check-up a
+notice claim queues, and how often a notice is tried."""
 
 import datetime
 import secrets

@@ -14,7 +14,25 @@ from django.utils import timezone
 from .registry import validate_kind
 
 
-class Mail(models.Model):
+class Delivery(models.Model):
+    """What an outbox row (a `Mail`, a `Notice`) carries to be delivered exactly once: claimed by a run, sent with
+    no row lock held, its outcome recorded while the claim is still the run's, a dead run's claim recovered. The
+    one path that does so is apps/notifications/outbox.py; each table keeps its own status choices and indexes."""
+
+    attempts = models.PositiveSmallIntegerField("pogingen", default=0)
+    last_error = models.CharField("laatste fout", max_length=500, blank=True)
+    created_at = models.DateTimeField("aangemaakt op", default=timezone.now)
+    sent_at = models.DateTimeField("verstuurd op", null=True, blank=True)
+    # Claimed by a delivery run (status 'sending'): when, and the run's token (the key of the advisory lock it
+    # holds while it lives; apps/notifications/claims.py).
+    claimed_at = models.DateTimeField("geclaimd op", null=True, blank=True)
+    claim_token = models.BigIntegerField("claim", null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+
+class Mail(Delivery):
     class Status(models.TextChoices):
         QUEUED = "queued", "In de wachtrij"
         # Claimed by a delivery run, which is talking to the mail server right now (services/delivery.py).
@@ -70,15 +88,7 @@ class Mail(models.Model):
     body_html = models.TextField("html", blank=True)
     link = models.CharField("link", max_length=500, blank=True, default="", db_default="")
     status = models.CharField("status", max_length=20, choices=Status.choices, default=Status.QUEUED)
-    attempts = models.PositiveSmallIntegerField("pogingen", default=0)
-    last_error = models.CharField("laatste fout", max_length=500, blank=True)
-    created_at = models.DateTimeField("aangemaakt op", default=timezone.now)
     updated_at = models.DateTimeField("bijgewerkt op", default=timezone.now)
-    sent_at = models.DateTimeField("verstuurd op", null=True, blank=True)
-    # Claimed by a delivery run (status 'sending'): when, and the run's token (the key of the advisory lock it
-    # holds while it lives; apps/notifications/claims.py).
-    claimed_at = models.DateTimeField("geclaimd op", null=True, blank=True)
-    claim_token = models.BigIntegerField("claim", null=True, blank=True)
 
     class Meta:
         verbose_name = "e-mail"
@@ -187,7 +197,7 @@ class NoticePreference(models.Model):
         return f"{self.user}: {self.kind} {self.channel}"
 
 
-class Notice(models.Model):
+class Notice(Delivery):
     """One notice to one member, sent by push to each of their devices (in the worker).
 
     Written in the caller's transaction; the worker delivers it. A device that answers 404/410 is gone
@@ -215,15 +225,7 @@ class Notice(models.Model):
     event_id = models.BigIntegerField("event", null=True, blank=True)
     dedupe_key = models.CharField("sleutel", max_length=120, unique=True, null=True, blank=True)
     status = models.CharField("status", max_length=10, choices=Status.choices, default=Status.QUEUED)
-    attempts = models.PositiveSmallIntegerField("pogingen", default=0)
-    last_error = models.CharField("laatste fout", max_length=500, blank=True)
     send_after = models.DateTimeField("niet voor", default=timezone.now)
-    created_at = models.DateTimeField("aangemaakt op", default=timezone.now)
-    sent_at = models.DateTimeField("verstuurd op", null=True, blank=True)
-    # Claimed by a delivery run (status 'sending'): when, and the run's token (the key of the advisory lock it
-    # holds while it lives; apps/notifications/push.py).
-    claimed_at = models.DateTimeField("geclaimd op", null=True, blank=True)
-    claim_token = models.BigIntegerField("claim", null=True, blank=True)
 
     class Meta:
         verbose_name = "melding"

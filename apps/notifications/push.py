@@ -11,15 +11,13 @@ device (aes128gcm) and the request is signed with the site's VAPID key. What the
 
 A notice no device took, with no retry left, falls back to mail when its kind has a mail fallback.
 
-Claim, send, record: a task's notices are claimed in one short transaction (status 'sending', a claim
-token), pushed with no row lock held by a bounded pool of threads (WEBPUSH_CONCURRENCY, one kept-alive
-session each; only the HTTP happens in the threads), and each notice's outcome is written by its own short
-UPDATE as it comes (those that came back together share one commit), guarded by the claim token. The run
-holds a PostgreSQL advisory lock on its token for as long as it lives (claims.py): a worker killed at any moment leaves
-notices 'sending' under a token nobody holds, and `notices_recover_stuck` (services/delivery.py) queues
-those again: at the start of the next delivery run, in the check-up a claim queues for CLAIM_CHECK_AFTER
-later (tasks.notices_check_claims), or in the cron run. Only a push that was in flight when the worker died
-can go twice.
+Claim, send, record, recover: the outbox's one path (outbox.py), shared with mail. A task's notices are
+claimed together, pushed with no row lock held by a bounded pool of threads (WEBPUSH_CONCURRENCY, one
+kept-alive session each; only the HTTP happens in the threads), and each notice's outcome is recorded as it
+comes (those that came back together share one commit). A claim queues its own check-up for
+CLAIM_CHECK_AFTER later (tasks.notices_check_claims), and every delivery run starts with recovery, so a
+killed worker's notices go again without waiting for the cron run. Only a push that was in flight when the
+worker died can go twice.
 """
 
 import datetime
@@ -32,7 +30,6 @@ from dataclasses import dataclass, field
 import requests
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
@@ -40,6 +37,7 @@ from pywebpush import WebPushException, webpush
 from .claims import RETRY_DELAYS, claim_token, claims_watch
 from .models import Notice, PushSubscription
 from .notices import channels_for_users, kind_of, notice_mail_queue
+from .outbox import NOTICES
 from .push_session import PushSession
 from .push_transport import (
     EndpointRefused,
@@ -163,20 +161,8 @@ def _push_notice(devices: list[PushSubscription], data: str, sessions: "_Session
 
 
 def _claim(notice_ids: list[int], token: int, now: datetime.datetime) -> list[Notice]:
-    """One short transaction: the due notices among these that no one else has, marked 'sending' as ours."""
-    with transaction.atomic():
-        # skip_locked: a notice another run is claiming right now is that run's (a task run twice).
-        ids = list(
-            Notice.objects.select_for_update(skip_locked=True)
-            .filter(pk__in=notice_ids, status__in=[Notice.Status.QUEUED, Notice.Status.RETRY], send_after__lte=now)
-            .values_list("pk", flat=True)
-        )
-        Notice.objects.filter(pk__in=ids).update(
-            status=Notice.Status.SENDING, claim_token=token, claimed_at=now, attempts=F("attempts") + 1
-        )
-        if ids:
-            claims_watch()  # in the claim's transaction: a worker killed after it still leaves its check-up
-    return list(Notice.objects.select_related("user").filter(pk__in=ids, claim_token=token).order_by("pk"))
+    """The due notices among these that no one else has, claimed as ours (outbox.py), with their check-up."""
+    return NOTICES.claim(notice_ids, token, now)
 
 
 # --- record ----------------------------------------------------------------------------------------------------
@@ -185,7 +171,7 @@ def _claim(notice_ids: list[int], token: int, now: datetime.datetime) -> list[No
 def _record(notice: Notice, token: int, outcome: PushOutcome | None, reason: str = "") -> str:
     """Write one notice's outcome, only while the claim is still ours. In the caller's short transaction."""
     now = timezone.now()
-    values: dict = {"claim_token": None, "claimed_at": None}
+    values: dict = {}
     mail = False
     if outcome is None:  # not pushed: Uit, or by mail
         status = Notice.Status.FAILED if reason == "uitgezet" else Notice.Status.MAILED
@@ -193,7 +179,7 @@ def _record(notice: Notice, token: int, outcome: PushOutcome | None, reason: str
         mail = status == Notice.Status.MAILED
     elif outcome.delivered:
         status = Notice.Status.SENT
-        values.update(sent_at=now, last_error="")
+        values["last_error"] = ""
     elif outcome.retry and notice.attempts <= len(RETRY_DELAYS):
         status = Notice.Status.RETRY
         values.update(
@@ -204,8 +190,7 @@ def _record(notice: Notice, token: int, outcome: PushOutcome | None, reason: str
         status = Notice.Status.MAILED if kind_of(notice.kind).mail_fallback else Notice.Status.FAILED
         values["last_error"] = "geen apparaat bereikt"
         mail = status == Notice.Status.MAILED
-    mine = Notice.objects.filter(pk=notice.pk, status=Notice.Status.SENDING, claim_token=token)
-    if not mine.update(status=status, **values):
+    if not NOTICES.record(notice, token, status, **values):
         return "skipped"  # taken back by recovery meanwhile: that run records it
     if mail and notice_mail_queue(notice=notice) is None:
         status = Notice.Status.FAILED
