@@ -53,7 +53,7 @@ all_healthy() {  # every long-running service healthy, migrate exited 0
 counts() {
     docker compose exec -T web python manage.py shell -c "
 from apps.accounts.models import User; from apps.challenges.models import Dip
-print(User.objects.count(), 'users', Dip.objects.count(), 'dips', Dip.objects.exclude(photo='').count(), 'photos')"
+print(User.objects.count(), 'users', Dip.objects.count(), 'dips', Dip.objects.exclude(photo='').count(), 'photos')" | tail -1
 }
 https_ok() { "${CURL[@]}" --cacert "$WORK/caddy-root.crt" "https://$DOMAIN$1"; }
 
@@ -125,13 +125,15 @@ step "docker compose down -v" docker compose down -v
 name=$(basename "$archive")
 step "restore: stop web worker scheduler" docker compose stop web worker scheduler
 step "restore: up -d postgres redis" docker compose up -d postgres redis
-step "restore: cp archive" docker compose cp "$WORK/$name" "web:/backups/"
+step "restore: archive into the volume" sh -c "docker compose run --rm --no-deps -T web sh -c 'cat > /backups/$name' < '$WORK/$name'"
 step "restore: run restore" docker compose run --rm web python manage.py restore "/backups/$name"
 step "restore: up -d" docker compose up -d
 step "all services healthy again" until_ok 600 all_healthy
 after=$(counts)
 echo "after:  $after"
 [ "$before" = "$after" ]
+# down -v took Caddy's volume and its local CA with it: the new stack has a new one.
+until_ok 60 docker compose cp proxy:/data/caddy/pki/authorities/local/root.crt "$WORK/caddy-root.crt"
 step "https after restore" until_ok 60 https_ok /healthz
 log "timings"
 cat "$TIMINGS"
