@@ -53,6 +53,10 @@ from .refusals import OperationsRefusal
 # Tables `migrate` makes without a model: the migration records and the database cache.
 OWN_TABLES = {"django_migrations", "django_cache"}
 MESSAGE_NOT_AN_ARCHIVE = "{name} is geen back-up van Koud water challenge (geen manifest.json vooraan)."
+MESSAGE_UNREADABLE = (
+    "{name} kan niet gelezen worden: de app mag dit bestand niet openen (eigenaar of rechten). Er is niets "
+    "veranderd; zet de back-up in BACKUP_DIR zoals docs/operations.md, 'Backups and restore', beschrijft."
+)
 MESSAGE_DAMAGED = "{name} is onvolledig of beschadigd ({error}). Er is niets veranderd; neem een andere back-up."
 MESSAGE_NOT_EMPTY = (
     "De doeldatabase of mediamap is niet leeg: {found}. Herstellen zou dat overschrijven. "
@@ -86,6 +90,11 @@ def backup_restore(*, archive: Path, force: bool = False, say: Callable[[str], N
     archive = _find(archive)
     try:
         tar = tarfile.open(archive, mode="r:")
+    except PermissionError as error:
+        # An archive copied in as root with the backup's mode 0600 (docker compose cp) is not "no backup".
+        raise BackupError(
+            MESSAGE_UNREADABLE.format(name=archive.name), code=OperationsRefusal.ARCHIVE_UNREADABLE
+        ) from error
     except (tarfile.TarError, OSError) as error:
         raise BackupError(
             MESSAGE_NOT_AN_ARCHIVE.format(name=archive.name), code=OperationsRefusal.NOT_AN_ARCHIVE
