@@ -116,6 +116,23 @@ step "seed_demo" docker compose exec -T web python manage.py seed_demo
 before=$(counts)
 echo "before: $before"
 
+# --- A restart of the Docker daemon (only one this script started): everything comes back by itself ----------------
+restart_dockerd() {
+    kill "$started_dockerd"
+    wait "$started_dockerd" || true
+    dockerd >>/tmp/koud-drill-dockerd.log 2>&1 &
+    started_dockerd=$!
+    until_ok 60 docker info
+}
+if [ -n "$started_dockerd" ]; then
+    step "dockerd restarted" restart_dockerd
+    step "all services healthy after the restart" until_ok 600 all_healthy
+    step "https after the restart" until_ok 60 https_ok /healthz
+    [ "$(counts)" = "$before" ]
+else
+    log "dockerd was running before the drill: its restart is not drilled"
+fi
+
 # --- Backups and restore ---------------------------------------------------------------------------------------
 step backup docker compose exec -T web python manage.py backup
 archive=$(docker compose exec -T web sh -c 'ls -t /backups/koud-backup-*.tar | head -1' | tr -d '\r')
