@@ -1,4 +1,3 @@
-# syntax=docker/dockerfile:1
 # Production image: Vite builds the islands, then Python 3.11 runs gunicorn as a non-root user.
 # compose.yaml runs this one image as every app service: migrate (once per deploy), web (gunicorn),
 # worker (python manage.py worker) and scheduler (python manage.py scheduler). See docs/operations.md.

@@ -13,6 +13,7 @@ class OperationsRefusal(StrEnum):
     NOT_AN_ARCHIVE = "not_an_archive"
     ARCHIVE_INCOMPLETE = "archive_incomplete"
     ARCHIVE_MISSING = "archive_missing"
+    ARCHIVE_UNREADABLE = "archive_unreadable"
     ARCHIVE_NEWER = "archive_newer"
     ARCHIVE_DAMAGED = "archive_damaged"
     OTHER_DATABASE = "other_database"

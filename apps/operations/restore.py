@@ -73,6 +73,10 @@ _DROP = register(
     parts={"kind": "TABLE", "name": '"challenges_badgetally"'},
 )
 
+MESSAGE_UNREADABLE = (
+    "{name} kan niet gelezen worden: de app mag dit bestand niet openen (eigenaar of rechten). Er is niets "
+    "veranderd; zet de back-up in BACKUP_DIR zoals docs/operations.md, 'Backups and restore', beschrijft."
+)
 MESSAGE_NOT_EMPTY = (
     "De doeldatabase of mediamap is niet leeg: {found}. Herstellen zou dat overschrijven. "
     "Weet je zeker dat het weg mag? Herstel dan met --force."
@@ -95,7 +99,14 @@ def backup_restore(*, archive: Path, force: bool = False, say: Callable[[str], N
     """Restore `archive` into the configured database and MEDIA_ROOT. Raises BackupError (Dutch) when it
     must not: not an archive, newer code, another kind of database, a target that is not empty."""
     archive = _find(archive)
-    with open(archive, "rb") as file:
+    try:
+        file = open(archive, "rb")  # closed by the with below
+    except PermissionError as error:
+        # An archive copied in as root with the backup's mode 0600 (docker compose cp) is not "no backup".
+        raise BackupError(
+            MESSAGE_UNREADABLE.format(name=archive.name), code=OperationsRefusal.ARCHIVE_UNREADABLE
+        ) from error
+    with file:
         # Every check before anything is touched: the whole archive, the target, then the database file.
         contents = archive_read(file, name=archive.name)
         manifest = contents.manifest

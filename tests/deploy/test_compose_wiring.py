@@ -132,6 +132,13 @@ def test_the_image_holds_every_folder_the_app_reads_at_run_time():
         assert re.search(rf"\s{re.escape(needed)}(\s|$)", copied), f"the Dockerfile does not copy {needed}"
 
 
+def test_the_image_builds_without_a_registry():
+    # A `# syntax=` line makes BuildKit fetch that frontend image from Docker Hub before the first step:
+    # the compose drill (deploy/drill/) found the build failing there without a registry.
+    first_lines = (REPO / "Dockerfile").read_text().splitlines()[:5]
+    assert not any(re.match(r"#\s*syntax\s*=", line, re.IGNORECASE) for line in first_lines)
+
+
 def test_the_proxy_gets_the_extra_caddy_options_from_env():
     """A trial on a name without public DNS sets KOUD_CADDY_OPTIONS=local_certs in .env, not in compose.yaml."""
     proxy = interpolate(

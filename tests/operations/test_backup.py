@@ -95,6 +95,20 @@ def test_restore_refuses_another_kind_of_database_and_what_is_no_archive(db, tmp
         call_command("restore", str(tmp_path / "weg.tar"))
 
 
+def test_restore_says_an_archive_it_may_not_open_is_unreadable_not_no_backup(db, tmp_path, settings, monkeypatch):
+    # The compose drill: an archive copied in as root, mode 0600, which the app's user cannot open. Tests run
+    # as root here, which may open anything, so the refusal of the operating system is simulated.
+    settings.MEDIA_ROOT = tmp_path / "media"
+    _archive(tmp_path / "van-elders.tar")
+
+    def refused(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("apps.operations.restore.open", refused, raising=False)  # the module's open, not the builtin
+    with pytest.raises(CommandError, match="van-elders.tar kan niet gelezen worden: de app mag dit bestand niet"):
+        call_command("restore", str(tmp_path / "van-elders.tar"))
+
+
 def test_retention_keeps_the_newest_and_clears_what_a_dead_backup_left(tmp_path):
     names = [f"{ARCHIVE_PREFIX}202611{day:02d}-030000.tar" for day in range(1, 17)]
     for name in names:
