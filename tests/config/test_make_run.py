@@ -15,8 +15,12 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
+SCRIPT = ROOT / "tools/serve_demo.sh"
+
+
 def make_run_commands(**env) -> str:
-    """What `make run` would execute (make -n prints the recipes without running them)."""
+    """What `make run` would execute (make -n prints the recipes without running them), then the script it calls
+    (tools/serve_demo.sh, whose steps the newcomer's journey in tests/newcomer/ runs too)."""
     environment = {key: value for key, value in os.environ.items() if key not in ("PORT", "DJANGO_DEBUG", "SITE_URL")}
     result = subprocess.run(
         ["make", "-n", "run"], cwd=ROOT, env={**environment, **env}, capture_output=True, text=True, check=True
@@ -24,36 +28,38 @@ def make_run_commands(**env) -> str:
     return result.stdout
 
 
-def runserver_line(commands: str) -> str:
-    return next(line.strip() for line in commands.splitlines() if "manage.py runserver" in line)
+def script_line(commands: str) -> str:
+    return next(line for line in commands.splitlines() if line.endswith("tools/serve_demo.sh"))
 
 
 def test_make_run_serves_without_debug_on_port_8000_by_default():
-    line = runserver_line(make_run_commands())
-    assert line.startswith("DJANGO_DEBUG=false ")
-    assert line.endswith("runserver 127.0.0.1:8000")
+    line = script_line(make_run_commands())
+    assert "PORT=8000 " in line and "DJANGO_DEBUG=false " in line
+    script = SCRIPT.read_text()
+    assert 'DJANGO_DEBUG="${DJANGO_DEBUG:-false}"' in script
+    assert 'manage.py runserver "127.0.0.1:$PORT"' in script
 
 
 def test_port_and_debug_are_chosen_from_the_environment():
-    line = runserver_line(make_run_commands(PORT="8123", DJANGO_DEBUG="true"))
-    assert line.startswith("DJANGO_DEBUG=true ")
-    assert line.endswith("runserver 127.0.0.1:8123")
+    line = script_line(make_run_commands(PORT="8123", DJANGO_DEBUG="true"))
+    assert "PORT=8123 " in line and "DJANGO_DEBUG=true " in line
 
 
 def test_links_follow_the_port_on_localhost():
     """Issue 28 §4: invitation links printed by seed_demo and mailed by the worker follow PORT, and name
     localhost (browsers refuse passkeys on an IP address)."""
-    commands = make_run_commands(PORT="8311")
+    line = script_line(make_run_commands(PORT="8311"))
+    assert "SITE_URL=http://localhost:8311 " in line
+    script = SCRIPT.read_text()
+    # Exported before seed_demo, the worker, the scheduler and the server start: all of them follow it.
+    exported = script.index('export SITE_URL="${SITE_URL:-http://localhost:$PORT}"')
     for command in ("manage.py seed_demo", "manage.py worker", "manage.py scheduler", "manage.py runserver"):
-        line = next(line for line in commands.splitlines() if command in line)
-        assert "SITE_URL=http://localhost:8311 " in line, line
-    assert "draait op http://localhost:8311 " in commands
-    assert "8000" not in commands
+        assert exported < script.index(command), command
+    assert "draait op http://localhost:$PORT " in script
 
 
 def test_production_site_url_wins():
-    commands = make_run_commands(SITE_URL="https://koud.example")
-    assert "SITE_URL=https://koud.example " in runserver_line(commands)
+    assert "SITE_URL=https://koud.example " in script_line(make_run_commands(SITE_URL="https://koud.example"))
 
 
 def _free_port() -> int:
@@ -108,7 +114,7 @@ def test_a_wrong_address_gets_the_dutch_404_page_and_static_files_are_still_serv
 
 def test_make_run_starts_the_mail_worker_and_the_scheduler_beside_the_server():
     """Issue 32 §2: the task worker with its heartbeat (`manage.py worker`) and the scheduler, no cron."""
-    commands = make_run_commands()
+    commands = SCRIPT.read_text()
     assert "manage.py db_worker" not in commands
     for command in ("manage.py worker", "manage.py scheduler"):
         assert commands.index(command) < commands.index("manage.py runserver")
