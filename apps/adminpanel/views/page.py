@@ -85,6 +85,10 @@ def _admin_screen(request):
     return Page(context)
 
 
+# /admin declares the scopes of the admin's cached screen (tests/test_page_cache_declared.py walks the URLs).
+admin_page.cached_page = _admin_screen.cached_page
+
+
 @admin_required
 @require_safe
 def newsletter_export(request):
