@@ -120,6 +120,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
         "server_side_binding": True,
         "prepare_threshold": 1,
     }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # `make run` writes the file from three processes (runserver, worker, scheduler). A transaction that reads
+    # first and writes later (a request, a claimed mail) would meet another writer and fail at once with
+    # "database is locked" (SQLite ends the would-be deadlock); begun IMMEDIATE, it waits for the write lock
+    # instead, up to the timeout. WAL lets the pages read while one process writes.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Auth: accounts, passwords, django-allauth --------------------------------------------------------------

@@ -46,4 +46,5 @@ def test_postgresql_prepares_by_default_and_not_behind_a_pooler():
 
 
 def test_sqlite_gets_no_postgresql_options(tmp_path):
-    assert _options(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}") == "[]"
+    options = _options(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    assert "prepare_threshold" not in options and "server_side_binding" not in options, options

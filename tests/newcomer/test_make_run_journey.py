@@ -148,6 +148,14 @@ def open_page(browser, site, request):
         context.close()
 
 
+@pytest.fixture(autouse=True)
+def server_log_on_failure(request):
+    """What the server logged shows under a failing test (pytest prints a test's captured output on failure)."""
+    yield
+    if "site" in request.fixturenames:
+        print(_log_tail(request.getfixturevalue("site").log))
+
+
 def assert_dutch_and_no_error(page: Page) -> None:
     """The page is the app's own (Dutch), no answer so far was a server error, no script broke."""
     failed = [(status, url) for status, url in page.answers if status >= 500]
