@@ -4,8 +4,10 @@ A push endpoint is a URL the member's browser gave us; the worker POSTs to it wi
 So it is accepted only when it is a known push service (settings.WEBPUSH_ALLOWED_HOSTS: FCM, Mozilla's
 autopush, Apple, Windows; an operator may add one), over https on port 443 without user info, and only when
 every address its name resolves to is public, with the IPv4 address any of them wraps: a tunnel's (6to4,
-Teredo, ISATAP) must be public too, a translated one (IPv4-mapped, NAT64) is judged by the IPv4 address it
-reaches; so 2002:7f00:1:: (6to4 around 127.0.0.1) is refused. Checked when a browser subscribes (the lookup
+ISATAP) must be public too, a translated one (IPv4-mapped, NAT64) is judged by the IPv4 address it reaches;
+so 2002:7f00:1:: (6to4 around 127.0.0.1) is refused. Teredo (2001::/32), IPv4-compatible (::/96) and
+local-use NAT64 (64:ff9b:1::/48) are refused whole: none is a global address (`is_global`, `is_reserved`:
+2001::/23 and ::/8 in IANA's registries), whatever they wrap. Checked when a browser subscribes (the lookup
 bounded there: it runs inside the web request) and again at each delivery; the connection goes to the
 address that was checked (resolved once and pinned, the name kept for TLS and the Host header), so a DNS
 answer that changes in between (rebinding) reaches nothing; redirects are never followed. The tests'
@@ -24,12 +26,9 @@ ENDPOINT_MAX = 1000
 # The bounded lookups of subscribing browsers: a resolver that hangs holds at most these threads; a lookup
 # queued behind them times out like one that runs (threads start at the first lookup, not at import).
 _LOOKUPS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="push-lookup")
-# NAT64: the well-known prefix carries the IPv4 address in its last 32 bits; the local-use one (RFC 8215)
-# wherever its operator chose, so it is refused whole. IPv4-compatible (::a.b.c.d) is deprecated: refused
-# whole (with :: and ::1, which are not public either).
+# NAT64: the well-known prefix carries the IPv4 address in its last 32 bits. It lies in ::/8, which is
+# reserved: judged by the address inside before that would refuse a DNS64 network's every answer.
 _NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
-_NAT64_LOCAL = ipaddress.IPv6Network("64:ff9b:1::/48")
-_IPV4_COMPATIBLE = ipaddress.IPv6Network("::/96")
 
 
 class PushNotConfigured(RuntimeError):
@@ -110,13 +109,11 @@ def _routable(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
 
 
 def _tunnel_ends(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
-    """The IPv4 addresses a packet to this IPv6 address is tunnelled through: 6to4's relay, Teredo's server
-    and client, ISATAP's (its interface id ::0:5efe:a.b.c.d or ::200:5efe:a.b.c.d)."""
+    """The IPv4 addresses a packet to this global IPv6 address is tunnelled through: 6to4's relay, ISATAP's
+    (its interface id ::0:5efe:a.b.c.d or ::200:5efe:a.b.c.d). Teredo's are not asked: 2001::/32 is not global."""
     ends: list[ipaddress.IPv4Address] = []
     if ip.sixtofour is not None:
         ends.append(ip.sixtofour)
-    if ip.teredo is not None:
-        ends.extend(ip.teredo)
     if (int(ip) >> 32) & 0xFDFFFFFF == 0x5EFE:
         ends.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
     return ends
@@ -131,8 +128,6 @@ def _public(address: str) -> bool:
         return _routable(ip.ipv4_mapped)
     if ip in _NAT64:
         return _routable(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
-    if ip in _NAT64_LOCAL or ip in _IPV4_COMPATIBLE:
-        return False
     return _routable(ip) and all(_routable(end) for end in _tunnel_ends(ip))
 
 

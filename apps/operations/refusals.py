@@ -19,6 +19,7 @@ class OperationsRefusal(StrEnum):
     OTHER_DATABASE = "other_database"
     TARGET_NOT_EMPTY = "target_not_empty"
     TARGET_IN_USE = "target_in_use"
+    CANNOT_CREATE_DATABASE = "cannot_create_database"
     UNEXPECTED_MEMBER = "unexpected_member"
     MANIFEST_INVALID = "manifest_invalid"
     ARCHIVE_TAMPERED = "archive_tampered"

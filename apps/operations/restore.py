@@ -8,7 +8,8 @@ In this order, and nothing is touched before the checks pass:
 2. the target is empty (no members, no dips, no files in MEDIA_ROOT), unless `force`;
 3. the database file (apps/operations/dump_check.py): only this app's tables and functions, and the counts
    the manifest promises; a changed dump is refused before a statement of it runs;
-4. the database (`pg_restore` in one transaction, or sqlite3's backup API), then the media files, then
+4. the database, all or nothing (PostgreSQL: loaded into a new database that takes the site's database's name
+   once it is whole, apps/operations/database_swap.py; SQLite: its backup API), then the media files, then
    `migrate`; the exports of members are forgotten (their files are not in the archive), no session
    survives and expired invitation codes go;
 5. every cache is emptied: Redis keeps the versions and pages of the timeline that was lost, and would
@@ -41,16 +42,8 @@ from apps.invitations.services import invitations_cleanup_expired
 from apps.logbook.services import exports_delete_old
 
 from .archive_check import archive_read, media_relative
-from .backup import (
-    COPY_BUFFER,
-    MESSAGE_NO_DATABASE,
-    BackupError,
-    _media_files,
-    _pg_connection_args,
-    _pg_env,
-    _run,
-    backup_dir,
-)
+from .backup import COPY_BUFFER, MESSAGE_NO_DATABASE, BackupError, _media_files, backup_dir
+from .database_swap import database_load
 from .dump_check import OWN_TABLES, dump_check, dump_extract
 from .refusals import OperationsRefusal
 
@@ -59,20 +52,6 @@ _OTHERS = register(
     postgresql="SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
     without="SQLite has no server to ask who else is connected",
 )
-_PG_WITHOUT = "SQLite's backup API replaces the whole file, what is in it included"
-_SCHEMA_NAMES = register(
-    "restore.schema_names",
-    postgresql="SELECT {column} FROM {catalogue} WHERE schemaname = current_schema()",
-    without=_PG_WITHOUT,
-    parts={"column": "tablename", "catalogue": "pg_tables"},
-)
-_DROP = register(
-    "restore.drop",
-    postgresql="DROP {kind} IF EXISTS {name} CASCADE",
-    without=_PG_WITHOUT,
-    parts={"kind": "TABLE", "name": '"challenges_badgetally"'},
-)
-
 MESSAGE_UNREADABLE = (
     "{name} kan niet gelezen worden: de app mag dit bestand niet openen (eigenaar of rechten). Er is niets "
     "veranderd; zet de back-up in BACKUP_DIR zoals docs/operations.md, 'Backups and restore', beschrijft."
@@ -183,32 +162,18 @@ def _counts(manifest: dict) -> str:
 
 
 def _database_restore(dump: Path) -> None:
+    """All or nothing: a load that fails halfway leaves the database as it was (and the media folder is not
+    reached)."""
     connections.close_all()
     if connection.vendor == "postgresql":
-        _pg_empty()  # dump_check read the dump's table of contents and rows first
-        argv = ["pg_restore", "--no-owner", "--no-privileges", "--clean", "--if-exists", "--exit-on-error"]
-        argv += ["--single-transaction", "--no-password", *_pg_connection_args(connection.settings_dict), str(dump)]
-        _run(argv, env=_pg_env(connection.settings_dict), what="pg_restore")
+        database_load(dump, settings_dict=connection.settings_dict)
     else:
         with sqlite3.connect(dump) as source, sqlite3.connect(connection.settings_dict["NAME"]) as target:
-            source.backup(target)  # the whole target is replaced, page by page
+            # In one step: the target's pages are written in one transaction, rolled back when a step fails.
+            source.backup(target)
         source.close()
         target.close()
     connections.close_all()
-
-
-def _pg_empty() -> None:
-    """Drop what is in the schema (tables a newer `migrate` made would otherwise stay beside the restored
-    ones). Reached only for an empty target (a fresh `migrate`) or with --force."""
-    with transaction.atomic(), connection.cursor() as cursor:
-        for kind, catalogue, column in (
-            ("VIEW", "pg_views", "viewname"),
-            ("TABLE", "pg_tables", "tablename"),
-            ("SEQUENCE", "pg_sequences", "sequencename"),
-        ):
-            cursor.execute(_SCHEMA_NAMES.sql(connection.vendor, column=column, catalogue=catalogue))
-            for (name,) in cursor.fetchall():
-                cursor.execute(_DROP.sql(connection.vendor, kind=kind, name=connection.ops.quote_name(name)))
 
 
 def _migrate() -> list[str]:

@@ -5,11 +5,13 @@ whatever the data size) and gives a `Result`: a label, the value shown, and a re
 wrong. The card on /admin, the /status endpoint for uptime monitors and the scheduler's `check_status`
 (which mails the admins when a check turns red) all show the same list.
 
-The facts are gathered by the scheduler's status job and by a look that finds none younger than a minute,
-and kept in the page cache for that minute: /admin is opened often and must not pay the gathering each time.
+The facts are gathered by the scheduler's status job and by a look that finds no status younger than a minute;
+the status judged from them is kept in the page cache for that minute: /admin is opened often and must not pay
+the gathering (nor the judging, nor rendering the card) each time.
 """
 
 import datetime
+import secrets
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -38,9 +40,9 @@ FAILED_MAIL_RECENT = datetime.timedelta(hours=1)
 BACKUP_LATE = datetime.timedelta(hours=30)
 DISK_FREE_MIN = 1024**3  # bytes
 BACKUP_PATTERN = "koud-backup-*"
-# Gathered facts serve the looks of the next minute; older ones are gathered again.
-FACTS_KEPT = datetime.timedelta(minutes=1)
-FACTS_CACHE = "pages"
+# A status serves the looks of the next minute; an older one is gathered again.
+STATUS_KEPT = datetime.timedelta(minutes=1)
+STATUS_CACHE = "pages"
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,7 @@ class Check:
 class Status:
     now: datetime.datetime
     results: list[Result] = field(default_factory=list)
+    gathering: str = ""  # which gathering this is: the card is rendered once per gathering (operations/views.py)
 
     @property
     def red(self) -> list[Result]:
@@ -317,33 +320,33 @@ CHECKS: list[Check] = [
 ]
 
 
-# Facts of another version (a deploy under way) or of another shape are not read back.
-_FACTS_KEY = "operations:status-facts:" + ",".join(Facts.__dataclass_fields__)
+# A status of another version (a deploy under way) or of another shape is not read back.
+_STATUS_KEY = "operations:status:" + ",".join(Status.__dataclass_fields__) + ":" + ",".join(Result.__dataclass_fields__)
 
 
-def _facts_key() -> str:
-    return f"{_FACTS_KEY}:{app_version()}"
+def _status_key() -> str:
+    return f"{_STATUS_KEY}:{app_version()}"
 
 
-def status_facts_refresh(*, now: datetime.datetime | None = None) -> Facts:
-    """Gather the facts now and keep them for the next minute's looks."""
-    facts = gather(now=now)
-    caches[FACTS_CACHE].set(_facts_key(), facts, timeout=FACTS_KEPT.total_seconds())
-    return facts
+def _judged(facts: Facts) -> Status:
+    results = [check.judge(facts) for check in CHECKS]
+    # A fresh installation is not red for what cannot have happened yet (apps/operations/first_start.py).
+    return Status(now=facts.now, results=first_start_grace(results, facts=facts), gathering=secrets.token_hex(8))
 
 
-def status_facts(*, now: datetime.datetime | None = None) -> Facts:
-    """The facts gathered at most a minute ago (by the status job or an earlier look), else gathered now."""
-    now = now or timezone.now()
-    kept = caches[FACTS_CACHE].get(_facts_key())
-    if isinstance(kept, Facts) and datetime.timedelta(0) <= now - kept.now <= FACTS_KEPT:
-        return kept
-    return status_facts_refresh(now=now)
+def status_refresh(*, now: datetime.datetime | None = None) -> Status:
+    """Gather the facts now, judge them, and keep the status for the next minute's looks."""
+    status = _judged(gather(now=now))
+    caches[STATUS_CACHE].set(_status_key(), status, timeout=STATUS_KEPT.total_seconds())
+    return status
 
 
 def system_status(*, now: datetime.datetime | None = None, fresh: bool = False) -> Status:
-    """`fresh`: gathered now (the status job, which mails what turned red); else the facts of the last minute."""
-    facts = status_facts_refresh(now=now) if fresh else status_facts(now=now)
-    results = [check.judge(facts) for check in CHECKS]
-    # A fresh installation is not red for what cannot have happened yet (apps/operations/first_start.py).
-    return Status(now=facts.now, results=first_start_grace(results, facts=facts))
+    """`fresh`: gathered now (the status job, which mails what turned red); else the status judged at most a
+    minute ago (by the status job or an earlier look), or gathered now when there is none."""
+    now = now or timezone.now()
+    if not fresh:
+        kept = caches[STATUS_CACHE].get(_status_key())
+        if isinstance(kept, Status) and datetime.timedelta(0) <= now - kept.now <= STATUS_KEPT:
+            return kept
+    return status_refresh(now=now)

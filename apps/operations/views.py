@@ -46,5 +46,15 @@ def status_card_slot() -> str:
     )
 
 
-def status_card_html(request) -> str:
-    return render_to_string("operations/_status_card.html", {"status": system_status()}, request)
+# The card of the newest status, per process: /admin's looks of one minute share one rendering.
+_card_rendered: dict[str, str] = {}
+
+
+def status_card_html() -> str:
+    status = system_status()
+    html = _card_rendered.get(status.gathering)
+    if html is None:
+        html = render_to_string("operations/_status_card.html", {"status": status})
+        _card_rendered.clear()
+        _card_rendered[status.gathering] = html
+    return html

@@ -3,10 +3,12 @@ src/admin/users.test.tsx); she gets a Dutch mail saying what she can do now and 
 the way to the factor names her role; /admin then shows her exactly her screens; nobody makes themselves
 organiser."""
 
+import io
 import re
 
 import pytest
 from django.core import mail as django_mail
+from django.core.management import call_command
 from django.urls import resolve
 
 from apps.accounts.access import StaffRole
@@ -28,11 +30,21 @@ def _make_organiser(client, user, organiser=True):
     )
 
 
-def test_a_new_organiser_gets_a_dutch_mail_with_what_she_can_do_and_how_to_set_up_the_factor(client):
+def _appoint_in_the_dialog(client, user):
+    assert _make_organiser(client, user).status_code == 200
+
+
+def _appoint_with_the_command(_client, user):
+    call_command("grant_organiser", user.email, stdout=io.StringIO())
+
+
+@pytest.mark.parametrize("appoint", [_appoint_in_the_dialog, _appoint_with_the_command])
+def test_a_new_organiser_gets_a_dutch_mail_with_what_she_can_do_and_how_to_set_up_the_factor(client, appoint):
+    """The same mail whichever way she is made organiser: both go through organiser_appoint."""
     admin, marieke = AdminFactory(), UserFactory(full_name="Marieke Meeuw", email="marieke@example.nl")
     client.force_login(admin)
     django_mail.outbox.clear()
-    assert _make_organiser(client, marieke).status_code == 200
+    appoint(client, marieke)
     run_worker()
     assert [message.to for message in django_mail.outbox] == [["marieke@example.nl"]]
     message = django_mail.outbox[0]
@@ -49,7 +61,7 @@ def test_a_new_organiser_gets_a_dutch_mail_with_what_she_can_do_and_how_to_set_u
     assert Mail.objects.get(kind=ORGANISER_APPOINTED).status == Mail.Status.SENT
 
     # Again (already organiser): no second mail. Taking it back: no mail either.
-    _make_organiser(client, marieke)
+    appoint(client, marieke)
     _make_organiser(client, marieke, organiser=False)
     run_worker()
     assert len(django_mail.outbox) == 1

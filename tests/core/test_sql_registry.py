@@ -23,6 +23,8 @@ NOT_OURS = {
     "apps/core/sql_registry.py": "the registry runs its own scripts",
     "apps/core/prepared.py": "SQL compiled by the ORM: each prepared query is run below, on both databases",
     "apps/core/trigram.py": "a migration operation: every test database, PostgreSQL's and SQLite's, runs it",
+    "apps/operations/database_swap.py": "CREATE, ALTER and DROP DATABASE, outside a transaction: "
+    "tests/operations/test_restore_load.py and the restores of tests/operations run them",
     "apps/moving_in/source.py": "reads the old app's database (tests/moving_in run it against one made like it)",
 }
 

@@ -11,7 +11,7 @@ from apps.operations.formatting import moment
 from apps.operations.heartbeat import heartbeat_beat
 from apps.operations.jobs import JOBS
 from apps.operations.models import Heartbeat, JobRun
-from apps.operations.status import status_facts_refresh
+from apps.operations.status import status_refresh
 from tests.e2e.conftest import ARTIFACTS
 from tests.e2e.test_admin_insights import new_page_for
 from tests.factories import AdminFactory
@@ -50,7 +50,7 @@ def test_the_card_is_green_then_names_what_stopped(page, machinery, viewport):
     Heartbeat.objects.filter(kind="worker").update(seen_at=stopped, stopped_at=stopped)
     three_days = (timezone.now() - datetime.timedelta(days=3, hours=1)).timestamp()
     os.utime(machinery, (three_days, three_days))
-    status_facts_refresh()  # the scheduler's status job gathers the facts the card shows (kept a minute)
+    status_refresh()  # the scheduler's status job gathers the facts the card shows (kept a minute)
     admin_page.reload()
     card = admin_page.locator("#systeemstatus")
     card.scroll_into_view_if_needed()

@@ -1,7 +1,7 @@
-"""Push endpoints at an IPv6 address that wraps an IPv4 one (issue 47 §3): 6to4, Teredo and ISATAP tunnel
-through theirs, IPv4-mapped and NAT64 reach theirs, so a wrapped 127.0.0.1 is 127.0.0.1; IPv4-compatible and
-local-use NAT64 are refused whole. And the lookup a subscribing browser waits for is bounded: a resolver that
-does not answer gets a Dutch "try again later", never a hang or a 500."""
+"""Push endpoints at an IPv6 address that wraps an IPv4 one (issue 47 §3): 6to4 and ISATAP tunnel through
+theirs, IPv4-mapped and NAT64 reach theirs, so a wrapped 127.0.0.1 is 127.0.0.1; Teredo, IPv4-compatible and
+local-use NAT64 are refused whole, a public address inside or not. And the lookup a subscribing browser waits
+for is bounded: a resolver that does not answer gets a Dutch "try again later", never a hang or a 500."""
 
 import json
 import socket
@@ -32,14 +32,15 @@ WRAPPING_WHAT_IS_NOT_PUBLIC = {
     "2002:c0a8:101:1::1": "6to4 around 192.168.1.1",
     "2001:0:4136:e378:8000:63bf:3fff:fdd2": "Teredo, client 192.0.2.45",
     "2001:0:7f00:1::1": "Teredo, server 127.0.0.1",
+    "2001:0:8efa:101:8000:63bf:7105:fefd": "Teredo, server 142.250.1.1 and client 142.250.1.2: refused whole",
     "64:ff9b::7f00:1": "NAT64 around 127.0.0.1",
     "64:ff9b::a9fe:a9fe": "NAT64 around 169.254.169.254",
-    "64:ff9b:1::8efa:101": "local-use NAT64: refused whole",
+    "64:ff9b:1::8efa:101": "local-use NAT64 around 142.250.1.1: refused whole",
     "::ffff:7f00:1": "IPv4-mapped 127.0.0.1",
     "::ffff:a00:1": "IPv4-mapped 10.0.0.1",
     "::ffff:a9fe:a9fe": "IPv4-mapped 169.254.169.254",
     "::7f00:1": "IPv4-compatible 127.0.0.1",
-    "::8efa:101": "IPv4-compatible: refused whole",
+    "::8efa:101": "IPv4-compatible 142.250.1.1: refused whole",
     "2a00:1450:4001::5efe:7f00:1": "ISATAP around 127.0.0.1",
     "2a00:1450:4001::200:5efe:a00:1": "ISATAP around 10.0.0.1",
 }

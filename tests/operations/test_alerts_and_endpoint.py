@@ -13,7 +13,7 @@ from apps.operations.heartbeat import heartbeat_beat, heartbeat_stop
 from apps.operations.jobs import JOBS
 from apps.operations.models import Heartbeat, JobRun, StatusAlert
 from apps.operations.selectors import app_version
-from apps.operations.status import status_facts_refresh
+from apps.operations.status import status_refresh
 
 from .test_status import make_backup
 
@@ -96,7 +96,7 @@ def test_status_answers_the_monitor_200_when_green_and_503_with_the_red_lines(cl
     assert response["Content-Type"].startswith("text/plain") and "no-cache" in response["Cache-Control"]
 
     Heartbeat.objects.filter(kind="scheduler").update(seen_at=timezone.now() - datetime.timedelta(hours=1))
-    status_facts_refresh()  # the status job's next look (/status serves the facts of the last minute)
+    status_refresh()  # the status job's next look (/status serves the facts of the last minute)
     response = client.get("/status", **auth)
     assert response.status_code == 503
     assert response.content.decode().splitlines()[:2][0] == "rood"

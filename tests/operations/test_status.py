@@ -27,7 +27,7 @@ from apps.operations.status import (
     CHECKS,
     forget_migration_state,
     redis_reachable,
-    status_facts_refresh,
+    status_refresh,
     system_status,
     unapplied_migrations,
 )
@@ -68,7 +68,7 @@ def all_well(backups):
 def card(client, *, gathered: bool = True) -> str:
     """The card on /admin; `gathered`: after the status job's look at what the test just changed."""
     if gathered:
-        status_facts_refresh()
+        status_refresh()
     html = client.get("/admin").content.decode()
     match = re.search(r'<section class="card status-card".*?</section>', html, re.S)
     assert match, "no Systeemstatus card on /admin"
@@ -286,6 +286,14 @@ def test_the_admin_page_keeps_a_fixed_query_budget(admin_client, backups, size, 
         assert admin_client.get("/admin").status_code == 200
     with django_assert_max_num_queries(3):  # from the cache: the session, the user and the factor; the card's
         assert admin_client.get("/admin").status_code == 200  # facts too (gathered by the first look)
+
+
+def test_a_red_card_is_judged_once_per_gathering_not_per_look(admin_client, django_assert_max_num_queries):
+    """No worker ever seen: red, which asks the first start's record (apps/operations/first_start.py) when the
+    facts are judged; the looks of the next minute read the judged status and its rendered card."""
+    assert 'data-status="rood"' in card(admin_client, gathered=False)
+    with django_assert_max_num_queries(3):  # the session, the user and the factor
+        assert 'data-status="rood"' in card(admin_client, gathered=False)
 
 
 def test_check_status_prints_every_check(backups, capsys):

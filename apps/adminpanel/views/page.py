@@ -36,7 +36,7 @@ def with_system_status(view):
         slot = status_card_slot().encode()
         if response.status_code != 200 or slot not in response.content:
             return response
-        response.content = response.content.replace(slot, status_card_html(request).encode(), 1)
+        response.content = response.content.replace(slot, status_card_html().encode(), 1)
         if PAGE_DIGEST_HEADER in response:
             response[PAGE_DIGEST_HEADER] = hashlib.sha256(response.content).hexdigest()[:20]
         return response

@@ -44,7 +44,10 @@ def _load_members():
 
 
 def load_admin_second_factor() -> None:
-    """Give the load admin its authenticator app when it has none (also on load data seeded before)."""
+    """Give the load admin its authenticator app, written anew on every run (also on load data seeded before):
+    its secret is stored encrypted (apps/accounts/mfa_secrets.py), and without MFA_ENCRYPTION_KEY the key derives
+    from DJANGO_SECRET_KEY, which bench/run.sh makes fresh each run."""
     admin = User.objects.filter(email=LOAD_ADMIN_EMAIL).first()
-    if admin is not None and not Authenticator.objects.filter(user=admin, type=Authenticator.Type.TOTP).exists():
+    if admin is not None:
+        Authenticator.objects.filter(user=admin, type=Authenticator.Type.TOTP).delete()
         TOTP.activate(admin, LOAD_ADMIN_TOTP_SECRET)
