@@ -46,12 +46,10 @@ from .backup import (
     MESSAGE_NO_DATABASE,
     BackupError,
     _media_files,
-    _pg_connection_args,
-    _pg_env,
-    _run,
     backup_dir,
 )
 from .dump_check import OWN_TABLES, dump_check, dump_extract
+from .postgres_client import pg_connection_args, pg_env, pg_run
 from .refusals import OperationsRefusal
 
 _OTHERS = register(
@@ -187,8 +185,8 @@ def _database_restore(dump: Path) -> None:
     if connection.vendor == "postgresql":
         _pg_empty()  # dump_check read the dump's table of contents and rows first
         argv = ["pg_restore", "--no-owner", "--no-privileges", "--clean", "--if-exists", "--exit-on-error"]
-        argv += ["--single-transaction", "--no-password", *_pg_connection_args(connection.settings_dict), str(dump)]
-        _run(argv, env=_pg_env(connection.settings_dict), what="pg_restore")
+        argv += ["--single-transaction", "--no-password", *pg_connection_args(connection.settings_dict), str(dump)]
+        pg_run(argv, env=pg_env(connection.settings_dict), what="pg_restore")
     else:
         with sqlite3.connect(dump) as source, sqlite3.connect(connection.settings_dict["NAME"]) as target:
             source.backup(target)  # the whole target is replaced, page by page
