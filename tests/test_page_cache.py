@@ -8,7 +8,8 @@ import pytest
 from allauth.mfa.totp.internal.auth import TOTP
 from django.core.cache import cache, caches
 
-from apps.accounts.services import account_profile_update, admin_grant, user_delete
+from apps.accounts.removal import user_delete
+from apps.accounts.services import account_profile_update, admin_grant
 from apps.challenges.conditions import DipConditions
 from apps.challenges.models import Challenge, UserBadge
 from apps.challenges.services.cards import challenge_start, challenge_stop

@@ -245,7 +245,7 @@ def test_tagging_can_be_turned_off_on_account(pair):
 
 
 def test_the_buddies_leave_with_either_account(pair):
-    from apps.accounts.services import user_delete
+    from apps.accounts.removal import user_delete
     from tests.factories import AdminFactory
 
     admin = AdminFactory()
