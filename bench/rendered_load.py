@@ -5,7 +5,7 @@
 wrk asks for one URL over and over, so after the first answer it measures the page cache. To load the path
 members take (the first visit after a write), `record` does each write of bench/rendered_cost.py once through
 its service and notes what it moved in the page cache: the versions of shared scopes and of members' parts
-(`_bump`) and the members whose `pages_version` went up (`pages_changed(MEMBER, ...)`). Then it takes the write
+(`bump`) and the members whose `pages_version` went up (`pages_changed(MEMBER, ...)`). Then it takes the write
 back. bench/rendered_wsgi.py serves the app with one addition: a request with the header `X-Bench-After: <url>`
 first moves exactly what that URL's write moved, so every request of the wrk run is a render of what the write
 changed. The moves (a few Redis SETs, one UPDATE where a write touched `pages_version`) are part of the measured
@@ -46,14 +46,14 @@ def record(out: Path) -> str:
         if url == rendered_cost.BARE:
             continue
         bumped: list[str] = []
-        real_bump = page_cache._bump  # noqa: SLF001
+        real_bump = page_cache.bump
 
         def noting(*names: str, real_bump=real_bump, bumped=bumped) -> None:
             bumped.extend(names)
             real_bump(*names)
 
         before = dict(User.objects.values_list("pk", "pages_version"))
-        with mock.patch.object(page_cache, "_bump", noting):
+        with mock.patch.object(page_cache, "bump", noting):
             undo = write()
         after = dict(User.objects.values_list("pk", "pages_version"))
         undo()

@@ -11,7 +11,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from django.db import transaction  # noqa: E402
 
-from apps.core import page_cache  # noqa: E402
+from apps.core import page_cache, page_versions  # noqa: E402
 from config import wsgi  # noqa: E402
 
 MOVES = json.loads(Path(os.environ["BENCH_RENDERED_MOVES"]).read_text())["moves"]
@@ -24,5 +24,5 @@ def application(environ, start_response):
             with transaction.atomic():
                 page_cache.pages_changed(page_cache.MEMBER, user_ids=moves["members"])
         if moves["versions"]:
-            page_cache._bump(*moves["versions"])  # noqa: SLF001 - what pages_changed does after the commit
+            page_versions.bump(*moves["versions"])  # what pages_changed does after the commit
     return wsgi.application(environ, start_response)

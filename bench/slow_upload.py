@@ -35,7 +35,7 @@ EMAIL = "traag{}@bench.koudwater.test"
 
 def _members(count: int):
     from apps.accounts.models import User
-    from apps.accounts.services import account_delete
+    from apps.accounts.removal import account_delete
     from apps.challenges.models import Challenge
     from apps.challenges.services.cards import challenge_start
 

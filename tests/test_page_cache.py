@@ -8,14 +8,16 @@ import pytest
 from allauth.mfa.totp.internal.auth import TOTP
 from django.core.cache import cache, caches
 
-from apps.accounts.services import account_profile_update, admin_grant, user_delete
+from apps.accounts.removal import user_delete
+from apps.accounts.services import account_profile_update, admin_grant
 from apps.challenges.conditions import DipConditions
 from apps.challenges.models import Challenge, UserBadge
 from apps.challenges.services.cards import challenge_start, challenge_stop
 from apps.challenges.services.catalogue import challenge_save
 from apps.challenges.services.dip_changes import dip_delete, dip_details_update, dip_undo
 from apps.challenges.services.dips import dip_register
-from apps.core.page_cache import CATALOGUE, csrf_placeholder, pages_changed, release, shared_versions
+from apps.core.page_cache import CATALOGUE, csrf_placeholder, pages_changed, release
+from apps.core.page_versions import shared_versions
 from apps.events.selectors import seconds_until_first_starts, upcoming_events_for
 from apps.events.services import event_leave, event_sign_up, events_deactivate
 from apps.shipping.services import physical_badges_mark, postal_address_save

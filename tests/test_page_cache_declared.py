@@ -25,6 +25,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
 from apps.accounts.models import User
+from apps.accounts.removal import user_delete, user_save
 from apps.accounts.second_factor import second_factor_reset
 from apps.accounts.services import (
     account_email_change_confirm,
@@ -32,8 +33,6 @@ from apps.accounts.services import (
     account_register,
     admin_grant,
     admin_revoke,
-    user_delete,
-    user_save,
 )
 from apps.attendance.services import attendance_save
 from apps.audit.services import AuditMeta
@@ -833,8 +832,8 @@ SCENARIOS = {
     "apps.accounts.services.role_revoke": _revoke,
     "apps.accounts.services.account_profile_update": _profile,
     "apps.accounts.services.account_email_change_confirm": _email_confirm,
-    "apps.accounts.services._user_remove": _user_remove,
-    "apps.accounts.services.user_save": _user_save,
+    "apps.accounts.removal._user_remove": _user_remove,
+    "apps.accounts.removal.user_save": _user_save,
     "apps.accounts.second_factor._second_factor_changed": _second_factor,
     "apps.accounts.second_factor._authenticator_written": _authenticator_written,
     "apps.shipping.services.physical_badges_mark": _physical,

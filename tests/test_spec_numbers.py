@@ -10,7 +10,8 @@ import re
 from pathlib import Path
 
 from apps.challenges.catalogue import CHALLENGES, WATERDIEREN_BADGES
-from apps.challenges.services.dips import MESSAGE_UNDO_TOO_LATE, TAP_TIME_MAX_AGE, UNDO_WINDOW
+from apps.challenges.services.dip_rules import TAP_TIME_MAX_AGE
+from apps.challenges.services.dips import MESSAGE_UNDO_TOO_LATE, UNDO_WINDOW
 
 # The Waterdieren Stempelkaart: six badges on the way to 100 dips.
 MILESTONES = [

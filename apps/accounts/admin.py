@@ -14,16 +14,9 @@ from apps.core.admin_writes import ServiceDeleteMixin
 
 from .models import User, UserRole
 from .passwords import password_length_validate
+from .removal import AdminActionError, user_deactivation_refusal, user_delete, user_delete_refusal, user_save
 from .second_factor import second_factor_remove
-from .services import (
-    AdminActionError,
-    role_grant,
-    role_revoke,
-    user_deactivation_refusal,
-    user_delete,
-    user_delete_refusal,
-    user_save,
-)
+from .services import role_grant, role_revoke
 
 # The Django admin is for admins only: whoever takes their own role away here locks themselves out,
 # and when they are the last admin the club has none left.

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 
 MESSAGE_TOO_SHORT = "Je wachtwoord moet minstens {min_length} tekens lang zijn"
 HELP_TEXT_MIN_LENGTH = "Minimaal {min_length} tekens"
+MESSAGE_PASSWORD_WRONG = "Dit wachtwoord klopt niet."  # noqa: S105 - a message, not a password
 
 
 def password_min_length() -> int:

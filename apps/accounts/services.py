@@ -1,4 +1,5 @@
-"""Account writes: invitation-only sign-up and the admin role. Keyword-only, each owns its transaction."""
+"""Account writes: invitation-only sign-up, the member's profile, e-mail address and password, and the roles
+(admin, organiser). Removing or switching off an account: removal.py. Keyword-only, each owns its transaction."""
 
 from allauth.account.models import EmailAddress
 from django.contrib.auth import password_validation
@@ -9,8 +10,7 @@ from django.utils import timezone
 
 from apps.audit.actions import AuditAction
 from apps.audit.services import AuditMeta, audit_record
-from apps.core.errors import DomainError
-from apps.core.page_cache import CLUB, CLUB_CHALLENGES, EVENTS, MEMBER, TOGETHER, pages_changed
+from apps.core.page_cache import CLUB, EVENTS, MEMBER, TOGETHER, pages_changed
 from apps.invitations.services import (
     MESSAGE_CODE_REQUIRED,
     MESSAGE_EMAIL_INVALID,
@@ -20,26 +20,17 @@ from apps.invitations.services import (
 )
 
 from .models import ConsentSource, User, UserRole
-from .passwords import password_length_validate
+from .passwords import MESSAGE_PASSWORD_WRONG, password_length_validate
 from .refusals import AccountRefusal
+from .removal import AdminActionError, active_admin_ids, is_last_active_admin
 from .signals import email_change_requested, email_changed
 
 MESSAGE_NAME_REQUIRED = "Vul je naam in"
 MESSAGE_EMAIL_REQUIRED = "Vul je e-mailadres in"
 MESSAGE_EMAIL_TAKEN = "Er bestaat al een account met dit e-mailadres. Log in, of kies 'Wachtwoord vergeten?'."
 MESSAGE_SIGNUP_FAILED = "Er ging iets mis bij het registreren"
-MESSAGE_SELF_DELETE = "Je kunt je eigen account niet verwijderen."
-MESSAGE_LAST_ADMIN = "Je kunt de laatste admin niet verwijderen."
-MESSAGE_LAST_ADMIN_OWN_ACCOUNT = (
-    "Je bent de laatste admin. Maak eerst iemand anders admin voordat je dit account verwijdert."
-)
-MESSAGE_LAST_ACTIVE_ADMIN = (
-    "Je kunt de laatste actieve admin niet op non-actief zetten. Maak eerst iemand anders admin."
-)
 MESSAGE_LAST_ADMIN_ROLE = "Je kunt de admin-rol van de laatste actieve admin niet intrekken."
-MESSAGE_PASSWORD_WRONG = "Dit wachtwoord klopt niet."  # noqa: S105 - a message, not a password
 MESSAGE_PASSWORD_SAME = "Kies een ander wachtwoord dan je huidige."  # noqa: S105 - a message
-MESSAGE_USER_UNKNOWN = "Deze gebruiker bestaat niet (meer)."
 MESSAGE_EMAIL_LINK_UNUSABLE = (
     "Deze link werkt niet (meer): hij is al gebruikt, verlopen of vervangen door een nieuwere. "
     "Vraag op Mijn account een nieuwe aan."
@@ -158,7 +149,7 @@ def role_revoke(*, user: User, role: UserRole.Role, meta: AuditMeta | None = Non
     """Take a role away. True when they had it, False when there was nothing to take. The last active admin
     keeps the admin role (AdminActionError)."""
     with transaction.atomic():
-        if role == UserRole.Role.ADMIN and _is_last_active_admin(_active_admin_ids(lock=True), user.pk):
+        if role == UserRole.Role.ADMIN and is_last_active_admin(active_admin_ids(lock=True), user.pk):
             raise AdminActionError(MESSAGE_LAST_ADMIN_ROLE, code=AccountRefusal.LAST_ADMIN)
         deleted, _per_model = UserRole.objects.filter(user=user, role=role).delete()
         if deleted:
@@ -291,105 +282,3 @@ def account_password_change(*, user: User, current_password: str | None, new_pas
     with transaction.atomic():
         user.set_password(new_password)
         user.save(update_fields=["password"])
-
-
-# Removing a user: the member's own "Account verwijderen", /admin and the Django admin share one rule.
-
-
-class AccountDeletionError(DomainError):
-    """A refused deletion; the message is Dutch."""
-
-    status = 409
-
-
-class AdminActionError(AccountDeletionError):
-    """A refusal on the admin screens and commands: a deletion, switching off or revoking the last active admin."""
-
-
-# The club never has zero active admins: no removal or deactivation takes away the last active holder of
-# the admin role. The role counts, not the second factor: a role holder can add a factor on their own.
-
-
-def _active_admin_ids(*, lock: bool) -> set[int]:
-    """The active holders of the admin role. With `lock` (inside a transaction), every admin role row is
-    locked first: of two changes that could each take away the last active admin (two admins removing or
-    switching off each other at once), the second waits for the first and then sees what it did."""
-    roles = UserRole.objects.filter(role=UserRole.Role.ADMIN).order_by("pk")
-    admin_ids = list((roles.select_for_update() if lock else roles).values_list("user_id", flat=True))
-    return set(User.objects.filter(pk__in=admin_ids, is_active=True).values_list("pk", flat=True))
-
-
-def _is_last_active_admin(active_admin_ids: set[int], user_id: int) -> bool:
-    return user_id in active_admin_ids and not active_admin_ids - {user_id}
-
-
-def user_delete_refusal(*, actor: User, user: User) -> str | None:
-    """Why `actor` may not delete `user` on the admin screens (Dutch), or None. Asked before confirming;
-    `user_delete` asks again under the locks."""
-    if actor.pk == user.pk:
-        return MESSAGE_SELF_DELETE
-    if _is_last_active_admin(_active_admin_ids(lock=False), user.pk):
-        return MESSAGE_LAST_ADMIN
-    return None
-
-
-def _user_remove(*, user_id: int, last_admin_message: str, error: type[AccountDeletionError]) -> None:
-    """Remove the user with their challenges, dips, badges and event sign-ups (the database cascades);
-    their photo files go after the commit (the post_delete signal of each dip, on local disk or S3).
-    Invitations they sent stay, without them. The club always keeps an active admin (the admin role rows
-    are locked first, then the user)."""
-    with transaction.atomic():
-        active_admin_ids = _active_admin_ids(lock=True)
-        user = User.objects.select_for_update().filter(pk=user_id).first()
-        if user is None:
-            raise error(MESSAGE_USER_UNKNOWN, code=AccountRefusal.USER_UNKNOWN)
-        if _is_last_active_admin(active_admin_ids, user.pk):
-            raise error(last_admin_message, code=AccountRefusal.LAST_ADMIN)
-        user.delete()
-        # Their club challenge entries went with them: the number taking part and a club goal's total moved.
-        pages_changed(CLUB, CLUB_CHALLENGES)
-
-
-def user_deactivation_refusal(*, user_id: int) -> str | None:
-    """Why this account may not be switched off (Dutch), or None: a form asks it to show the reason at the
-    checkbox; `user_save` asks again under the locks."""
-    return MESSAGE_LAST_ACTIVE_ADMIN if _is_last_active_admin(_active_admin_ids(lock=False), user_id) else None
-
-
-def user_save(*, user: User) -> User:
-    """Save an account as the Django admin's form changed it (a new one too). Switching off the last
-    active admin is refused with AdminActionError, under the lock of every admin role row."""
-    with transaction.atomic():
-        if user.pk is not None and not user.is_active:
-            active_admin_ids = _active_admin_ids(lock=True)
-            User.objects.select_for_update().filter(pk=user.pk).first()  # roles first, then the user, as _user_remove
-            if _is_last_active_admin(active_admin_ids, user.pk):
-                raise AdminActionError(MESSAGE_LAST_ACTIVE_ADMIN, code=AccountRefusal.LAST_ADMIN)
-        if user.pk is not None:
-            # save() writes every field: the version of their pages as read now, never an older one, so that
-            # it moves on from there (an old number could be the key of a page cached before).
-            current = User.objects.select_for_update().filter(pk=user.pk).values_list("pages_version", flat=True)
-            user.pages_version = current.first() or 0
-        user.save()
-        # Their name on their own pages, on the events' and afspraken's lists and replies; the newsletter's
-        # subscribers (the active members who opted in).
-        pages_changed(MEMBER, CLUB, EVENTS, TOGETHER, user_ids=[user.pk])
-    return user
-
-
-def user_delete(*, actor: User, user_id: int, meta: AuditMeta | None = None) -> None:
-    """An admin deletes a member (/admin and the Django admin); never their own account here. Recorded in the
-    audit log (the member's id only) in the same transaction."""
-    if actor.pk == user_id:
-        raise AdminActionError(MESSAGE_SELF_DELETE, code=AccountRefusal.SELF_DELETE)
-    meta = meta or AuditMeta(actor_id=actor.pk, actor_label=actor.email)
-    with transaction.atomic():
-        _user_remove(user_id=user_id, last_admin_message=MESSAGE_LAST_ADMIN, error=AdminActionError)
-        audit_record(meta=meta, action=AuditAction.USER_DELETED, target_type="user", target_id=user_id)
-
-
-def account_delete(*, user: User, password: str | None) -> None:
-    """The member removes their own account, confirmed with their password."""
-    if not user.check_password(password or ""):
-        raise ValidationError({"password": [ValidationError(MESSAGE_PASSWORD_WRONG, code="password_wrong")]})
-    _user_remove(user_id=user.pk, last_admin_message=MESSAGE_LAST_ADMIN_OWN_ACCOUNT, error=AccountDeletionError)

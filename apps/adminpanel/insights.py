@@ -15,7 +15,8 @@ from apps.accounts.models import User
 from apps.challenges.models import Badge, BadgeTally, DipWeekTally
 from apps.charts.svg import Chart, Point, bar_chart, line_chart
 from apps.core.formatting import dutch_date, month_names
-from apps.core.page_cache import CLUB, remembered, shared_versions
+from apps.core.page_cache import CLUB
+from apps.core.page_versions import remembered, shared_versions
 
 from .selectors import AdminStats, admin_stats
 

@@ -1,7 +1,7 @@
 """The club feed is built from a declared list of sources. Each source is one kind of item (a shared dip, an
 earned badge, an event, a weekly series (once, not per date), an afgelast or moved event, a plonsafspraak, a club
-message, a completed club challenge): the rows that may show,
-the moment each one happened, and how it reads. A new kind is one more entry in SOURCES; paging, hiding and
+message, a completed club challenge): the rows that may show, the moment each one happened, and how it reads
+(feed_source.py: what a source is). A new kind is one more entry in SOURCES; paging, hiding and
 Brrr! follow from it. The /club view declares the page-cache scope of every source's writes.
 
 Privacy lives here, in each source's rows: a dip, a badge or a completed club challenge shows only while its
@@ -15,13 +15,9 @@ the one every visit shows, is one query for all sources together.
 """
 
 import datetime
-from collections import namedtuple
-from collections.abc import Callable
-from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
 
-from django.db.models import Count, Exists, F, IntegerField, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Exists, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce, Now
 from django.urls import reverse
 from django.utils import timezone
@@ -34,46 +30,12 @@ from apps.events.series_selectors import series_label
 from apps.notifications.models import ClubMessage
 from apps.together.models import Meetup
 
+from .feed_source import Cursor, FeedItem, FeedSource
 from .first_page import FirstPage
-from .models import HiddenItem
 
 PAGE_SIZE = 20
 # A plonsafspraak shows while it is still to come and for a week after its time: then it is history.
 MEETUP_SHOWN_FOR = datetime.timedelta(days=7)
-
-
-@dataclass(frozen=True)
-class FeedItem:
-    kind: str
-    object_id: int
-    at: datetime.datetime
-    owner_id: int | None  # who hears about a Brrr! on it; None for the club's own items (events)
-    actor: str  # the member's name, or "" for the club's own items
-    text: str
-    photo_url: str = ""
-    link: str = ""
-    body: str = ""  # a club message's text under its title
-
-    @property
-    def key(self) -> str:
-        return f"{self.kind}:{self.object_id}"
-
-    @property
-    def sort_key(self) -> tuple[datetime.datetime, str, int]:
-        return (self.at, self.kind, self.object_id)
-
-
-@dataclass(frozen=True)
-class Cursor:
-    """Where the next page starts: after the item with this moment, kind and id (newest first)."""
-
-    at: datetime.datetime
-    kind: str
-    object_id: int
-
-    def encode(self) -> str:
-        micros = int(self.at.timestamp()) * 1_000_000 + self.at.microsecond
-        return f"{micros}.{self.kind}.{self.object_id}"
 
 
 def cursor_parse(text: str | None) -> Cursor | None:
@@ -89,68 +51,6 @@ def cursor_parse(text: str | None) -> Cursor | None:
     except (OverflowError, OSError, ValueError):
         return None
     return Cursor(at=at.replace(microsecond=micros % 1_000_000), kind=parts[1], object_id=object_id)
-
-
-@dataclass(frozen=True)
-class FeedSource:
-    kind: str
-    time_field: str
-    rows: Callable[[], QuerySet]  # the rows that may show to members
-    columns: tuple[str, ...]  # what `item` reads of a row (plain values, joins by lookup: "user__full_name")
-    item: Callable[[Any], FeedItem]
-
-    def __post_init__(self) -> None:
-        if self.columns[:2] != ("pk", self.time_field):
-            raise ValueError(f"feed source {self.kind}: its columns start with the id and the moment")
-        names = [column.replace("__", "_") for column in self.columns]
-        object.__setattr__(self, "_row", namedtuple(f"{self.kind.title()}Row", names))
-
-    def visible(self) -> QuerySet:
-        hidden = HiddenItem.objects.filter(kind=self.kind, object_id=OuterRef("pk"))
-        return self.rows().filter(~Exists(hidden))
-
-    def _page(self, cursor: Cursor | None, limit: int) -> QuerySet:
-        rows = self.visible()
-        if cursor is not None:
-            rows = rows.filter(_before(self.time_field, self.kind, cursor))
-        return rows.order_by(F(self.time_field).desc(), "-pk").values_list(*self.columns)[:limit]
-
-    def _items(self, rows) -> list[FeedItem]:
-        make = self._row._make  # type: ignore[attr-defined]
-        return [self.item(make(row)) for row in rows]
-
-    def _sorted_rows(self, cursor: Cursor | None, limit: int) -> list[tuple[tuple, "FeedSource", Any]]:
-        """The page's rows with their place in the feed's order (moment, kind, id), not yet items: only the
-        rows that make the page become items. The first two columns are the id and the moment."""
-        rows = self._page(cursor, limit)
-        return [((row[1], self.kind, row[0]), self, row) for row in rows]
-
-    def fields(self) -> list:
-        """The model field of each column (the types of the empty places in the first page's query, first_page.py)."""
-        query = self.visible().query
-        return [query.resolve_ref(column).output_field for column in self.columns]
-
-    def before(self, cursor: Cursor | None, limit: int) -> list[FeedItem]:
-        return [source._items([row])[0] for _key, source, row in self._sorted_rows(cursor, limit)]
-
-    def shareable(self, object_id: int) -> bool:
-        """The item may show to members (shared, active), hidden by an admin or not."""
-        return self.rows().filter(pk=object_id).exists()
-
-    def one(self, object_id: int) -> FeedItem | None:
-        rows = self._items(self.visible().filter(pk=object_id).values_list(*self.columns)[:1])
-        return rows[0] if rows else None
-
-
-def _before(time_field: str, kind: str, cursor: Cursor) -> Q:
-    """Items of `kind` that come after the cursor in the feed's order (moment, kind, id; newest first)."""
-    earlier = Q(**{f"{time_field}__lt": cursor.at})
-    same_moment = Q(**{time_field: cursor.at})
-    if kind < cursor.kind:
-        return earlier | same_moment
-    if kind > cursor.kind:
-        return earlier
-    return earlier | (same_moment & Q(pk__lt=cursor.object_id))
 
 
 def _temperature(value: Decimal | None) -> str:

@@ -11,12 +11,13 @@ Declared, not remembered:
   way; tests/test_page_cache.py finds every caller and checks that each one makes the next visit fresh.
 
 The member's version is `User.pages_version` (moved in the transaction of the change, so it commits with
-the data); a shared version is a random token in the cache, and so is the version of a part of one member's
-data (`member_dips`, moved by her dips only: every page of hers holds it, and her cached sections that do not
-show it survive her dip, apps/core/page_sections.py). A page is kept with the versions it was rendered for
-and served only while they are the current ones (one cache call brings the versions and the page); a
-section's key holds its versions. Nothing is ever deleted: a page is replaced by its next render, old
-sections expire. Pages are stored compressed (a dashboard's 17 KB is about 4 KB in the cache).
+the data); a shared version is a random token in the cache (apps/core/page_versions.py), and so is the
+version of a part of one member's data (`member_dips`, moved by her dips only: every page of hers holds it,
+and her cached sections that do not show it survive her dip, apps/core/page_sections.py). A page is kept
+with the versions it was rendered for and served only while they are the current ones (one cache call
+brings the versions and the page); a section's key holds its versions. Nothing is ever deleted: a page is
+replaced by its next render, old sections expire. Pages are stored compressed (a dashboard's 17 KB is about
+4 KB in the cache).
 
 What belongs to one request stays out: a page is rendered with a placeholder where its CSRF token goes,
 and each request puts its own token there; a request with messages to show is rendered, not cached.
@@ -28,8 +29,6 @@ import datetime
 import functools
 import hashlib
 import hmac
-import logging
-import secrets
 from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -48,9 +47,8 @@ from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from .page_versions import bump, cache_call, cache_key, member_version_name, versions_and_value
 from .stored_html import STORED_AS, compressed, decompressed
-
-logger = logging.getLogger(__name__)
 
 PAGE_TIMEOUT = 60 * 60 * 24  # seconds: a page nobody asks for again leaves the cache
 # What a cacheable page shows, as a short digest: the service worker shows its kept copy of such a page at
@@ -141,19 +139,10 @@ def pages_changed(*scopes: str, user_ids: Iterable[int] = ()) -> None:
     elif parts and not user_ids:
         raise ValueError(f"{parts} change members' own data: name them in user_ids")
     names = [name for name in scopes if name != MEMBER and name not in parts]
-    names += [_member_version_name(part, user_id) for part in parts for user_id in user_ids]
+    names += [member_version_name(part, user_id) for part in parts for user_id in user_ids]
     if names:
-        _bump(*names)
-        transaction.on_commit(functools.partial(_bump, *names))
-
-
-def _member_version_name(part: str, user_id: int) -> str:
-    return f"{part}:{user_id}"
-
-
-def member_versions(user_id: int, *parts: str) -> tuple:
-    """The versions of parts of one member's data (None where the cache is down)."""
-    return shared_versions(*(_member_version_name(part, user_id) for part in parts))
+        bump(*names)
+        transaction.on_commit(functools.partial(bump, *names))
 
 
 def _check_scopes(scopes: Iterable[str]) -> None:
@@ -262,7 +251,7 @@ def cached_page(
                 # member's, and by scope the name of each version kept in the cache.
                 versions = {MEMBER: user.pages_version}
                 version_names = {name: name for name in shared}
-                version_names |= {part: _member_version_name(part, user.pk) for part in member_parts()}
+                version_names |= {part: member_version_name(part, user.pk) for part in member_parts()}
             return _serve(
                 request,
                 chosen_by=chosen_by,
@@ -299,9 +288,9 @@ def _serve(
     slot, sections, kept, earlier = "", (), None, ()
     shown_for: tuple = ()
     if chosen_by is not None and not len(messages.get_messages(request)):
-        slot = _cache_key(("page", release(), *chosen_by))
+        slot = cache_key(("page", release(), *chosen_by))
         sections = ("section", release(), *chosen_by)
-        current, stored = _versions_and_value(tuple(version_names.values()), slot)
+        current, stored = versions_and_value(tuple(version_names.values()), slot)
         versions = {**versions, **dict(zip(version_names, current, strict=True))}
         shown_for = tuple(versions.values())
         if isinstance(stored, tuple) and len(stored) == 3:
@@ -340,60 +329,7 @@ def _store(by_lifetime: dict[int, dict[str, object]]) -> None:
     """What a render stores, by seconds to keep: in one call where the cache keeps each key for its own time
     (Redis: one round trip, config/cache.py), else in one call per lifetime."""
     if hasattr(caches["pages"], "set_many_each"):
-        return _cache_call("set_many_each", by_lifetime)
+        return cache_call("set_many_each", by_lifetime)
     for seconds, values in by_lifetime.items():
-        _cache_call("set_many", values, seconds)
+        cache_call("set_many", values, seconds)
     return None
-
-
-def remembered(key: Iterable, make: Callable[[], object], *, seconds: int):
-    """What `make()` returns, from the cache when it was made for this key less than `seconds` ago. A key
-    with a missing version (the cache is down) is made and not stored."""
-    key = ("value", *key)
-    if None in key:
-        return make()
-    cache_key = _cache_key(key)
-    value = _cache_call("get", cache_key)
-    if value is None:
-        value = make()
-        _cache_call("set", cache_key, value, seconds)
-    return value
-
-
-def shared_versions(*names: str) -> tuple:
-    """The current versions of shared data, for a page's key. A version is a random token, never one an
-    old page may carry, also when the cache lost it (a new or emptied cache). None where the cache is down."""
-    return _versions_and_value(names, None)[0]
-
-
-def _versions_and_value(names: tuple[str, ...], key: str | None) -> tuple[tuple, object]:
-    """The versions of `names` and the value stored under `key`, in one cache call while every version is there."""
-    keys = [f"version:{name}" for name in names]
-    found = _cache_call("get_many", [*keys, key] if key else keys) or {}
-    for version_key in keys:
-        if version_key not in found:
-            _cache_call("add", version_key, _new_version(), None)
-            found[version_key] = _cache_call("get", version_key)
-    return tuple(found[version_key] for version_key in keys), found.get(key) if key else None
-
-
-def _bump(*names: str) -> None:
-    # New tokens, not increments (two bumps at once never end on one version); all in one call, one round trip.
-    _cache_call("set_many", {f"version:{name}": _new_version() for name in names}, None)
-
-
-def _new_version() -> str:
-    return secrets.token_hex(8)
-
-
-def _cache_key(parts: tuple) -> str:
-    """Short and plain whatever the parts hold (a cursor from a query string, for instance)."""
-    return f"{parts[0]}:" + hashlib.sha256(repr(parts).encode()).hexdigest()
-
-
-def _cache_call(method: str, *args):
-    try:
-        return getattr(caches["pages"], method)(*args)
-    except Exception:  # noqa: BLE001 - a cache that is down costs speed, not the page
-        logger.warning("cache unavailable (%s)", method, exc_info=True)
-        return None

@@ -43,11 +43,11 @@ from .page_cache import (
     SCOPES,
     SECTION_BASE,
     PageSections,
-    _cache_call,
     _check_scopes,
     csrf_placeholder,
     serving_page,
 )
+from .page_versions import cache_call
 from .stored_html import compressed, decompressed
 
 T = TypeVar("T")
@@ -70,7 +70,7 @@ def kept_value(
     [key] = [None] if page is None else _keys(page, origin="kept-value", name=name, scopes=scopes, chosen=[()])
     if page is None or key is None:
         return make()
-    stored = _cache_call("get", key)
+    stored = cache_call("get", key)
     if stored is not None:
         return stored[0]
     value = make()
@@ -142,7 +142,7 @@ def _found(page: PageSections, *, origin: str, keys: list[str | None]) -> dict:
                 wanted += _keys(page, origin=origin, name=name, scopes=scopes, chosen=[()])
     ask = [key for key in dict.fromkeys(wanted) if key is not None and key not in page.found]
     if ask:
-        stored = _cache_call("get_many", ask) or {}
+        stored = cache_call("get_many", ask) or {}
         page.found.update({key: stored.get(key) for key in ask})  # None: asked for, not there
     return page.found
 
@@ -182,7 +182,7 @@ def _rendered(render: Callable[[], str], moments: list) -> tuple[SafeString, tup
 
 
 def _item_keys(key: tuple | None, chosen: list[tuple]) -> list[str | None]:
-    """`_cache_key` of `key` with each item's `by` values in its last place, the repr of the rest made once (a
+    """`cache_key` of `key` with each item's `by` values in its last place, the repr of the rest made once (a
     list of 20 rows repeated it 20 times): the same keys, character for character."""
     if key is None:
         return [None] * len(chosen)

@@ -19,7 +19,6 @@ import json
 import os
 import shutil
 import sqlite3
-import subprocess
 import tarfile
 import tempfile
 import time
@@ -36,11 +35,11 @@ from django.db import OperationalError, connections
 
 from apps.accounts.models import User
 from apps.challenges.models import Dip
-from apps.core.errors import DomainError
 from apps.core.sql_registry import Statement, register
 from apps.invitations.services import invitations_cleanup_expired
 
-from .refusals import OperationsRefusal
+from .postgres_client import pg_connection_args, pg_env, pg_run
+from .refusals import BackupError, OperationsRefusal
 
 ARCHIVE_PREFIX = "koud-backup-"
 ARCHIVE_SUFFIX = ".tar"
@@ -99,10 +98,6 @@ NOT_INSIDE = [
         "waarom": "Die is na te maken; herstellen leegt hem, anders toont de site pagina's van na de back-up.",
     },
 ]
-
-
-class BackupError(DomainError):
-    """A backup or a restore that cannot go on; the message is Dutch and meant for the operator."""
 
 
 @dataclass
@@ -259,46 +254,8 @@ def _database_copy(scratch: Path, *, now: datetime.datetime) -> tuple[dict, Path
 def _pg_dump(settings_dict: dict, *, snapshot: str, target: Path) -> None:
     argv = ["pg_dump", "--format=custom", "--no-password", f"--snapshot={snapshot}", f"--file={target}"]
     argv += [f"--exclude-table-data={SESSIONS}"]  # a backup is not a sign-in
-    argv += _pg_connection_args(settings_dict)
-    _run(argv, env=_pg_env(settings_dict), what="pg_dump")
-
-
-def _pg_connection_args(settings_dict: dict) -> list[str]:
-    args = [f"--dbname={settings_dict['NAME']}"]
-    if settings_dict.get("HOST"):
-        args.append(f"--host={settings_dict['HOST']}")
-    if settings_dict.get("PORT"):
-        args.append(f"--port={settings_dict['PORT']}")
-    if settings_dict.get("USER"):
-        args.append(f"--username={settings_dict['USER']}")
-    return args
-
-
-def _pg_env(settings_dict: dict) -> dict[str, str]:
-    """The password goes in the environment of the child only: never on a command line `ps` shows."""
-    env = {key: value for key, value in os.environ.items() if not key.startswith("PG")}
-    if settings_dict.get("PASSWORD"):
-        env["PGPASSWORD"] = str(settings_dict["PASSWORD"])
-    options = settings_dict.get("OPTIONS") or {}
-    for option, variable in (("sslmode", "PGSSLMODE"), ("sslrootcert", "PGSSLROOTCERT")):
-        if options.get(option):
-            env[variable] = str(options[option])
-    return env
-
-
-def _run(argv: list[str], *, env: dict[str, str], what: str) -> None:
-    if shutil.which(argv[0]) is None:
-        raise BackupError(
-            f"{argv[0]} ontbreekt op deze machine. Installeer de PostgreSQL-client (Debian: postgresql-client), "
-            "in dezelfde hoofdversie als de databaseserver of nieuwer.",
-            code=OperationsRefusal.TOOL_MISSING,
-        )
-    done = subprocess.run(argv, env=env, capture_output=True, text=True, check=False)  # noqa: S603 - our argv
-    if done.returncode != 0:
-        raise BackupError(
-            f"{what} is mislukt (code {done.returncode}): {done.stderr.strip()[-2000:]}",
-            code=OperationsRefusal.TOOL_FAILED,
-        )
+    argv += pg_connection_args(settings_dict)
+    pg_run(argv, env=pg_env(settings_dict), what="pg_dump")
 
 
 def _manifest(cursor, *, vendor: str, now: datetime.datetime) -> dict:

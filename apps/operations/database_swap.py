@@ -15,8 +15,9 @@ import psycopg
 from psycopg import errors, sql
 
 from .archive_check import NOTHING_CHANGED
-from .backup import MESSAGE_NO_DATABASE, BackupError, _pg_connection_args, _pg_env, _run
-from .refusals import OperationsRefusal
+from .backup import MESSAGE_NO_DATABASE
+from .postgres_client import pg_connection_args, pg_env, pg_run
+from .refusals import BackupError, OperationsRefusal
 
 MAINTENANCE_DATABASE = "postgres"
 MESSAGE_CANNOT_CREATE = (
@@ -40,8 +41,8 @@ def database_load(dump: Path, *, settings_dict: dict) -> None:
         _create_like(server, loading, like=name)
     try:
         argv = ["pg_restore", "--no-owner", "--no-privileges", "--exit-on-error", "--single-transaction"]
-        argv += ["--no-password", *_pg_connection_args({**settings_dict, "NAME": loading}), str(dump)]
-        _run(argv, env=_pg_env(settings_dict), what="pg_restore")
+        argv += ["--no-password", *pg_connection_args({**settings_dict, "NAME": loading}), str(dump)]
+        pg_run(argv, env=pg_env(settings_dict), what="pg_restore")
         with _server(settings_dict) as server:
             try:
                 with server.transaction():

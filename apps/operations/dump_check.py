@@ -25,7 +25,8 @@ from apps.challenges.models import Dip
 from apps.core.sql_registry import register
 
 from .archive_check import NOTHING_CHANGED
-from .backup import COPY_BUFFER, PHOTOS, ROWS, BackupError, _pg_env
+from .backup import COPY_BUFFER, PHOTOS, ROWS, BackupError
+from .postgres_client import pg_env
 from .refusals import OperationsRefusal
 
 # Tables `migrate` makes without a model: the migration records and the database cache.
@@ -145,7 +146,7 @@ def _pg_restore(args: list[str]) -> str:
             "in dezelfde hoofdversie als de databaseserver of nieuwer.",
             code=OperationsRefusal.TOOL_MISSING,
         )
-    done = subprocess.run(["pg_restore", *args], env=_pg_env({}), capture_output=True, text=True, check=False)  # noqa: S603, S607
+    done = subprocess.run(["pg_restore", *args], env=pg_env({}), capture_output=True, text=True, check=False)  # noqa: S603, S607
     if done.returncode != 0:
         raise BackupError(
             MESSAGE_DUMP_DAMAGED.format(error=done.stderr.strip()[-500:]), code=OperationsRefusal.ARCHIVE_DAMAGED
@@ -157,7 +158,7 @@ def _pg_rows(dump: Path, table: str, *, column: str | None = None) -> tuple[int,
     """The rows of `table` as pg_restore would load them, and how many have a non-empty `column`."""
     argv = ["pg_restore", "--data-only", f"--table={table}", "--file=-", str(dump)]
     rows = filled = 0
-    with subprocess.Popen(argv, env=_pg_env({}), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL) as child:  # noqa: S603
+    with subprocess.Popen(argv, env=pg_env({}), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL) as child:  # noqa: S603
         assert child.stdout is not None  # noqa: S101 - PIPE
         index, inside = None, False
         for line in child.stdout:

@@ -1,6 +1,9 @@
-"""The codes of the installation's refusals (backup, restore): what code branches on, never the Dutch sentence."""
+"""The codes of the installation's refusals (backup, restore): what code branches on, never the Dutch sentence;
+and the error that carries them."""
 
 from enum import StrEnum
+
+from apps.core.errors import DomainError
 
 
 class OperationsRefusal(StrEnum):
@@ -25,3 +28,7 @@ class OperationsRefusal(StrEnum):
     ARCHIVE_TAMPERED = "archive_tampered"
     NO_ROOM = "no_room"
     CACHE_NOT_EMPTIED = "cache_not_emptied"
+
+
+class BackupError(DomainError):
+    """A backup or a restore that cannot go on; the message is Dutch and meant for the operator."""

@@ -8,18 +8,20 @@ from django.core.files.base import ContentFile
 from django.test import Client
 
 from apps.accounts.models import User, UserRole
-from apps.accounts.services import (
-    MESSAGE_EMAIL_TAKEN,
+from apps.accounts.removal import (
     MESSAGE_LAST_ADMIN,
     MESSAGE_LAST_ADMIN_OWN_ACCOUNT,
-    MESSAGE_PASSWORD_WRONG,
     AccountDeletionError,
     AdminActionError,
     account_delete,
+    user_delete,
+)
+from apps.accounts.services import (
+    MESSAGE_EMAIL_TAKEN,
+    MESSAGE_PASSWORD_WRONG,
     account_email_change_confirm,
     account_password_change,
     account_profile_update,
-    user_delete,
 )
 from apps.challenges.models import Dip, UserBadge, UserChallenge, photo_storage
 from apps.events.models import EventParticipant

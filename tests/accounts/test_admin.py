@@ -5,7 +5,7 @@ from django.urls import reverse
 
 import apps.accounts.admin as accounts_admin
 from apps.accounts.models import User, UserRole
-from apps.accounts.services import MESSAGE_LAST_ACTIVE_ADMIN, AdminActionError, user_delete, user_save
+from apps.accounts.removal import MESSAGE_LAST_ACTIVE_ADMIN, AdminActionError, user_delete, user_save
 from tests.factories import AdminFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -4,7 +4,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from apps.accounts.models import User
-from apps.accounts.services import MESSAGE_LAST_ACTIVE_ADMIN, AdminActionError, account_register, user_save
+from apps.accounts.removal import MESSAGE_LAST_ACTIVE_ADMIN, AdminActionError, user_save
+from apps.accounts.services import account_register
 from apps.invitations.models import Invitation
 from tests.concurrency import requires_postgresql, run_concurrently
 from tests.factories import AdminFactory, InvitationFactory

@@ -179,7 +179,7 @@ def test_the_organiser_leaving_keeps_the_stamp(swim, organiser):
 
 
 def test_deleting_the_members_account_deletes_their_attendance(swim, organiser, django_capture_on_commit_callbacks):
-    from apps.accounts.services import account_delete
+    from apps.accounts.removal import account_delete
     from tests.factories import DEFAULT_PASSWORD
 
     member, _card = _member_with_card(swim)

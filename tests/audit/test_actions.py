@@ -177,15 +177,15 @@ def test_a_refused_action_leaves_no_row():
 
 def test_the_row_is_written_in_the_actions_transaction(monkeypatch):
     """The record fails: the member is not deleted either (one transaction)."""
-    import apps.accounts.services as account_services
+    import apps.accounts.removal as account_removal
 
     def broken(**kwargs):
         raise RuntimeError("audit down")
 
-    monkeypatch.setattr(account_services, "audit_record", broken)
+    monkeypatch.setattr(account_removal, "audit_record", broken)
     admin, member = AdminFactory(), UserFactory()
     with pytest.raises(RuntimeError):
-        account_services.user_delete(actor=admin, user_id=member.pk)
+        account_removal.user_delete(actor=admin, user_id=member.pk)
     assert User.objects.filter(pk=member.pk).exists()
 
 

@@ -7,7 +7,7 @@ import pytest
 from django.db import DatabaseError, transaction
 
 from apps.accounts.models import User
-from apps.accounts.services import user_delete
+from apps.accounts.removal import user_delete
 from apps.challenges.models import Challenge, Dip
 from apps.challenges.services.cards import challenge_start
 from apps.challenges.services.dip_changes import dip_undo

@@ -15,13 +15,8 @@ from apps.challenges.services import club_challenges as club
 from apps.challenges.services.cards import challenge_start, challenge_stop
 from apps.challenges.services.club_challenges import ClubChallengeSpec
 from apps.challenges.services.dip_changes import dip_delete, dip_undo
-from apps.challenges.services.dips import (
-    MESSAGE_COMPLETED,
-    MESSAGE_DAILY_LIMIT,
-    MESSAGE_NO_ACTIVE,
-    dip_precheck,
-    dip_register,
-)
+from apps.challenges.services.dip_rules import MESSAGE_COMPLETED, MESSAGE_DAILY_LIMIT, MESSAGE_NO_ACTIVE, dip_precheck
+from apps.challenges.services.dips import dip_register
 from apps.challenges.services.errors import ChallengeError
 from tests.challenges.photo_samples import image_bytes
 from tests.factories import (

@@ -104,7 +104,7 @@ def test_a_club_goal_reached_by_parallel_dips_of_many_members_is_seen_and_comple
 
 def test_dips_joins_leaves_and_an_account_deletion_at_once_on_one_club_goal_never_deadlock():
     requires_postgresql()
-    from apps.accounts.services import user_delete
+    from apps.accounts.removal import user_delete
     from tests.factories import AdminFactory
 
     admin = AdminFactory()

@@ -9,7 +9,7 @@ from django.db import connection
 from django.db.models import Count
 from django.utils import timezone
 
-from apps.accounts.services import user_delete
+from apps.accounts.removal import user_delete
 from apps.challenges.models import (
     BadgeTally,
     Challenge,

@@ -236,7 +236,7 @@ def test_deleting_an_account_removes_its_club_entries_and_dips_without_a_card_an
 ):
     from django.core.files.base import ContentFile
 
-    from apps.accounts.services import account_delete
+    from apps.accounts.removal import account_delete
     from apps.challenges.models import photo_storage
     from tests.factories import DEFAULT_PASSWORD
 

@@ -10,7 +10,7 @@ from django.core.files.storage import storages
 from django.core.management import call_command
 from django.utils import timezone
 
-from apps.accounts.services import account_delete
+from apps.accounts.removal import account_delete
 from apps.challenges.photo_cleanup import ORPHAN_MIN_AGE, photo_orphans_delete
 from tests.challenges.photo_samples import image_bytes
 from tests.factories import DEFAULT_PASSWORD, DipFactory, UserChallengeFactory, UserFactory

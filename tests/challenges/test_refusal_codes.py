@@ -14,8 +14,9 @@ from PIL import Image
 from apps.challenges.badge_art import MESSAGE_BADGE_FORMAT, badge_art_process
 from apps.challenges.photos import PhotoError
 from apps.challenges.refusals import DipRefusal
-from apps.challenges.services import dips
-from apps.challenges.services.dips import dip_precheck, dip_register
+from apps.challenges.services import dip_rules
+from apps.challenges.services.dip_rules import dip_precheck
+from apps.challenges.services.dips import dip_register
 from apps.challenges.services.errors import ChallengeError
 from tests.factories import (
     ClubChallengeEntryFactory,
@@ -52,7 +53,7 @@ def test_a_full_card_lets_the_dip_count_for_the_club_challenge_whatever_the_sent
     full_card_in_a_club_challenge, monkeypatch
 ):
     user, card = full_card_in_a_club_challenge
-    monkeypatch.setattr(dips, "MESSAGE_MAXIMUM", SaidDifferentlyEachTime(dips.MESSAGE_MAXIMUM))
+    monkeypatch.setattr(dip_rules, "MESSAGE_MAXIMUM", SaidDifferentlyEachTime(dip_rules.MESSAGE_MAXIMUM))
     reword_refusals(monkeypatch)
     outcome = dip_register(user=user)
     assert outcome.user_challenge is None and outcome.dip.user_challenge_id is None

@@ -8,16 +8,15 @@ from django.utils import timezone
 
 from apps.challenges.models import Challenge, Dip, UserChallenge
 from apps.challenges.services.cards import challenge_start, challenge_stop
-from apps.challenges.services.dips import (
+from apps.challenges.services.dip_rules import (
     MESSAGE_COMPLETED,
     MESSAGE_DAILY_LIMIT,
-    MESSAGE_OTHER_CARD,
     MESSAGE_TAP_BEFORE_START,
     TAP_CLOCK_SKEW,
     TAP_TIME_MAX_AGE,
     dip_moment,
-    dip_register,
 )
+from apps.challenges.services.dips import MESSAGE_OTHER_CARD, dip_register
 from apps.challenges.services.errors import ChallengeError
 
 pytestmark = pytest.mark.django_db

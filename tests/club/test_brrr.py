@@ -110,7 +110,7 @@ def test_brrrs_and_hidden_marks_of_items_that_are_gone_are_swept(member, admin_u
 
 
 def test_deleting_an_account_removes_its_brrrs_and_sharing_choice(member, shared_dip):
-    from apps.accounts.services import account_delete
+    from apps.accounts.removal import account_delete
     from apps.club.models import ClubSharing
     from tests.factories import DEFAULT_PASSWORD
 

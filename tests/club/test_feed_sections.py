@@ -10,7 +10,8 @@ import pytest
 from django.core.cache import caches
 from django.test import Client
 
-from apps.accounts.services import account_delete, account_profile_update
+from apps.accounts.removal import account_delete
+from apps.accounts.services import account_profile_update
 from apps.challenges.conditions import DipConditions
 from apps.challenges.services.dip_changes import dip_details_update
 from apps.challenges.services.dips import dip_register

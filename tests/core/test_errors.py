@@ -12,7 +12,7 @@ from django.test import Client, RequestFactory
 
 import apps.challenges.views.challenge as challenge_views
 from apps.accounts.refusals import AccountRefusal
-from apps.accounts.services import AccountDeletionError, AdminActionError
+from apps.accounts.removal import AccountDeletionError, AdminActionError
 from apps.adminpanel.keyset import ListQueryError
 from apps.adminpanel.refusals import AdminRefusal
 from apps.challenges.conditions import ConditionsError

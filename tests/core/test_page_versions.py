@@ -5,7 +5,8 @@ import pytest
 from django.core.cache import caches
 from django.db import transaction
 
-from apps.core.page_cache import CLUB, FEED, MEMBER_DIPS, member_versions, pages_changed, shared_versions
+from apps.core.page_cache import CLUB, FEED, MEMBER_DIPS, pages_changed
+from apps.core.page_versions import member_versions, shared_versions
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

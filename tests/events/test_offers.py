@@ -313,7 +313,7 @@ def test_twenty_parallel_accepts_leaves_declines_and_expiries_never_overfill():
 
 
 def test_an_account_deleted_with_an_open_offer_hands_the_place_on(full, admin_user, django_capture_on_commit_callbacks):
-    from apps.accounts.services import user_delete
+    from apps.accounts.removal import user_delete
 
     event, participant, first, second = full
     event_leave(user=participant, event_id=event.pk)

@@ -220,7 +220,7 @@ def test_the_cleanup_command_runs(member_client, member, capsys):
 
 
 def test_the_export_leaves_with_the_account(member_client, member, django_capture_on_commit_callbacks):
-    from apps.accounts.services import account_delete
+    from apps.accounts.removal import account_delete
     from tests.factories import DEFAULT_PASSWORD
 
     export = _ready_export(member_client)

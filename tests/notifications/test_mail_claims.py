@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from apps.accounts.services import user_delete
+from apps.accounts.removal import user_delete
 from apps.notifications.claims import claim_token
 from apps.notifications.models import Mail
 from apps.notifications.services import (

@@ -108,7 +108,7 @@ def test_a_wrong_choice_changes_nothing(member_client, member):
 
 
 def test_deleting_the_account_removes_devices_choices_and_notices(member, other_member):
-    from apps.accounts.services import account_delete
+    from apps.accounts.removal import account_delete
     from apps.notifications.models import ClubMessage, Notice
     from tests.factories import DEFAULT_PASSWORD, ClubMessageFactory, NoticeFactory, NoticePreferenceFactory
 

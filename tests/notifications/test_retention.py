@@ -5,7 +5,7 @@ import datetime
 import pytest
 from django.utils import timezone
 
-from apps.accounts.services import user_delete
+from apps.accounts.removal import user_delete
 from apps.events.models import CalendarFeed, EventWaitlistEntry
 from apps.events.services import calendar_feed_renew, event_sign_up
 from apps.notifications.models import Mail, MailPreference

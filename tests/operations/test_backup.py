@@ -17,6 +17,7 @@ from django.db import connection
 from django.db.migrations.loader import MigrationLoader
 
 from apps.operations import backup as backup_module
+from apps.operations import postgres_client
 from apps.operations.backup import (
     ARCHIVE_PREFIX,
     DATABASE_FILES,
@@ -232,7 +233,7 @@ def test_the_database_password_goes_in_the_environment_never_on_the_command_line
         ran.append((argv, env))
         return subprocess.CompletedProcess(argv, 0, "", "")
 
-    monkeypatch.setattr(backup_module.subprocess, "run", run)
+    monkeypatch.setattr(postgres_client.subprocess, "run", run)
     monkeypatch.setenv("PGPASSWORD", "van-de-shell")
     database = {"NAME": "club", "USER": "koud", "PASSWORD": "geheim-wachtwoord", "HOST": "db", "PORT": "5432"}
     backup_module._pg_dump(database, snapshot="00000003-1", target=tmp_path / "database.dump")

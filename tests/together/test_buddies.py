@@ -11,7 +11,8 @@ from django.test import Client
 from django.utils import timezone
 
 from apps.challenges.models import Dip, DipBuddy, UserBadge
-from apps.challenges.services.dips import MESSAGE_COMPLETED, dip_register
+from apps.challenges.services.dip_rules import MESSAGE_COMPLETED
+from apps.challenges.services.dips import dip_register
 from apps.challenges.services.errors import ChallengeError
 from apps.notifications.messages import render_mail
 from apps.notifications.models import Mail
@@ -244,7 +245,7 @@ def test_tagging_can_be_turned_off_on_account(pair):
 
 
 def test_the_buddies_leave_with_either_account(pair):
-    from apps.accounts.services import user_delete
+    from apps.accounts.removal import user_delete
     from tests.factories import AdminFactory
 
     admin = AdminFactory()

@@ -234,7 +234,7 @@ def test_samen_and_the_dashboard_cost_the_same_queries_at_any_size(client, djang
 
 
 def test_a_proposer_who_deletes_their_account_tells_those_who_joined_their_open_afspraken(settings):
-    from apps.accounts.services import account_delete, user_delete
+    from apps.accounts.removal import account_delete, user_delete
     from tests.factories import AdminFactory
 
     settings.QUIET_HOURS_START = settings.QUIET_HOURS_END = 0  # told at once, whatever the hour of the run
@@ -272,7 +272,7 @@ def test_a_proposer_who_deletes_their_account_tells_those_who_joined_their_open_
 
 
 def test_a_refused_account_deletion_tells_nobody(settings):
-    from apps.accounts.services import AccountDeletionError, account_delete
+    from apps.accounts.removal import AccountDeletionError, account_delete
     from tests.factories import AdminFactory
 
     settings.QUIET_HOURS_START = settings.QUIET_HOURS_END = 0

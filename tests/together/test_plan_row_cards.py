@@ -6,8 +6,8 @@ import pytest
 from django.core.cache import caches
 
 from apps.accounts.services import account_profile_update
-from apps.core.page_cache import _cache_key
 from apps.core.page_sections import _item_keys
+from apps.core.page_versions import cache_key
 from apps.events.services import EventDetails, event_update
 from apps.together import plans
 from apps.together.services import meetup_join, meetup_propose
@@ -88,5 +88,5 @@ def test_a_new_name_of_who_goes_along_renders_that_row(member, other_member, vis
 def test_the_keys_of_a_lists_items_are_those_of_their_sections():
     key = ("section", "release", ("view", "member", 7, (), [], ((),), "https", "host"), "t.html", "rows", "v1", ())
     chosen = [("abc",), (3, None, True), ()]
-    assert _item_keys(key, chosen) == [_cache_key((*key[:-1], by)) for by in chosen]
+    assert _item_keys(key, chosen) == [cache_key((*key[:-1], by)) for by in chosen]
     assert _item_keys(None, chosen) == [None, None, None]

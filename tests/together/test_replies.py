@@ -11,7 +11,7 @@ from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from apps.accounts.services import user_delete
+from apps.accounts.removal import user_delete
 from apps.notifications.models import Mail, Notice
 from apps.together.models import REPLY_MAX_LENGTH, Reply
 from apps.together.notices import REPLY_POSTED

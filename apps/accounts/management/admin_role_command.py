@@ -3,8 +3,8 @@ from collections.abc import Callable
 from django.core.management.base import BaseCommand, CommandError
 
 from apps.accounts.models import User
+from apps.accounts.removal import AdminActionError
 from apps.accounts.selectors import user_get_by_email
-from apps.accounts.services import AdminActionError
 from apps.audit.services import AuditMeta
 
 

@@ -18,7 +18,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from ..forms import AccountDeleteForm, PasswordChangeForm, ProfileForm, add_service_errors
-from ..services import AccountDeletionError, account_delete, account_password_change, account_profile_update
+from ..removal import AccountDeletionError, account_delete
+from ..services import account_password_change, account_profile_update
 
 MESSAGE_PROFILE_SAVED = "Je gegevens zijn opgeslagen."
 MESSAGE_EMAIL_LINK_SENT = (

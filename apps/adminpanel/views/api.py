@@ -9,7 +9,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from apps.accounts.access import admin_required_json
 from apps.accounts.models import User
-from apps.accounts.services import user_delete
+from apps.accounts.removal import user_delete
 from apps.audit.services import AuditMeta
 from apps.core.errors import DomainError, NotFoundError, json_endpoint
 from apps.invitations.models import Invitation

@@ -7,7 +7,7 @@ from apps.core.page_cache import CLUB, MEMBER, pages_changed
 
 from ..models import Challenge, UserChallenge
 from ..refusals import DipRefusal
-from .dips import MESSAGE_NO_ACTIVE
+from .dip_rules import MESSAGE_NO_ACTIVE
 from .errors import ChallengeCompletedError, ChallengeError, ChallengePermissionError
 from .recount import member_lock, user_dip_count_refresh
 

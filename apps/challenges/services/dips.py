@@ -1,7 +1,8 @@
-"""A dip: registered (`dip_register` is the only way one is made), checked before the photo, its details
-changed afterwards, undone by the member within the window, deleted by an admin.
+"""A dip registered: `dip_register` is the only way one is made (on the stamp card, without a card for a club
+challenge, or confirmed as part of a swim already stamped), and a resend gets its first answer again.
 
-Changing a dip afterwards (delete, details, undo) lives in dip_changes.py.
+Whether a dip may count, and the check before the photo: dip_rules.py. Changing a dip afterwards (delete,
+details, undo): dip_changes.py.
 """
 
 import datetime
@@ -9,18 +10,24 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from apps.accounts.models import User
-from apps.core.formatting import dutch_date
 from apps.core.page_cache import FEED, MEMBER, pages_changed
 
 from ..conditions import DipConditions
-from ..models import Badge, ClubChallenge, ClubChallengeEntry, Dip, DipBuddy, UserBadge, UserChallenge
+from ..models import Badge, ClubChallenge, Dip, DipBuddy, UserBadge, UserChallenge
 from ..photos import ProcessedPhoto
 from ..refusals import DipRefusal
+from .dip_rules import (
+    MESSAGE_NO_ACTIVE,
+    TAP_CLOCK_SKEW,
+    card_refusal,
+    club_challenge_running_for,
+    dip_moment,
+    free_refusal,
+)
 from .errors import ChallengeError
 from .photo_files import _photo_delete, _photo_save
 from .recount import member_lock, user_dip_count_refresh
@@ -30,25 +37,13 @@ from .same_swim import buddies_not_yet_named, dip_complete, same_swim_dip
 UNDO_WINDOW_MINUTES = 10
 UNDO_WINDOW = datetime.timedelta(minutes=UNDO_WINDOW_MINUTES)
 
-MESSAGE_COMPLETED = "Deze challenge is voltooid. Je kunt geen nieuwe plonsen meer toevoegen."
-MESSAGE_MAXIMUM = "Maximum van {target} plonsen bereikt!"
-MESSAGE_DAILY_LIMIT = "Je hebt vandaag al een plons geregistreerd. Morgen mag je weer!"
-MESSAGE_NO_ACTIVE = "Je hebt geen actieve challenge."
 MESSAGE_DIP_UNKNOWN = "Deze plons bestaat niet (meer)."
 MESSAGE_UNDO_TOO_LATE = (
     f"Deze plons kan niet meer ongedaan worden gemaakt. Dat kan alleen bij je laatste plons, "
     f"tot {UNDO_WINDOW_MINUTES} minuten na het registreren."
 )
 MESSAGE_OTHER_CARD = "Deze plons hoort bij een challenge die niet meer actief is. Hij is niet geteld."
-
-# A dip tapped without signal counts on the moment of the tap when it arrives within this time.
-TAP_TIME_MAX_AGE = datetime.timedelta(hours=72)
-# A phone's clock may run this far behind the server's: a tap that little before the card's start counts at
-# the start; earlier it cannot have been made on this card.
-TAP_CLOCK_SKEW = datetime.timedelta(minutes=10)
-MESSAGE_TAP_BEFORE_START = "Deze plons is getikt voordat je challenge begon. Hij is niet geteld."
 MESSAGE_BUDDY_BEFORE_START = "Deze plons was voordat je challenge begon. Hij kan niet op je kaart."
-MESSAGE_DAILY_LIMIT_THAT_DAY = "Op {date} heb je al een plons geregistreerd. Er telt één plons per dag."
 
 
 @dataclass(frozen=True)
@@ -122,24 +117,6 @@ def dip_register(
     return outcome
 
 
-def dip_moment(
-    *, tapped_at: datetime.datetime | None, now: datetime.datetime, card_started_at: datetime.datetime | None = None
-) -> datetime.datetime:
-    """When a dip counts: the moment of the tap when it is in the past and at most 72 hours old, else now.
-
-    The phone's clock is trusted only that far: a tap "from the future" or from long ago gets the server's time.
-    A tap before the card started (`card_started_at`) is refused (ChallengeError), unless it is within
-    TAP_CLOCK_SKEW of the start: then it counts at the start.
-    """
-    if tapped_at is None or not now - TAP_TIME_MAX_AGE <= tapped_at <= now:
-        return now
-    if card_started_at is not None and tapped_at < card_started_at:
-        if tapped_at < card_started_at - TAP_CLOCK_SKEW:
-            raise ChallengeError(MESSAGE_TAP_BEFORE_START, code=DipRefusal.BEFORE_CARD_START)
-        return min(card_started_at, now)
-    return tapped_at
-
-
 def _dip_register_locked(
     *,
     user: User,
@@ -189,7 +166,7 @@ def _dip_register_locked(
                 moment = max(trusted_moment, card.started_at)
             today = timezone.localdate(moment)
             count = card.dips.count()
-            refusal = _card_refusal(card, count=count, today=today, server_today=server_today)
+            refusal = card_refusal(card, count=count, today=today, server_today=server_today)
             if refusal is None:
                 return _dip_on_card(
                     user=user, card=card, number=count + 1, moment=moment, photo_names=photo_names,
@@ -206,7 +183,7 @@ def _dip_register_locked(
             today = timezone.localdate(moment)
             if not club_challenge_running_for(user_id=user.pk, day=today):
                 raise ChallengeError(MESSAGE_NO_ACTIVE, code=DipRefusal.NO_CARD)
-        refusal = _free_refusal(user_id=user.pk, today=today, server_today=server_today)
+        refusal = free_refusal(user_id=user.pk, today=today, server_today=server_today)
         if refusal is not None:
             raise refusal
         number = Dip.objects.filter(user=user, user_challenge=None).count() + 1
@@ -219,26 +196,6 @@ def _dip_register_locked(
             dip=dip, dip_count=number, badge=None, award=None, completed=False, user_challenge=None,
             club_completed=club_completed,
         )  # fmt: skip
-
-
-def club_challenge_running_for(*, user_id: int, day: datetime.date) -> bool:
-    """Whether the member joined a club challenge whose period holds `day`: then a dip counts without a card."""
-    return ClubChallengeEntry.objects.filter(
-        user_id=user_id, club_challenge__starts_on__lte=day, club_challenge__ends_on__gte=day
-    ).exists()
-
-
-def _free_refusal(*, user_id: int, today: datetime.date, server_today: datetime.date) -> ChallengeError | None:
-    """The daily limit for a dip without a card: one dip per day, counted over all the member's dips."""
-    if settings.DIP_DAILY_LIMIT_ENABLED and Dip.objects.filter(user_id=user_id, dip_date=today).exists():
-        return _day_taken(today=today, server_today=server_today)
-    return None
-
-
-def _day_taken(*, today: datetime.date, server_today: datetime.date | None) -> ChallengeError:
-    if server_today is None or today == server_today:
-        return ChallengeError(MESSAGE_DAILY_LIMIT, code=DipRefusal.DAY_TAKEN)
-    return ChallengeError(MESSAGE_DAILY_LIMIT_THAT_DAY.format(date=dutch_date(today)), code=DipRefusal.DAY_TAKEN)
 
 
 def _dip_create(
@@ -321,53 +278,6 @@ def _buddies_tag(*, dip: Dip, buddy_ids: Sequence[int]) -> None:
     for buddy_id in found:
         DipBuddy.objects.create(dip=dip, buddy_id=buddy_id, created_at=dip.created_at)
     pages_changed(MEMBER, user_ids=found)
-
-
-def _card_refusal(
-    card: UserChallenge, *, count: int, today: datetime.date, server_today: datetime.date | None = None
-) -> ChallengeError | None:
-    """Why this card takes no dip on the day `today` (the refusal, not yet raised), or None. `server_today` is
-    the real day, when `today` is the day of a tap sent later: the daily limit holds per calendar day of the
-    dip (dip_date), so taps claimed on earlier days can each take only a day that has no dip yet."""
-    if card.is_completed:
-        return ChallengeError(MESSAGE_COMPLETED, code=DipRefusal.CARD_DONE)
-    if count >= card.challenge.target_dips:
-        return ChallengeError(MESSAGE_MAXIMUM.format(target=card.challenge.target_dips), code=DipRefusal.CARD_FULL)
-    if settings.DIP_DAILY_LIMIT_ENABLED and card.dips.filter(dip_date=today).exists():
-        return _day_taken(today=today, server_today=server_today)
-    return None
-
-
-@dataclass(frozen=True)
-class DipPrecheck:
-    """What dip_register would say before the photo is read: has_card False means refuse at once. "Card" in
-    the wide sense: a stamp card, or a club challenge running today that takes a dip without a card."""
-
-    has_card: bool
-    refusal: ChallengeError | None
-
-
-def dip_precheck(*, user: User, now: datetime.datetime | None = None) -> DipPrecheck:
-    """The cheap refusals of dip_register, read without a lock, so that a dip that cannot count never
-    costs a photo upload or decode. dip_register checks it all again under the card's lock.
-
-    With a card that is full or done, a resend of a dip already stored (same request id) still gets
-    its earlier answer from dip_register: hence the refusal is returned, not raised.
-    """
-    now = now or timezone.now()
-    today = timezone.localdate(now)
-    card = UserChallenge.objects.select_related("challenge").filter(user=user, is_active=True).first()
-    refusal = (
-        _card_refusal(card, count=card.dips.count(), today=today)
-        if card is not None
-        else ChallengeError(MESSAGE_NO_ACTIVE, code=DipRefusal.NO_CARD)
-    )
-    if refusal is None:
-        return DipPrecheck(has_card=True, refusal=None)
-    card_done = card is not None and refusal.code != DipRefusal.DAY_TAKEN
-    if (card is None or card_done) and club_challenge_running_for(user_id=user.pk, day=today):
-        return DipPrecheck(has_card=True, refusal=_free_refusal(user_id=user.pk, today=today, server_today=today))
-    return DipPrecheck(has_card=card is not None, refusal=refusal)
 
 
 def _replay(card: UserChallenge, dip: Dip) -> DipOutcome:

@@ -19,7 +19,8 @@ from ..photos import photo_from_request, upload_size_check
 from ..refusals import DipRefusal
 from ..selectors import active_card_for
 from ..services.cards import MESSAGE_COMPLETED_KEPT, challenge_stop
-from ..services.dips import MESSAGE_NO_ACTIVE, dip_precheck, dip_register
+from ..services.dip_rules import MESSAGE_NO_ACTIVE, dip_precheck
+from ..services.dips import dip_register
 from ..services.errors import ChallengeCompletedError, ChallengeError, ChallengePermissionError
 from ..services.sharing import share_photo_parse
 from ..upload_handlers import InterruptedUploadDetector, SkipFiles
