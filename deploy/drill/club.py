@@ -8,7 +8,7 @@ cookies, the dips the member was told were saved) is kept in WORK/people.json fo
     club.py first-admin            sign in, add the authenticator app, sign in again with its code, /admin opens
     club.py invite                 the admin invites the member from /admin; the worker's mail arrives in the sink
     club.py sign-up                the member signs up from the mail's link, starts a challenge, dips with a photo
-    club.py sees-photos            her session still holds; each of her photos loads
+    club.py sees-photos [sign-in]  her session still holds (or she signs in again); her card shows her photos
     club.py dips-until FILE        she dips (no photo) every 2 s until FILE exists, each dip resent until answered
     club.py dips-kept              every dip she was told was saved is on her card, her photos load
     club.py admin-red TEXT         /admin shows TEXT in the Systeemstatus (waits up to 6 minutes)
@@ -65,6 +65,7 @@ def save(state: dict) -> None:
 def browser(cookies: dict | None = None) -> requests.Session:
     session = requests.Session()
     session.verify = str(CA)
+    session.trust_env = False  # REQUESTS_CA_BUNDLE would win over verify
     session.headers["User-Agent"] = "koud-drill"
     for name, value in (cookies or {}).items():
         session.cookies.set(name, value, domain=DOMAIN)
@@ -219,41 +220,45 @@ def her_session() -> requests.Session:
     return session
 
 
-def sees_photos() -> None:
-    session = her_session()
+def sees_photos(how: str = "her-session") -> None:
+    if how == "sign-in":  # after a restore: an archive holds no sessions, every member signs in again
+        member = load()["member"]
+        session = sign_in(MEMBER, member["password"])
+    else:
+        session = her_session()
+    card = get(session, "/challenge").text
     for path in load()["member"]["photos"]:
+        assert f'"{path}' in card, f"/challenge does not show {path}"
         response = get(session, path)
         assert response.headers["Content-Type"].startswith("image/"), response.headers
         print(f"{path}: {response.headers['Content-Type']}, {len(response.content)} bytes")
-    print("her session holds and she sees her photos")
+    print(f"{'signed in again' if how == 'sign-in' else 'her session holds'}: she sees her photos")
 
 
 def dips_until(stop_file: str) -> None:
     session = her_session()
-    told_saved, retries, answers = [], 0, {}
+    told_saved, answers, longest_wait = [], {}, 0.0
     while not os.path.exists(stop_file):
-        request_id = str(uuid.uuid4())
+        request_id, tapped = str(uuid.uuid4()), time.monotonic()
         while True:  # the phone resends a tap until the server answers it (same request_id: no double dip)
             try:
                 response = dip(session, request_id)
+                answer = "We zijn zo terug" if "We zijn zo terug" in response.text else response.status_code
             except requests.RequestException as error:
-                answers[type(error).__name__] = answers.get(type(error).__name__, 0) + 1
-                retries += 1
-                time.sleep(1)
-                continue
-            answers[response.status_code] = answers.get(response.status_code, 0) + 1
-            if response.status_code in (200, 201):
+                response, answer = None, type(error).__name__
+            answers[answer] = answers.get(answer, 0) + 1
+            if response is not None and response.status_code in (200, 201):
                 told_saved.append(response.json()["dip"]["id"])
+                longest_wait = max(longest_wait, time.monotonic() - tapped)
                 break
-            if response.status_code in (403, 401) or "/auth" in response.url:
+            if response is not None and (response.status_code in (401, 403) or "/auth" in response.url):
                 sys.exit(f"her session was lost during the upgrade: {response.status_code} {response.url}")
-            retries += 1
             time.sleep(1)
         time.sleep(2)
     state = load()
     state["member"]["dips"] += told_saved
     save(state)
-    print(f"{len(told_saved)} dips saved during the upgrade, {retries} resends, answers {answers}")
+    print(f"{len(told_saved)} dips saved during the upgrade, answers {answers}, the longest tap {longest_wait:.0f} s")
 
 
 def dips_kept() -> None:

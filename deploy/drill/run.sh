@@ -245,6 +245,6 @@ echo "after:  $after"
 # down -v took Caddy's volume and its local CA with it: the new stack has a new one.
 new_ca
 step "https after restore" until_ok 60 https_ok /healthz
-step "she sees her photos on the new stack" "${CLUB[@]}" sees-photos
+step "she signs in and sees her photos on the new stack" "${CLUB[@]}" sees-photos sign-in
 log "timings"
 cat "$TIMINGS"
