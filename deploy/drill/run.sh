@@ -101,6 +101,9 @@ if ! docker compose version >/dev/null 2>&1; then
     rm -rf "$tmp"
 fi
 rm -rf "$WORK" && mkdir -p "$WORK"
+# The app image is built from this clone, as on a new VPS (a previous drill's holds its upgrade); Docker's
+# build cache stays, so an unchanged requirements.txt or package-lock.json is not installed again.
+docker image rm koud:latest 2>/dev/null || true
 step images "$REPO/deploy/drill/images.sh"
 total_start=$(now)
 
