@@ -78,6 +78,7 @@ import datetime; from apps.operations.models import JobRun
 exit(0 if JobRun.objects.filter(job='$1', finished_at__gt=datetime.datetime.fromtimestamp($2, datetime.UTC)).exists() else 1)"
 }
 status_mails() { "${CLUB[@]}" status-mails | tail -1; }
+status_mails_are() { [ "$(status_mails)" = "$1" ]; }
 https_ok() { "${CURL[@]}" --cacert "$WORK/caddy-root.crt" "https://$DOMAIN$1"; }
 new_ca() { until_ok 60 docker compose cp proxy:/data/caddy/pki/authorities/local/root.crt "$WORK/caddy-root.crt"; }
 
@@ -162,17 +163,17 @@ step "a scheduled job seen run (check_status)" until_ok 420 job_ran check_status
 job_ran check_status
 
 # --- A stopped worker: red on /admin, one mail to the admins -------------------------------------------------------
-[ "$(status_mails)" = 0 ]
+status_mails_are 0
 worker_stopped=$(date +%s)
 step "docker compose stop worker" docker compose stop worker
 step "/admin names the worker red" "${CLUB[@]}" admin-red "De e-mailworker draait niet"
-step "one Systeemstatus mail to the admin" until_ok 420 test "$(status_mails)" = 1
+step "one Systeemstatus mail to the admin" until_ok 420 status_mails_are 1
 "${CLUB[@]}" status-mails
 mailed=$(date +%s)
 printf '%7d s  %s\n' "$((mailed - worker_stopped))" "worker stopped -> the admins' mail" | tee -a "$TIMINGS"
 # The check stays red at the next run of check_status: no second mail.
 step "check_status runs again, still red" until_ok 420 job_ran_after check_status "$mailed"
-[ "$(status_mails)" = 1 ]
+status_mails_are 1
 step "docker compose start worker" docker compose start worker
 step "all services healthy" until_ok 300 all_healthy
 
