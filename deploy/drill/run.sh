@@ -197,7 +197,8 @@ EOF
 rm -f "$WORK/stop-dipping"
 "${CLUB[@]}" dips-until "$WORK/stop-dipping" >"$WORK/dips.log" 2>&1 &
 dipper=$!
-until_ok 30 test "$(her_dips)" -gt 2
+her_dips_over() { [ "$(her_dips)" -gt "$1" ]; }
+until_ok 30 her_dips_over 2
 step "git pull && docker compose up -d --build" sh -c 'git pull --quiet && docker compose up -d --build'
 step "all services healthy after the upgrade" until_ok 600 all_healthy
 until_ok 30 https_ok /healthz
