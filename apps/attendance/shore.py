@@ -68,7 +68,7 @@ class SwimmerRef:
                 return cls(kind, uuid.UUID(value))
         except ValueError:
             pass
-        raise ShoreError(MESSAGE_BAD_TAP, code=ShoreRefusal.BAD_TAP, status=400)
+        raise ShoreError(MESSAGE_BAD_TAP, code=ShoreRefusal.SHORE_BAD_TAP, status=400)
 
     @classmethod
     def of(cls, swimmer: ShoreSwimmer) -> str:
@@ -92,15 +92,15 @@ def _locked(event_id: int, now: datetime.datetime) -> tuple[Event, ShoreList]:
     if event is None:
         raise ShoreError(MESSAGE_UNKNOWN_EVENT, code=AttendanceRefusal.EVENT_UNKNOWN, status=404)
     if event.is_cancelled:
-        raise ShoreError(MESSAGE_CANCELLED, code=ShoreRefusal.EVENT_CANCELLED)
+        raise ShoreError(MESSAGE_CANCELLED, code=ShoreRefusal.SHORE_EVENT_CANCELLED)
     if timezone.localdate(now) != shore_day(event):
-        raise ShoreError(MESSAGE_NOT_THE_DAY, code=ShoreRefusal.NOT_THE_DAY)
+        raise ShoreError(MESSAGE_NOT_THE_DAY, code=ShoreRefusal.SHORE_NOT_THE_DAY)
     shore_list, _ = ShoreList.objects.get_or_create(event=event)
     return event, shore_list
 
 
 def _unknown() -> ShoreError:
-    return ShoreError(MESSAGE_SWIMMER_UNKNOWN, code=ShoreRefusal.SWIMMER_UNKNOWN, status=404)
+    return ShoreError(MESSAGE_SWIMMER_UNKNOWN, code=ShoreRefusal.SHORE_SWIMMER_UNKNOWN, status=404)
 
 
 def _swimmer(event: Event, shore_list: ShoreList, ref: SwimmerRef, *, now: datetime.datetime) -> ShoreSwimmer:
@@ -128,9 +128,9 @@ def _swimmer(event: Event, shore_list: ShoreList, ref: SwimmerRef, *, now: datet
 def first_name_clean(text: object) -> str:
     name = " ".join(str(text or "").split())
     if not name:
-        raise ShoreError(MESSAGE_NAME_EMPTY, code=ShoreRefusal.NAME_EMPTY, status=400)
+        raise ShoreError(MESSAGE_NAME_EMPTY, code=ShoreRefusal.SHORE_NAME_EMPTY, status=400)
     if len(name) > SHORE_FIRST_NAME_MAX_LENGTH or "\x00" in name:
-        raise ShoreError(MESSAGE_NAME_TOO_LONG, code=ShoreRefusal.NAME_EMPTY, status=400)
+        raise ShoreError(MESSAGE_NAME_TOO_LONG, code=ShoreRefusal.SHORE_NAME_EMPTY, status=400)
     return name
 
 
@@ -151,12 +151,12 @@ def shore_tap(
     now = now or timezone.now()
     ref = SwimmerRef.parse(swimmer)
     if kind not in TAP_KINDS or (kind == ADD_GUEST and ref.kind != SwimmerRef.SPOT):
-        raise ShoreError(MESSAGE_BAD_TAP, code=ShoreRefusal.BAD_TAP, status=400)
+        raise ShoreError(MESSAGE_BAD_TAP, code=ShoreRefusal.SHORE_BAD_TAP, status=400)
     tapped_at = min(tapped_at, now)
     with transaction.atomic():
         event, shore_list = _locked(event_id, now)
         if timezone.localdate(tapped_at) != shore_day(event):
-            raise ShoreError(MESSAGE_NOT_THE_DAY, code=ShoreRefusal.NOT_THE_DAY)
+            raise ShoreError(MESSAGE_NOT_THE_DAY, code=ShoreRefusal.SHORE_NOT_THE_DAY)
         if kind == ADD_GUEST:
             found, _ = ShoreSwimmer.objects.get_or_create(
                 shore_list=shore_list, spot_key=ref.value, defaults={"first_name": first_name_clean(first_name)}
@@ -219,7 +219,7 @@ def shore_close(*, event_id: int, now: datetime.datetime | None = None) -> Shore
         still_in = [shore_name(swimmer) for swimmer in swimmers if in_water(swimmer.went_in_at, swimmer.came_out_at)]
         if still_in:
             raise ShoreError(
-                MESSAGE_STILL_IN_WATER.format(names=", ".join(sorted(still_in))), code=ShoreRefusal.STILL_IN_WATER
+                MESSAGE_STILL_IN_WATER.format(names=", ".join(sorted(still_in))), code=ShoreRefusal.SHORE_STILL_IN_WATER
             )
         shore_list.closed_at = now
         shore_list.save(update_fields=["closed_at"])

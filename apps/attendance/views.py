@@ -56,13 +56,13 @@ def event_waterkant_state(request, event_id: int):
 
 def _body(request) -> dict:
     if len(request.body) > BODY_MAX_BYTES:
-        raise ShoreError(MESSAGE_BAD_TAP, code=ShoreRefusal.BAD_TAP, status=400)
+        raise ShoreError(MESSAGE_BAD_TAP, code=ShoreRefusal.SHORE_BAD_TAP, status=400)
     try:
         body = json.loads(request.body or b"{}")
     except ValueError:
         body = None
     if not isinstance(body, dict):
-        raise ShoreError(MESSAGE_BAD_TAP, code=ShoreRefusal.BAD_TAP, status=400)
+        raise ShoreError(MESSAGE_BAD_TAP, code=ShoreRefusal.SHORE_BAD_TAP, status=400)
     return body
 
 
@@ -72,7 +72,7 @@ def _moment(value: object) -> datetime.datetime:
     except ValueError:
         moment = None
     if moment is None or moment.tzinfo is None:
-        raise ShoreError(MESSAGE_BAD_TAP, code=ShoreRefusal.BAD_TAP, status=400)
+        raise ShoreError(MESSAGE_BAD_TAP, code=ShoreRefusal.SHORE_BAD_TAP, status=400)
     return moment
 
 
@@ -84,7 +84,7 @@ def event_waterkant_tap(request, event_id: int):
     owner = request.headers.get(MEMBER_HEADER)
     if owner and owner != member_mark(request.user.pk):
         # Kept on a shared phone by another organiser: the phone keeps it for her next session.
-        raise ShoreError(MESSAGE_OTHER_MEMBER, code=ShoreRefusal.OTHER_MEMBER, status=409)
+        raise ShoreError(MESSAGE_OTHER_MEMBER, code=ShoreRefusal.SHORE_OTHER_MEMBER, status=409)
     body = _body(request)
     shore_tap(
         event_id=event_id,

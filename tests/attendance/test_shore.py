@@ -133,7 +133,7 @@ def test_a_member_who_did_not_sign_up_is_added_by_the_organiser(swim, organiser,
     walk_in = UserFactory(full_name="Wim Zonderaanmelding")
     with pytest.raises(ShoreError) as refused:
         _tap(swim, organiser, f"lid-{walk_in.pk}", "in", now, now)
-    assert refused.value.code == ShoreRefusal.SWIMMER_UNKNOWN
+    assert refused.value.code == ShoreRefusal.SHORE_SWIMMER_UNKNOWN
     shore_member_add(event_id=swim.pk, user=walk_in, now=now)
     _tap(swim, organiser, f"lid-{walk_in.pk}", "in", now, now)
     assert Attendance.objects.filter(user=walk_in, event=swim).exists()
@@ -142,14 +142,14 @@ def test_a_member_who_did_not_sign_up_is_added_by_the_organiser(swim, organiser,
 @pytest.mark.parametrize(
     ("swimmer", "kind", "code"),
     [
-        ("lid-x", "in", ShoreRefusal.BAD_TAP),
-        ("iemand-1", "in", ShoreRefusal.BAD_TAP),
-        ("nieuw-niet-een-uuid", "gast", ShoreRefusal.BAD_TAP),
-        ("lid-1", "zwemmen", ShoreRefusal.BAD_TAP),
-        ("lid-1", "gast", ShoreRefusal.BAD_TAP),
-        (f"nieuw-{uuid.UUID(int=1)}", "gast", ShoreRefusal.NAME_EMPTY),
-        (f"nieuw-{uuid.UUID(int=1)}", "in", ShoreRefusal.SWIMMER_UNKNOWN),
-        ("gast-999999", "in", ShoreRefusal.SWIMMER_UNKNOWN),
+        ("lid-x", "in", ShoreRefusal.SHORE_BAD_TAP),
+        ("iemand-1", "in", ShoreRefusal.SHORE_BAD_TAP),
+        ("nieuw-niet-een-uuid", "gast", ShoreRefusal.SHORE_BAD_TAP),
+        ("lid-1", "zwemmen", ShoreRefusal.SHORE_BAD_TAP),
+        ("lid-1", "gast", ShoreRefusal.SHORE_BAD_TAP),
+        (f"nieuw-{uuid.UUID(int=1)}", "gast", ShoreRefusal.SHORE_NAME_EMPTY),
+        (f"nieuw-{uuid.UUID(int=1)}", "in", ShoreRefusal.SHORE_SWIMMER_UNKNOWN),
+        ("gast-999999", "in", ShoreRefusal.SHORE_SWIMMER_UNKNOWN),
     ],
 )
 def test_a_tap_that_does_not_fit_is_refused_with_its_code_and_nothing_written(
@@ -166,14 +166,14 @@ def test_only_on_the_day_of_the_swim_and_not_when_afgelast(swim, organiser, now)
     tomorrow = now + datetime.timedelta(days=1)
     with pytest.raises(ShoreError) as refused:
         _tap(swim, organiser, f"lid-{member.pk}", "in", tomorrow, tomorrow)
-    assert refused.value.code == ShoreRefusal.NOT_THE_DAY
+    assert refused.value.code == ShoreRefusal.SHORE_NOT_THE_DAY
     with pytest.raises(ShoreError) as refused:  # tapped yesterday, sent today
         _tap(swim, organiser, f"lid-{member.pk}", "in", now - datetime.timedelta(days=1), now)
-    assert refused.value.code == ShoreRefusal.NOT_THE_DAY
+    assert refused.value.code == ShoreRefusal.SHORE_NOT_THE_DAY
     Event.objects.filter(pk=swim.pk).update(cancelled_at=now, is_active=False)  # afgelast during the swim
     with pytest.raises(ShoreError) as refused:
         _tap(swim, organiser, f"lid-{member.pk}", "in", now, now)
-    assert refused.value.code == ShoreRefusal.EVENT_CANCELLED
+    assert refused.value.code == ShoreRefusal.SHORE_EVENT_CANCELLED
     assert not ShoreSwimmer.objects.exists()
 
 
@@ -183,7 +183,7 @@ def test_everyone_out_only_when_the_list_agrees_and_a_later_tap_opens_it_again(s
     _tap(swim, organiser, ref, "in", now - 30 * MINUTE, now)
     with pytest.raises(ShoreError) as refused:
         shore_close(event_id=swim.pk, now=now)
-    assert refused.value.code == ShoreRefusal.STILL_IN_WATER and "Marit Zwemmer" in refused.value.message
+    assert refused.value.code == ShoreRefusal.SHORE_STILL_IN_WATER and "Marit Zwemmer" in refused.value.message
     _tap(swim, organiser, ref, "uit", now - 10 * MINUTE, now)
     assert shore_close(event_id=swim.pk, now=now - 5 * MINUTE).closed_at == now - 5 * MINUTE
     # An older "in" arriving after the closing: the closing is the later word, she counts as out.
