@@ -265,8 +265,8 @@ function SwimmerRow(props: {
           type="button"
           className={inside ? "btn btn-outline wk-tap" : "btn btn-primary wk-tap"}
           onClick={() => onTap(inside ? "uit" : "in")}
-          aria-label={inside ? `${swimmer.name} is eruit` : `${swimmer.name} gaat het water in`}
         >
+          <span className="visually-hidden">{swimmer.name}: </span>
           {inside ? "Eruit" : "In het water"}
         </button>
       )}
