@@ -49,34 +49,35 @@ class ShoreError(DomainError):
 
 @dataclass(frozen=True)
 class SwimmerRef:
-    """How the phones name a swimmer: `lid-<member id>`, `gast-<guest id>` or `nieuw-<uuid>` (added on the spot)."""
+    """How the phones name a swimmer: `lid-<member id>`, `gast-<guest id>` or `nieuw-<uuid>` (added on the spot);
+    exactly one of the three is set."""
 
-    kind: str
-    value: int | uuid.UUID
-
-    MEMBER = "lid"
-    GUEST = "gast"
-    SPOT = "nieuw"
+    member_id: int | None = None
+    guest_id: int | None = None
+    spot_key: uuid.UUID | None = None
 
     @classmethod
     def parse(cls, text: object) -> "SwimmerRef":
         kind, _, value = str(text).partition("-")
+        digits = value.isascii() and value.isdigit() and len(value) <= 18
         try:
-            if kind in (cls.MEMBER, cls.GUEST) and value.isascii() and value.isdigit() and len(value) <= 18:
-                return cls(kind, int(value))
-            if kind == cls.SPOT:
-                return cls(kind, uuid.UUID(value))
+            if kind == "lid" and digits:
+                return cls(member_id=int(value))
+            if kind == "gast" and digits:
+                return cls(guest_id=int(value))
+            if kind == "nieuw":
+                return cls(spot_key=uuid.UUID(value))
         except ValueError:
             pass
         raise ShoreError(MESSAGE_BAD_TAP, code=ShoreRefusal.SHORE_BAD_TAP, status=400)
 
-    @classmethod
-    def of(cls, swimmer: ShoreSwimmer) -> str:
+    @staticmethod
+    def of(swimmer: ShoreSwimmer) -> str:
         if swimmer.user_id is not None:
-            return f"{cls.MEMBER}-{swimmer.user_id}"
+            return f"lid-{swimmer.user_id}"
         if swimmer.guest_id is not None:
-            return f"{cls.GUEST}-{swimmer.guest_id}"
-        return f"{cls.SPOT}-{swimmer.spot_key}"
+            return f"gast-{swimmer.guest_id}"
+        return f"nieuw-{swimmer.spot_key}"
 
 
 def shore_day(event: Event) -> datetime.date:
@@ -105,23 +106,26 @@ def _unknown() -> ShoreError:
 
 def _swimmer(event: Event, shore_list: ShoreList, ref: SwimmerRef, *, now: datetime.datetime) -> ShoreSwimmer:
     """The swimmer's row, made for a participant or a guest of the link the first time she is tapped."""
-    if ref.kind == SwimmerRef.SPOT:
-        found = ShoreSwimmer.objects.filter(shore_list=shore_list, spot_key=ref.value).first()
+    if ref.spot_key is not None:
+        found = ShoreSwimmer.objects.filter(shore_list=shore_list, spot_key=ref.spot_key).first()
         if found is None:
             raise _unknown()
         return found
-    if ref.kind == SwimmerRef.MEMBER:
-        found = ShoreSwimmer.objects.filter(shore_list=shore_list, user_id=ref.value).first()
+    if ref.member_id is not None:
+        found = ShoreSwimmer.objects.filter(shore_list=shore_list, user_id=ref.member_id).first()
         if found is None:
-            if not EventParticipant.objects.filter(event=event, user_id=ref.value, user__is_active=True).exists():
+            if not EventParticipant.objects.filter(event=event, user_id=ref.member_id, user__is_active=True).exists():
                 raise _unknown()
-            found = ShoreSwimmer.objects.create(shore_list=shore_list, user_id=ref.value)
+            found = ShoreSwimmer.objects.create(shore_list=shore_list, user_id=ref.member_id)
         return found
-    found = ShoreSwimmer.objects.filter(shore_list=shore_list, guest_id=ref.value).first()
+    guest_id = ref.guest_id
+    if guest_id is None:
+        raise _unknown()  # never: parse() sets one of the three
+    found = ShoreSwimmer.objects.filter(shore_list=shore_list, guest_id=guest_id).first()
     if found is None:
-        if not EventGuest.objects.filter(guest_holds_place(now), event=event, pk=ref.value).exists():
+        if not EventGuest.objects.filter(guest_holds_place(now), event=event, pk=guest_id).exists():
             raise _unknown()
-        found = ShoreSwimmer.objects.create(shore_list=shore_list, guest_id=ref.value)
+        found = ShoreSwimmer.objects.create(shore_list=shore_list, guest_id=guest_id)
     return found
 
 
@@ -150,7 +154,7 @@ def shore_tap(
     future is taken as now; one of another day is refused."""
     now = now or timezone.now()
     ref = SwimmerRef.parse(swimmer)
-    if kind not in TAP_KINDS or (kind == ADD_GUEST and ref.kind != SwimmerRef.SPOT):
+    if kind not in TAP_KINDS or (kind == ADD_GUEST and ref.spot_key is None):
         raise ShoreError(MESSAGE_BAD_TAP, code=ShoreRefusal.SHORE_BAD_TAP, status=400)
     tapped_at = min(tapped_at, now)
     with transaction.atomic():
@@ -159,7 +163,7 @@ def shore_tap(
             raise ShoreError(MESSAGE_NOT_THE_DAY, code=ShoreRefusal.SHORE_NOT_THE_DAY)
         if kind == ADD_GUEST:
             found, _ = ShoreSwimmer.objects.get_or_create(
-                shore_list=shore_list, spot_key=ref.value, defaults={"first_name": first_name_clean(first_name)}
+                shore_list=shore_list, spot_key=ref.spot_key, defaults={"first_name": first_name_clean(first_name)}
             )
             return found
         found = _swimmer(event, shore_list, ref, now=now)

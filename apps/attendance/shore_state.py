@@ -23,10 +23,10 @@ def shore_state(event: Event, *, now: datetime.datetime | None = None) -> dict:
     shore_list = ShoreList.objects.filter(event=event).first()
     rows: dict[str, dict] = {}
     for participant in EventParticipant.objects.filter(event=event, user__is_active=True).select_related("user"):
-        ref = f"{SwimmerRef.MEMBER}-{participant.user_id}"
+        ref = f"lid-{participant.user_id}"
         rows[ref] = _row(ref, participant.user.display_name, guest=False)
     for guest in EventGuest.objects.filter(guest_holds_place(now), event=event):
-        ref = f"{SwimmerRef.GUEST}-{guest.pk}"
+        ref = f"gast-{guest.pk}"
         rows[ref] = _row(ref, guest.name, guest=True)
     if shore_list is not None:
         for swimmer in ShoreSwimmer.objects.filter(shore_list=shore_list).select_related("user", "guest"):
