@@ -4,6 +4,8 @@
  * of the server (the list, or a refusal to show), kept on no connection, when signed out, or in another
  * organiser's session (her taps go with her own). A tap sent twice (a lost answer) changes nothing on the server.
  * The list the server last sent is kept here too, so a reload without signal shows it with the waiting taps.
+ * Used by the page and by the service worker's Background Sync (a page closed before the signal came back), so it
+ * touches nothing but IndexedDB and fetch.
  */
 import type { ShoreTap } from "./shore-taps";
 import type { ShoreState } from "./types";
@@ -51,11 +53,14 @@ export async function keepTap(tap: ShoreTap): Promise<void> {
   await withStore(TAPS, "readwrite", (store) => store.add({ ...tap }));
 }
 
-/** The waiting taps of one swim and organiser, in the order they were tapped. */
-export async function waitingTaps(eventId: number, member: string): Promise<ShoreTap[]> {
+/** The Background Sync tag the page asks for and the service worker answers. */
+export const SHORE_SYNC_TAG = "koud-waterkant";
+
+/** The waiting taps of one organiser (of one swim, or of every swim), in the order they were tapped. */
+export async function waitingTaps(member: string, eventId?: number): Promise<ShoreTap[]> {
   const all = (await withStore(TAPS, "readonly", (store) => store.getAll())) as (ShoreTap & { seq?: number })[];
   return all
-    .filter((tap) => tap.eventId === eventId && tap.member === member)
+    .filter((tap) => (eventId === undefined || tap.eventId === eventId) && tap.member === member)
     .map(({ seq: _seq, ...tap }) => tap);
 }
 
@@ -68,8 +73,15 @@ export async function keepList(state: ShoreState): Promise<void> {
   await withStore(LISTS, "readwrite", (store) => store.put(state));
 }
 
-export async function keptList(eventId: number): Promise<ShoreState | undefined> {
-  return (await withStore(LISTS, "readonly", (store) => store.get(eventId))) as ShoreState | undefined;
+/**
+ * The list of this swim as the server last sent it, if that was today. Lists of other days leave the phone here:
+ * the times are kept for the day of the swim only, on the phone as on the server.
+ */
+export async function keptList(eventId: number, today = new Date()): Promise<ShoreState | undefined> {
+  const all = (await withStore(LISTS, "readonly", (store) => store.getAll())) as ShoreState[];
+  const old = all.filter((list) => new Date(list.now).toDateString() !== today.toDateString());
+  for (const list of old) await withStore(LISTS, "readwrite", (store) => store.delete(list.event_id));
+  return all.find((list) => list.event_id === eventId && !old.includes(list));
 }
 
 /** After these answers a tap keeps waiting: no connection, signed out, or another organiser's session. */
@@ -89,27 +101,58 @@ export const OWNER_HEADER = "X-Koud-Member";
 /** The server's code for a tap sent in another organiser's session (apps/attendance/refusals.py). */
 export const OTHER_ORGANISER = "shore_other_member";
 
+/** Posts one tap; status 0 when there is no connection. */
+export async function sendTap(tap: ShoreTap, csrfToken: string | null = null): Promise<TapAnswer> {
+  const headers: Record<string, string> = {
+    Accept: "application/json",
+    "Content-Type": "application/json",
+    "X-Requested-With": "XMLHttpRequest",
+    [OWNER_HEADER]: tap.member,
+  };
+  const token = csrfToken ?? tap.csrfToken;
+  if (token !== null) headers["X-CSRFToken"] = token;
+  const body = { swimmer: tap.swimmer, kind: tap.kind, tapped_at: tap.tappedAt, first_name: tap.firstName ?? "" };
+  try {
+    const response = await fetch(tap.endpoint, {
+      method: "POST",
+      headers,
+      body: JSON.stringify(body),
+      credentials: "same-origin",
+    });
+    let parsed: unknown = null;
+    try {
+      parsed = (await response.json()) as unknown;
+    } catch {
+      parsed = null;
+    }
+    return { status: response.status, body: parsed };
+  } catch {
+    return { status: 0, body: null };
+  }
+}
+
 let sending: Promise<TapAnswer[]> | null = null;
 
 /**
- * Sends the waiting taps of this swim and organiser in order, each once the one before it was answered; stops
- * at the first that has to keep waiting. `send` posts one tap; `onAnswer` hears every answer that ended a tap.
+ * Sends the organiser's waiting taps (of one swim, or all) in order, each once the one before it was answered;
+ * stops at the first that has to keep waiting. `onAnswer` hears every answer that ended a tap.
  */
 export function sendWaitingTaps(options: {
-  eventId: number;
   member: string;
-  send: (tap: ShoreTap) => Promise<TapAnswer>;
-  onAnswer: (tap: ShoreTap, answer: TapAnswer) => void;
+  eventId?: number;
+  /** The page's current token (newer than a tap's after signing in again). */
+  csrfToken?: string | null;
+  onAnswer?: (tap: ShoreTap, answer: TapAnswer) => void;
 }): Promise<TapAnswer[]> {
   sending ??= (async () => {
     const answers: TapAnswer[] = [];
     try {
-      for (const tap of await waitingTaps(options.eventId, options.member)) {
-        const answer = await options.send(tap);
+      for (const tap of await waitingTaps(options.member, options.eventId)) {
+        const answer = await sendTap(tap, options.csrfToken ?? null);
         answers.push(answer);
         if (keepsWaiting(answer)) break;
         await forgetTap(tap.id);
-        options.onAnswer(tap, answer);
+        options.onAnswer?.(tap, answer);
       }
     } finally {
       sending = null;

@@ -20,6 +20,8 @@ const tap = (swimmer: string, kind: ShoreTap["kind"], at: string, extra: Partial
   swimmer,
   kind,
   tappedAt: `2026-12-06T${at}:00+01:00`,
+  endpoint: "/events/7/waterkant/tik",
+  csrfToken: null,
   ...extra,
 });
 

@@ -20,6 +20,9 @@ export interface ShoreTap {
   tappedAt: string;
   /** A guest added on the spot: her first name. */
   firstName?: string;
+  /** Where it goes (the swim's tap address), and the page's CSRF token: the service worker reads no cookies. */
+  endpoint: string;
+  csrfToken: string | null;
 }
 
 const time = (value: string | null): number => (value === null ? Number.NaN : Date.parse(value));

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { getCsrfToken, getJson, postJson } from "../lib/api";
 import { newRequestId } from "../lib/request-id";
-import { OWNER_HEADER, keepList, keepTap, keptList, sendWaitingTaps, waitingTaps, type TapAnswer } from "./shore-queue";
+import { SHORE_SYNC_TAG, keepList, keepTap, keptList, sendWaitingTaps, waitingTaps } from "./shore-queue";
 import { applyTaps, inWater, minutesSince, summary, type ShoreTap, type TapKind } from "./shore-taps";
 import type { ShoreState, ShoreSwimmer, WaterkantProps } from "./types";
 import "./waterkant.css";
@@ -17,27 +17,14 @@ function isState(body: unknown): body is ShoreState {
   return typeof body === "object" && body !== null && Array.isArray((body as ShoreState).swimmers);
 }
 
-async function sendTap(url: string, tap: ShoreTap): Promise<TapAnswer> {
-  const headers: Record<string, string> = {
-    Accept: "application/json",
-    "Content-Type": "application/json",
-    "X-Requested-With": "XMLHttpRequest",
-    [OWNER_HEADER]: tap.member,
-  };
-  const token = getCsrfToken();
-  if (token !== null) headers["X-CSRFToken"] = token;
-  const body = { swimmer: tap.swimmer, kind: tap.kind, tapped_at: tap.tappedAt, first_name: tap.firstName ?? "" };
+/** The service worker sends the waiting taps once there is signal, also when this page was closed before. */
+async function askForSync(): Promise<void> {
   try {
-    const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body), credentials: "same-origin" });
-    let parsed: unknown = null;
-    try {
-      parsed = (await response.json()) as unknown;
-    } catch {
-      parsed = null;
-    }
-    return { status: response.status, body: parsed };
+    const registration = await navigator.serviceWorker?.getRegistration();
+    const sync = (registration as (ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } }) | undefined)?.sync;
+    await sync?.register(SHORE_SYNC_TAG);
   } catch {
-    return { status: 0, body: null };
+    // No worker or no Background Sync (Safari): the page sends them when it is open again.
   }
 }
 
@@ -63,14 +50,14 @@ export function Waterkant({ state: initial, urls, member }: WaterkantProps) {
   }, []);
 
   const refreshWaiting = useCallback(async () => {
-    setWaiting(await waitingTaps(eventId, member));
+    setWaiting(await waitingTaps(member, eventId));
   }, [eventId, member]);
 
   const sendWaiting = useCallback(async () => {
     const answers = await sendWaitingTaps({
       eventId,
       member,
-      send: (tap) => sendTap(urls.tap, tap),
+      csrfToken: getCsrfToken(),
       onAnswer: (_tap, answer) => {
         if (isState(answer.body)) received(answer.body);
         else if (typeof answer.body === "object" && answer.body !== null && "error" in answer.body) {
@@ -80,7 +67,7 @@ export function Waterkant({ state: initial, urls, member }: WaterkantProps) {
     });
     setOffline(answers.some((answer) => answer.status === 0));
     await refreshWaiting();
-  }, [eventId, member, urls.tap, received, refreshWaiting]);
+  }, [eventId, member, received, refreshWaiting]);
 
   const ask = useCallback(async () => {
     await sendWaiting();
@@ -118,10 +105,20 @@ export function Waterkant({ state: initial, urls, member }: WaterkantProps) {
 
   const tap = async (swimmer: string, kind: TapKind, firstName?: string) => {
     setMessage(null);
-    const entry: ShoreTap = { id: newRequestId(), eventId, member, swimmer, kind, tappedAt: new Date().toISOString() };
+    const entry: ShoreTap = {
+      id: newRequestId(),
+      eventId,
+      member,
+      swimmer,
+      kind,
+      tappedAt: new Date().toISOString(),
+      endpoint: urls.tap,
+      csrfToken: getCsrfToken(),
+    };
     if (firstName !== undefined) entry.firstName = firstName;
     setWaiting((current) => [...current, entry]);
     await keepTap(entry);
+    await askForSync();
     await sendWaiting();
   };
 
