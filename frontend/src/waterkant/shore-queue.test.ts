@@ -51,6 +51,13 @@ describe("the shore list's queue", () => {
     expect(headers["X-CSRFToken"]).toBe("token");
   });
 
+  it("a busy server keeps the tap for later", async () => {
+    await keepTap(tap(1));
+    vi.stubGlobal("fetch", vi.fn().mockResolvedValueOnce(answer(503, { error: "Zo terug", code: "server_error" })));
+    await sendWaitingTaps({ member: "olga" });
+    expect((await waitingTaps("olga")).map((t) => t.id)).toEqual(["tap-1"]);
+  });
+
   it("a refusal ends the tap, another organiser's session keeps it", async () => {
     await keepTap(tap(1));
     await keepTap(tap(2));

@@ -84,9 +84,13 @@ export async function keptList(eventId: number, today = new Date()): Promise<Sho
   return all.find((list) => list.event_id === eventId && !old.includes(list));
 }
 
-/** After these answers a tap keeps waiting: no connection, signed out, or another organiser's session. */
+/**
+ * After these answers a tap keeps waiting: no connection, signed out, another organiser's session, or a busy or
+ * failing server (a tap sent again changes nothing, so trying later is safe; dropping it would lose it).
+ */
 export function keepsWaiting(answer: TapAnswer): boolean {
   if (answer.status === 0 || answer.status === 401 || answer.status === 403) return true;
+  if (answer.status === 429 || answer.status >= 500) return true;
   const code = typeof answer.body === "object" && answer.body !== null ? (answer.body as { code?: unknown }).code : null;
   return answer.status === 409 && code === OTHER_ORGANISER;
 }
