@@ -19,6 +19,7 @@ urlpatterns = [
     path("", include("apps.challenges.urls")),
     path("", include("apps.shipping.urls")),
     path("", include("apps.events.urls")),
+    path("", include("apps.attendance.urls")),
     path("", include("apps.adminpanel.urls")),
     path("", include("apps.notifications.urls")),
     path("", include("apps.logbook.urls")),

@@ -35,6 +35,7 @@ from apps.accounts.services import (
     admin_revoke,
 )
 from apps.attendance.services import attendance_save
+from apps.attendance.shore import shore_tap
 from apps.audit.services import AuditMeta
 from apps.challenges.conditions import DipConditions
 from apps.challenges.models import Challenge, ClubChallenge, Dip, UserBadge
@@ -684,6 +685,18 @@ def _attendance_save(world):
     return act, ("member", "/dashboard")
 
 
+def _attendance_present(world):
+    # "Aan de waterkant": her tap "in het water" marks her present. Today, after the member's card started.
+    now = timezone.localtime()
+    swim = EventFactory(title="Waterkantduik", event_date=max(now - datetime.timedelta(minutes=5), now.replace(hour=0)))
+    EventParticipant.objects.create(event=swim, user=world.member)
+
+    def act():
+        shore_tap(event_id=swim.pk, organiser=world.admin, swimmer=f"lid-{world.member.pk}", kind="in", tapped_at=now)
+
+    return act, ("member", "/dashboard")
+
+
 def _club_sharing(world):
     return lambda: club_sharing_set(user=world.member, share_dips=True), ("admin", "/club")
 
@@ -900,6 +913,7 @@ SCENARIOS = {
     "apps.events.services.organising.event_update": _event_update,
     "apps.events.services.organising.event_cancel": _event_cancel,
     "apps.attendance.services.attendance_save": _attendance_save,
+    "apps.attendance.services.attendance_present": _attendance_present,
     "apps.club.services.club_sharing_set": _club_sharing,
     "apps.club.services.brrr_set": _brrr,
     "apps.club.services.item_hide": _club_hide,

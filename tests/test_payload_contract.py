@@ -264,6 +264,36 @@ def test_the_admin_refusals_are_the_error_body(definitions, admin_client):
 
 
 @pytest.mark.django_db
+def test_the_waterkant_props_and_answers_match_the_types(definitions, member):
+    """Aan de waterkant: the page's props, and a tap's answer with a member in the water and a guest out."""
+    import datetime
+    import uuid
+
+    from django.utils import timezone
+
+    from tests.factories import EventFactory, EventParticipantFactory, OrganiserFactory
+
+    now = timezone.localtime()
+    swim = EventFactory(event_date=max(now - datetime.timedelta(minutes=30), now.replace(hour=0, minute=0)))
+    EventParticipantFactory(event=swim, user=member)
+    phone = Client()
+    phone.force_login(OrganiserFactory())
+    check(definitions, "WaterkantProps", island_data(phone.get(f"/events/{swim.pk}/waterkant"), "waterkant-data"))
+    spot = f"nieuw-{uuid.uuid4()}"
+    for body in (
+        {"swimmer": spot, "kind": "gast", "tapped_at": now.isoformat(), "first_name": "Noor"},
+        {"swimmer": spot, "kind": "in", "tapped_at": now.isoformat()},
+        {"swimmer": spot, "kind": "uit", "tapped_at": now.isoformat()},
+        {"swimmer": f"lid-{member.pk}", "kind": "in", "tapped_at": now.isoformat()},
+    ):
+        answer = phone.post(f"/events/{swim.pk}/waterkant/tik", json.dumps(body), content_type="application/json")
+        assert answer.status_code == 200, answer.content
+        check(definitions, "ShoreState", answer.json())
+    answer = phone.post(f"/events/{swim.pk}/waterkant/dicht", "{}", content_type="application/json")
+    check_error(definitions, answer, 409)
+
+
+@pytest.mark.django_db
 def test_samen_plonsen_s_props_and_answers_match_the_types(definitions, member, member_client, other_member):
     """apps.together on the stamp card: its props, the clubmates of "Met wie?", the briefing's answer, and
     a dip with a buddy (whose answer carries no advice) and one without (the calm line)."""

@@ -6,8 +6,8 @@
   (`staff_role` on the view, StaffRole; tests/adminpanel/test_staff_roles.py walks every /admin pattern):
   admin-only means `User.is_admin` (the admin role and a second factor: a role holder without one is a
   member); organiser pages (events, attendance, club messages) also open for `User.is_organiser`.
-- `member_required_json` / `admin_required_json`: JSON endpoints of the islands, which must get
-  JSON back (never a redirect to an HTML page they cannot show).
+- `member_required_json` / `admin_required_json` / `organiser_required_json`: JSON endpoints of the islands,
+  which must get JSON back (never a redirect to an HTML page they cannot show).
 """
 
 from enum import StrEnum
@@ -98,26 +98,33 @@ def member_required_json(view):
     return wrapper
 
 
-def admin_required_json(view):
-    """Anonymous: 401; anyone who does not act as admin: 403. Both with the admin screen's Dutch texts."""
+def staff_required_json(role: StaffRole):
+    """Anonymous: 401; anyone who does not act as `role`: 403. Both with the admin screen's Dutch texts."""
 
-    @wraps(view)
-    def wrapper(request, *args, **kwargs):
-        user = request.user
-        if not user.is_authenticated:
-            return error_response(
-                MESSAGE_ADMIN_SESSION_EXPIRED,
-                code=AccountRefusal.SESSION_EXPIRED,
-                status=401,
-                login_url=settings.LOGIN_URL,
-            )
-        if not user.is_admin:
-            return error_response(MESSAGE_NO_ADMIN, code=AccountRefusal.NOT_ADMIN, status=403)
-        return view(request, *args, **kwargs)
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            user = request.user
+            if not user.is_authenticated:
+                return error_response(
+                    MESSAGE_ADMIN_SESSION_EXPIRED,
+                    code=AccountRefusal.SESSION_EXPIRED,
+                    status=401,
+                    login_url=settings.LOGIN_URL,
+                )
+            if not acts_as(user, role):
+                return error_response(MESSAGE_NO_ADMIN, code=AccountRefusal.NOT_ADMIN, status=403)
+            return view(request, *args, **kwargs)
 
-    wrapper.staff_role = StaffRole.ADMIN  # type: ignore[attr-defined]
-    wrapper.answers_json = True  # type: ignore[attr-defined]  # so json_endpoint must wrap it (tests/core/test_errors.py)
-    return wrapper
+        wrapper.staff_role = role  # type: ignore[attr-defined]
+        wrapper.answers_json = True  # type: ignore[attr-defined]  # so json_endpoint must wrap it (tests/core/test_errors.py)
+        return wrapper
+
+    return decorator
+
+
+admin_required_json = staff_required_json(StaffRole.ADMIN)
+organiser_required_json = staff_required_json(StaffRole.ORGANISER)
 
 
 # The header of a member's pages (config/middleware.py) and of a queued tap sent later (offline-queue.ts).

@@ -194,3 +194,19 @@ def attendance_save(
                 detail=f"{len(present)} aanwezig",
             )
     return result
+
+
+def attendance_present(*, event: Event, user: User, organiser: User, now: datetime.datetime) -> AttendanceResult:
+    """`user` was at the swim (the shore list's "in het water"): in the caller's transaction, with the event's row
+    locked by it. A member already ticked stays as she is; a new one gets her stamp (one swim, one stamp: her own
+    dip of this swim is signed off instead). Refusals of the card (no active challenge …) are in the result."""
+    result = AttendanceResult()
+    record, created = Attendance.objects.select_related("user", "dip").get_or_create(
+        event=event, user=user, defaults={"signed_off_by": organiser}
+    )
+    if created:
+        pages_changed(EVENTS)
+    if record.dip_id is None:
+        record.signed_off_by = organiser
+        _stamp(record, event=event, now=now, result=result)
+    return result

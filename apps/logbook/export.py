@@ -28,7 +28,7 @@ from django.db.models import Model, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from apps.accounts.models import User
-from apps.attendance.models import Attendance
+from apps.attendance.models import Attendance, ShoreSwimmer
 from apps.challenges.models import ClubChallengeEntry, Dip, DipBuddy, UserBadge, UserChallenge, photo_storage
 from apps.club.models import Brrr, ClubSharing
 from apps.core.spreadsheets import BOM, neutralise
@@ -62,6 +62,7 @@ from .export_rows import (
     _second_factor,
     _series_membership,
     _series_skip,
+    _shore_times,
     _tagged_me,
     _together_settings,
     _waitlist_entry,
@@ -186,6 +187,13 @@ SECTIONS: list[ExportSection] = [
         ["event", "datum", "afgetekend_door", "afgetekend_op", "plons_id"],
         Attendance.objects.select_related("event", "signed_off_by").order_by("event__event_date", "pk"),
         _attendance,
+    ),
+    # "Aan de waterkant": kept on the day of the swim only (forget_shore_times), so only then in the export.
+    ExportSection(
+        "aan-de-waterkant",
+        ["event", "datum", "het_water_in_om", "eruit_om"],
+        ShoreSwimmer.objects.select_related("shore_list__event").order_by("shore_list__event__event_date", "pk"),
+        _shore_times,
     ),
     ExportSection(
         "agenda-en-e-mail",

@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from apps.accounts.models import User
-from apps.attendance.models import Attendance
+from apps.attendance.models import Attendance, ShoreSwimmer
 from apps.challenges.models import ClubChallengeEntry, Dip, DipBuddy, UserBadge, UserChallenge
 from apps.club.models import Brrr, ClubSharing
 from apps.events.models import EventParticipant, EventSeriesMember, EventSeriesSkip, EventWaitlistEntry
@@ -149,6 +149,16 @@ def _attendance(record: Attendance) -> dict:
         "afgetekend_door": organiser.display_name if organiser is not None else "",
         "afgetekend_op": _moment(record.created_at),
         "plons_id": record.dip_id or "",
+    }
+
+
+def _shore_times(swimmer: ShoreSwimmer) -> dict:
+    event = swimmer.shore_list.event
+    return {
+        "event": event.title,
+        "datum": _moment(event.event_date),
+        "het_water_in_om": _moment(swimmer.went_in_at),
+        "eruit_om": _moment(swimmer.came_out_at),
     }
 
 

@@ -91,6 +91,14 @@ JOBS: list[Job] = [
         minute=30,
     ),
     Job(
+        "forget_shore_times",
+        "forget_shore_times",
+        "de tijden van 'Aan de waterkant' weg na de dag van de zwempartij",
+        label="Waterkant-tijden vergeten",
+        hour=0,
+        minute=5,
+    ),
+    Job(
         "prune_audit_log",
         "prune_audit_log",
         "auditlog ouder dan AUDIT_KEEP_DAYS weg",

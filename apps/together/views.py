@@ -2,6 +2,7 @@
 briefing's "Ik heb het gelezen". Plain POST forms with redirect-after-post, except the briefing (JSON, from
 the stamp card)."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
@@ -236,8 +237,8 @@ def tagging(request):
 def veilig(request):
     """The same plain text for every member, in the member's header (the Admin button, the sign-out form):
     rendered once per member and release, served from the page cache after that. No shared scope: no write
-    changes it, only a deploy (the release is in every key)."""
-    return Page({})
+    changes it, only a deploy (the release is in every key) and the club's settings read from the environment."""
+    return Page({"shore_notice_minutes": settings.SHORE_NOTICE_MINUTES})
 
 
 @json_endpoint

@@ -407,6 +407,9 @@ DIP_SAME_SWIM_HOURS = env_int("DIP_SAME_SWIM_HOURS", 3)
 # The cold-water season starts on this day every year ("MM-DD"): the first stamp card visit after it shows
 # the safety briefing once (apps.together.safety).
 SAFETY_SEASON_START = env_str("SAFETY_SEASON_START", "10-01")
+# "Aan de waterkant" (the shore list at club swims): after this many minutes in the water a swimmer's name stands
+# out on the organiser's screen, quietly (no sound, no alarm); /veilig explains why shorter is often better.
+SHORE_NOTICE_MINUTES = env_int("SHORE_NOTICE_MINUTES", 15)
 
 
 # The site's own address, for invitation links built outside a request (management commands).

@@ -684,3 +684,36 @@ def admin_events_series() -> Visit:
     _weekly_series(member=UserFactory())
     EventFactory(title="Nieuwjaarsduik")
     return Visit("/admin/events/", AdminFactory(full_name="Anna Admin"))
+
+
+def shore_swim() -> Event:
+    """A club swim of today that started a while ago: members with a card, a guest of the link, two in the water (one
+    past the club's limit), one out. Long names, as at a real swim."""
+    from apps.attendance.shore import shore_tap
+
+    now = timezone.localtime()
+    start = max(now - datetime.timedelta(minutes=40), now.replace(hour=0, minute=0, second=0, microsecond=0))
+    event = EventFactory(
+        title="Zondagochtendduik bij de Noordwijkerhoutsestrandopgang", event_date=start, open_for_guests=True
+    )
+    organiser = AdminFactory(full_name="Olga Organisator")
+    for name in ("Anna de Vries", "Bram Buddy", "Carla Koudwater-Van den Heuvelenberg", "Daan Dapper"):
+        member = UserFactory(full_name=name)
+        EventParticipantFactory(event=event, user=member)
+    EventGuestFactory(event=event, name="Gijs Gast")
+    members = {user.full_name: user for user in User.objects.filter(event_participations__event=event)}
+    taps = [("Anna de Vries", "in", 20), ("Bram Buddy", "in", 12), ("Daan Dapper", "in", 15), ("Daan Dapper", "uit", 5)]
+    for name, kind, minutes_ago in taps:
+        moment = max(now - datetime.timedelta(minutes=minutes_ago), start)
+        shore_tap(
+            event_id=event.pk, organiser=organiser, swimmer=f"lid-{members[name].pk}", kind=kind, tapped_at=moment
+        )
+    return event
+
+
+@screen("waterkant")
+def waterkant() -> Visit:
+    from tests.factories import OrganiserFactory
+
+    event = shore_swim()
+    return Visit(f"/events/{event.pk}/waterkant", OrganiserFactory(full_name="Otto Organisator"))

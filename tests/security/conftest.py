@@ -16,7 +16,7 @@ from django.db import transaction
 from django.test import Client
 
 from apps.accounts.models import User, UserRole
-from apps.attendance.models import Attendance
+from apps.attendance.models import Attendance, ShoreList, ShoreSwimmer
 from apps.challenges.models import (
     Badge,
     Challenge,
@@ -97,6 +97,8 @@ GUARDED_MODELS = [
     MeetupParticipant,
     DipBuddy,
     Reply,
+    ShoreList,
+    ShoreSwimmer,
 ]
 
 

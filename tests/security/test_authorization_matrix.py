@@ -35,7 +35,7 @@ from django.utils import timezone
 from apps.accounts.access import MESSAGE_ADMIN_SESSION_EXPIRED, MESSAGE_NO_ADMIN, MESSAGE_SESSION_EXPIRED, StaffRole
 from apps.accounts.models import User, UserRole
 from apps.accounts.second_factor import MESSAGE_SECOND_FACTOR_REQUIRED
-from apps.attendance.models import Attendance
+from apps.attendance.models import Attendance, ShoreList, ShoreSwimmer
 from apps.challenges.models import ClubChallenge, ClubChallengeEntry, Dip, UserBadge, UserChallenge
 from apps.club.models import Brrr, ClubSharing, HiddenItem
 from apps.club.services import MESSAGE_BRRR_NOT_HERE, MESSAGE_NOT_ADMIN
@@ -214,6 +214,12 @@ ACCESS: dict[str, str] = {
     "adminpanel_event_guests_invite": "admin",
     "adminpanel_event_lists_csv": "admin",
     "adminpanel_event_lists_xlsx": "admin",
+    # "Aan de waterkant": the organisers (and admins) of a club swim, on the day; members get the usual refusal.
+    "event_waterkant": "admin",
+    "event_waterkant_state": "admin_json",
+    "event_waterkant_tap": "admin_json",
+    "event_waterkant_member": "admin_json",
+    "event_waterkant_close": "admin_json",
     # One event with the names of who goes: every signed-in member of the club.
     "event": "member",
     "postal_address": "member_post",
@@ -352,6 +358,11 @@ REGEX_URLS: dict[str, Callable[[World], str]] = {
 # Which object fills a URL parameter, per route (the default is by parameter name).
 URL_ARGS: dict[str, Callable[[World], dict]] = {
     "adminpanel_event_guests_invite": lambda w: {"event_id": _past_guest(w).event_id},
+    # The shore list takes taps on the day of the swim: a swim of today with the member on it.
+    **{
+        f"event_waterkant{name}": lambda w: {"event_id": _swim_today(w).pk}
+        for name in ("", "_state", "_tap", "_member", "_close")
+    },
     # The other member's place: a member may only ever give up their own.
     "event_leave": lambda w: {"event_id": w.participation.event_id},
     # A weekly series with a coming date (issue 34 §3); for Ik stop the other member comes every week.
@@ -370,6 +381,17 @@ URL_ARGS: dict[str, Callable[[World], dict]] = {
     "account_export_file": lambda w: {"token": _member_export_link(w)},
     "club_badge_share": lambda w: {"award_id": w.user_badge.pk},
 }
+
+
+def _swim_today(world: World):
+    now = timezone.localtime()
+    event, created = Event.objects.get_or_create(
+        title="Waterkantduik",
+        defaults={"event_date": max(now - datetime.timedelta(hours=1), now.replace(hour=0, minute=0, second=0))},
+    )
+    if created:
+        EventParticipant.objects.create(event=event, user=world.member)
+    return event
 
 
 def _guest_event(world: World):
@@ -1181,6 +1203,28 @@ ROUTES: dict[str, Route] = {
         expect={
             "admin": Expect(302, refused=True, then=lambda w: not Attendance.objects.filter(user=w.member).exists())
         },
+    ),
+    # The organiser's phone at the water: a tap, a member added by name, "Iedereen is eruit"; each answers the list.
+    "event_waterkant_tap": Route(
+        method="POST",
+        json_body=True,
+        data=lambda w: {"swimmer": f"lid-{w.member.pk}", "kind": "in", "tapped_at": timezone.now().isoformat()},
+        expect={
+            "admin": Expect(
+                200, then=lambda w: ShoreSwimmer.objects.get(user=w.member, went_in_at__isnull=False) is not None
+            )
+        },
+    ),
+    "event_waterkant_member": Route(
+        method="POST",
+        json_body=True,
+        data=lambda w: {"name": w.other_member.email},
+        expect={"admin": Expect(200, then=lambda w: ShoreSwimmer.objects.get(user=w.other_member) is not None)},
+    ),
+    "event_waterkant_close": Route(
+        method="POST",
+        json_body=True,
+        expect={"admin": Expect(200, then=lambda w: ShoreList.objects.get(closed_at__isnull=False) is not None)},
     ),
     "account_export": Route(
         method="POST",

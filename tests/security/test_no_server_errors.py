@@ -244,6 +244,16 @@ WRITES = [
     Write("adminpanel_users", ("admin",), ("cursor", "sort", "q"), method="get", answers_json=True),
     Write("adminpanel_invitations", ("admin",), ("cursor", "sort", "q"), method="get", answers_json=True),
     Write("adminpanel_user_delete", ("member", "admin"), answers_json=True, kwargs={"user_id": "other_member"}),
+    # Aan de waterkant: the phone's JSON (the world's event is not today: a tap is refused, in Dutch).
+    Write(
+        "event_waterkant_tap",
+        ("member", "admin"),
+        json_keys=("swimmer", "kind", "tapped_at", "first_name"),
+        kwargs={"event_id": "event"},
+    ),
+    Write("event_waterkant_member", ("member", "admin"), json_keys=("name",), kwargs={"event_id": "event"}),
+    Write("event_waterkant_close", ("member", "admin"), answers_json=True, kwargs={"event_id": "event"}),
+    Write("event_waterkant_state", ("member", "admin"), method="get", answers_json=True, kwargs={"event_id": "event"}),
     Write(
         "adminpanel_user_organiser", ("member", "admin"), json_keys=("organiser",), kwargs={"user_id": "other_member"}
     ),
@@ -328,6 +338,7 @@ NO_INPUT = {
     "badge_art",
     "events",
     "meetup",  # one afspraak's page (/samen/<id>)
+    "event_waterkant",  # the shore list's page; its island writes through the JSON above
     "event_ics",
     "calendar_feed",
     "adminpanel",

@@ -4,7 +4,8 @@
  * - The islands' JS and CSS are precached (Workbox); other static files are cached as they are used.
  * - Pages: the member's own, kept on the phone and shown at once when that is safe, else network first
  *   (src/sw/pages.ts).
- * - Background Sync sends the dips tapped without signal (src/lib/offline-queue.ts).
+ * - Background Sync sends the dips tapped without signal (src/lib/offline-queue.ts), and the shore list's taps
+ *   (src/waterkant/shore-queue.ts).
  * - Web Push: every push shows a notification (src/pwa/notification.ts); a tap opens its page, in a window of
  *   the app that is already open when there is one.
  */
@@ -12,6 +13,7 @@ import { cleanupOutdatedCaches, precacheAndRoute } from "workbox-precaching";
 import { registerRoute } from "workbox-routing";
 import { StaleWhileRevalidate } from "workbox-strategies";
 import { SYNC_TAG, flushQueue } from "../lib/offline-queue";
+import { SHORE_SYNC_TAG, sendWaitingTaps } from "../waterkant/shore-queue";
 import { notificationFor, safePath } from "../pwa/notification";
 import { SUBSCRIBE_URL, deviceLabel, keyBytes } from "../pwa/push-shared";
 import { PAGES_AFTER_DIP } from "../lib/kept-pages";
@@ -82,6 +84,7 @@ self.addEventListener("fetch", (event) => {
 self.addEventListener("sync", (event) => {
   const sync = event as ExtendableEvent & { tag?: string };
   if (sync.tag === SYNC_TAG) sync.waitUntil(sendQueuedTaps());
+  if (sync.tag === SHORE_SYNC_TAG) sync.waitUntil(sendShoreTaps());
 });
 
 self.addEventListener("push", (event) => {
@@ -136,12 +139,25 @@ async function openPage(path: string): Promise<void> {
   await self.clients.openWindow(target);
 }
 
+/** Whose session the browser holds: the member cookie where the worker can read it, else the kept pages' name. */
+async function sessionOwner(): Promise<string | null> {
+  const session = await sessionMember();
+  return session.known ? session.member : await currentMember();
+}
+
+async function sendShoreTaps(): Promise<void> {
+  const member = await sessionOwner();
+  if (member === null) return; // signed out: the taps wait for their organiser's next page
+  const answers = await sendWaitingTaps({ member });
+  // A tap that found no connection keeps waiting: fail the sync so that the browser tries again.
+  if (answers.some((answer) => answer.status === 0)) throw new Error("Nog geen verbinding");
+}
+
 async function sendQueuedTaps(): Promise<void> {
   // Only the taps of the member whose session the browser now holds (A's taps never go with B's): the
   // member cookie says it where the worker can read it, else the kept pages' name. The server checks it
   // again (the tap's X-Koud-Member) and keeps another member's tap waiting.
-  const session = await sessionMember();
-  const member = session.known ? session.member : await currentMember();
+  const member = await sessionOwner();
   if (member === null) return; // signed out: the taps wait for their member's next page
   const results = await flushQueue({ member });
   // A tap that found no connection keeps waiting: fail the sync so that the browser tries again.
