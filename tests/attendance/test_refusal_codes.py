@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from apps.attendance.services import attendance_save
-from apps.challenges.services import dips
+from apps.challenges.services import dip_rules
 from apps.core.formatting import dutch_date
 from tests.factories import (
     AdminFactory,
@@ -43,7 +43,7 @@ def test_each_refusal_of_the_card_is_told_by_its_code_whatever_its_sentence(sett
     full, card = _participant(swim, "Vera Vol", card_started=long_ago, challenge__target_dips=1)
     DipFactory(user_challenge=card, number=1, dip_date=day - datetime.timedelta(days=2))
     later, _ = _participant(swim, "Lars Later", card_started=now)
-    monkeypatch.setattr(dips, "MESSAGE_DAILY_LIMIT_THAT_DAY", "Die dag ({date}) heeft al een plons.")
+    monkeypatch.setattr(dip_rules, "MESSAGE_DAILY_LIMIT_THAT_DAY", "Die dag ({date}) heeft al een plons.")
     reword_refusals(monkeypatch)
 
     result = attendance_save(

@@ -112,6 +112,7 @@ NOT_A_PAGE = {
     "adminpanel_event_edit": "an event's edit form: axe in tests/e2e/test_club_swim.py",
     "event": "an event's own page: axe in tests/e2e/test_club_swim.py (with replies: tests/e2e/test_replies.py)",
     "meetup": "an afspraak's own page, with its replies: axe in tests/e2e/test_replies.py",
+    "event_waterkant": "a club swim's shore list: axe in tests/e2e/test_waterkant.py (a swimmer past the limit)",
     "adminpanel_event_cancel": "a POST form of /admin/events/<id> (checked with that page)",
     "adminpanel_event_attendance": "a POST form of /admin/events/<id> (checked with that page)",
     "adminpanel_event_guests_invite": "a POST form of /admin/events/<id> (checked with that page)",

@@ -9,6 +9,7 @@ from django.utils import timezone
 from apps.attendance.models import Attendance, ShoreList, ShoreSwimmer
 from tests.e2e.conftest import PHONE, screenshot, sign_in
 from tests.e2e.screens import shore_swim
+from tests.e2e.test_accessibility import assert_no_violations
 from tests.e2e.test_pwa import controlled_by_the_service_worker
 from tests.factories import AdminFactory, EventFactory, EventParticipantFactory, OrganiserFactory, UserFactory
 
@@ -128,6 +129,7 @@ def test_the_longest_swimmer_past_the_limit_stands_out_quietly(page, settings):
     top.get_by_text("Langst erin: Anna de Vries").wait_for()
     assert "wk-top--long" in (top.get_attribute("class") or "")  # 20 minutes, past the club's 15
     assert page.locator("audio, video").count() == 0
+    assert_no_violations(page, "event_waterkant, a swimmer past the limit")
     for width in (320, PHONE["width"], 1280):
         page.set_viewport_size({"width": width, "height": 844 if width < 1280 else 900})
         assert page.evaluate(NO_SIDEWAYS_SCROLL), width
