@@ -6,9 +6,7 @@ import datetime
 import uuid
 
 import pytest
-import time_machine
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
 from apps.attendance.models import Attendance, ShoreList, ShoreSwimmer
 from apps.attendance.refusals import ShoreRefusal
@@ -29,14 +27,6 @@ from tests.factories import (
 pytestmark = pytest.mark.django_db
 
 MINUTE = datetime.timedelta(minutes=1)
-
-
-@pytest.fixture
-def now():
-    """11:00 today (local), the clock stopped there: the swim started at 10:00, never across midnight."""
-    moment = timezone.make_aware(datetime.datetime.combine(timezone.localdate(), datetime.time(11, 0)))
-    with time_machine.travel(moment, tick=False):
-        yield moment
 
 
 @pytest.fixture

@@ -5,22 +5,13 @@ import datetime
 import json
 
 import pytest
-import time_machine
 from django.test import Client
-from django.utils import timezone
 
 from apps.accounts.access import MEMBER_HEADER, member_mark
 from apps.attendance.models import Attendance, ShoreSwimmer
 from tests.factories import EventFactory, EventParticipantFactory, OrganiserFactory, UserChallengeFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def now():
-    moment = timezone.make_aware(datetime.datetime.combine(timezone.localdate(), datetime.time(11, 0)))
-    with time_machine.travel(moment, tick=False):
-        yield moment
 
 
 @pytest.fixture
