@@ -134,3 +134,9 @@ MEMBER_HEADER = "X-Koud-Member"
 def member_mark(user_id: int) -> str:
     """The opaque id of a member that their pages carry (X-Koud-Member) and the stamp card gets in its props."""
     return salted_hmac("koud.service-worker.member", str(user_id)).hexdigest()[:32]
+
+
+def queued_by_another_member(request) -> bool:
+    """A tap kept on a shared phone by another member than the one signed in now: the phone keeps it for her."""
+    owner = request.headers.get(MEMBER_HEADER)
+    return bool(owner) and owner != member_mark(request.user.pk)

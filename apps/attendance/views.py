@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
-from apps.accounts.access import MEMBER_HEADER, member_mark, organiser_required, organiser_required_json
+from apps.accounts.access import member_mark, organiser_required, organiser_required_json, queued_by_another_member
 from apps.audit.services import AuditMeta
 from apps.core.errors import json_endpoint
 from apps.events.models import Event
@@ -81,8 +81,7 @@ def _moment(value: object) -> datetime.datetime:
 @require_POST
 def event_waterkant_tap(request, event_id: int):
     """One tap from the phone's queue: `{"swimmer", "kind", "tapped_at", "first_name"?}`; answers the list."""
-    owner = request.headers.get(MEMBER_HEADER)
-    if owner and owner != member_mark(request.user.pk):
+    if queued_by_another_member(request):
         # Kept on a shared phone by another organiser: the phone keeps it for her next session.
         raise ShoreError(MESSAGE_OTHER_MEMBER, code=ShoreRefusal.SHORE_OTHER_MEMBER, status=409)
     body = _body(request)

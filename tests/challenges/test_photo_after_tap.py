@@ -156,3 +156,10 @@ def test_the_photo_needs_a_csrf_token(member, card):
     assert photo_after(client, dip.pk, data=image_bytes()).status_code == 403
     dip.refresh_from_db()
     assert not dip.photo
+
+
+def test_a_dip_queued_by_another_member_on_this_phone_waits_for_them(client, member, other_member, card):
+    client.force_login(other_member)
+    response = client.post("/challenge/plons", HTTP_X_KOUD_MEMBER=member_mark(member.pk))
+    assert response.status_code == 409 and response.json()["code"] == "other_member"
+    assert not Dip.objects.filter(user__in=[member, other_member]).exists()

@@ -8,7 +8,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from apps.accounts.access import MEMBER_HEADER, member_mark, member_required_action, member_required_json
+from apps.accounts.access import member_required_action, member_required_json, queued_by_another_member
 from apps.core.errors import DomainError, json_endpoint
 from apps.core.numbers import whole_number
 from apps.core.page_cache import CATALOGUE, TOGETHER, Page, cached_page
@@ -54,8 +54,7 @@ def register_dip(request):
     card that is not done): reading and decoding a photo is the expensive part. CSRF is checked next,
     which reads the body; that is why this view installs its upload handlers before it.
     """
-    owner = request.headers.get(MEMBER_HEADER)
-    if owner and owner != member_mark(request.user.pk):
+    if queued_by_another_member(request):
         # A tap queued on a shared phone by another member than the one signed in now: not theirs to send.
         # Refused before anything is read; the phone keeps the tap for its member's next session.
         raise ChallengeError(MESSAGE_OTHER_MEMBER, code=DipRefusal.OTHER_MEMBER, status=409)

@@ -3,7 +3,7 @@
 from django.http import JsonResponse
 from django.views.decorators.http import require_POST
 
-from apps.accounts.access import MEMBER_HEADER, member_mark, member_required_json
+from apps.accounts.access import member_required_json, queued_by_another_member
 from apps.core.errors import DomainError, json_endpoint
 
 from ..card_payloads import dip_payload, dip_signed_off, stamp_card_props
@@ -28,8 +28,7 @@ PHOTO_AFTER_TAP_FIELD = "photo_after_tap"
 @member_required_json
 @require_POST
 def update_dip(request, dip_id: int):
-    owner = request.headers.get(MEMBER_HEADER)
-    if owner and owner != member_mark(request.user.pk):
+    if queued_by_another_member(request):
         # A photo queued on a shared phone by another member than the one signed in now: it stays on the phone.
         raise ChallengeError(MESSAGE_OTHER_MEMBER, code=DipRefusal.OTHER_MEMBER, status=409)
     upload_size_check(request)  # before the body is read
