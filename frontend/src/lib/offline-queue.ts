@@ -22,6 +22,7 @@
  */
 
 import { REFUSAL } from "./refusal-codes";
+import { idbOpen, idbRun } from "./idb";
 
 const DB_NAME = "koud-offline";
 const DB_VERSION = 1;
@@ -71,33 +72,14 @@ export interface SendResult {
 }
 
 function openDb(): Promise<IDBDatabase> {
-  return new Promise((resolve, reject) => {
-    const request = indexedDB.open(DB_NAME, DB_VERSION);
-    request.onupgradeneeded = () => {
-      const store = request.result.createObjectStore(STORE, { keyPath: "seq", autoIncrement: true });
-      store.createIndex("requestId", "requestId", { unique: true });
-    };
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error ?? new Error("IndexedDB"));
+  return idbOpen(DB_NAME, DB_VERSION, (db) => {
+    const store = db.createObjectStore(STORE, { keyPath: "seq", autoIncrement: true });
+    store.createIndex("requestId", "requestId", { unique: true });
   });
 }
 
-async function withStore<T>(
-  mode: IDBTransactionMode,
-  work: (store: IDBObjectStore) => IDBRequest<T>,
-): Promise<T> {
-  const db = await openDb();
-  try {
-    return await new Promise<T>((resolve, reject) => {
-      const tx = db.transaction(STORE, mode);
-      const request = work(tx.objectStore(STORE));
-      tx.oncomplete = () => resolve(request.result);
-      tx.onerror = () => reject(tx.error ?? new Error("IndexedDB"));
-      tx.onabort = () => reject(tx.error ?? new Error("IndexedDB"));
-    });
-  } finally {
-    db.close();
-  }
+function withStore<T>(mode: IDBTransactionMode, work: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
+  return idbRun(openDb, STORE, mode, work);
 }
 
 /** Stores a tap at the end of the queue (a second store of the same request id is ignored). */

@@ -7,6 +7,7 @@
  * Used by the page and by the service worker's Background Sync (a page closed before the signal came back), so it
  * touches nothing but IndexedDB and fetch.
  */
+import { idbOpen, idbRun } from "../lib/idb";
 import type { ShoreTap } from "./shore-taps";
 import type { ShoreState } from "./types";
 
@@ -22,31 +23,15 @@ export interface TapAnswer {
 }
 
 function openDb(): Promise<IDBDatabase> {
-  return new Promise((resolve, reject) => {
-    const request = indexedDB.open(DB_NAME, DB_VERSION);
-    request.onupgradeneeded = () => {
-      const taps = request.result.createObjectStore(TAPS, { keyPath: "seq", autoIncrement: true });
-      taps.createIndex("id", "id", { unique: true });
-      request.result.createObjectStore(LISTS, { keyPath: "event_id" });
-    };
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error ?? new Error("IndexedDB"));
+  return idbOpen(DB_NAME, DB_VERSION, (db) => {
+    const taps = db.createObjectStore(TAPS, { keyPath: "seq", autoIncrement: true });
+    taps.createIndex("id", "id", { unique: true });
+    db.createObjectStore(LISTS, { keyPath: "event_id" });
   });
 }
 
-async function withStore<T>(name: string, mode: IDBTransactionMode, work: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
-  const db = await openDb();
-  try {
-    return await new Promise<T>((resolve, reject) => {
-      const tx = db.transaction(name, mode);
-      const request = work(tx.objectStore(name));
-      tx.oncomplete = () => resolve(request.result);
-      tx.onerror = () => reject(tx.error ?? new Error("IndexedDB"));
-      tx.onabort = () => reject(tx.error ?? new Error("IndexedDB"));
-    });
-  } finally {
-    db.close();
-  }
+function withStore<T>(name: string, mode: IDBTransactionMode, work: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
+  return idbRun(openDb, name, mode, work);
 }
 
 export async function keepTap(tap: ShoreTap): Promise<void> {
