@@ -1,6 +1,7 @@
 """Every page of the app, member and admin, with the data that makes it look like real use.
 
-The page-width test (test_page_widths.py) opens each screen listed here at phone and laptop widths.
+The screen walk (test_screens.py) opens each screen listed here at phone and laptop widths and measures its
+tap targets.
 A new page: add one function with `@screen("name")` that creates its data and returns
 `Visit(path, user)`. `user` is None for an anonymous visitor; the function runs inside the test, with
 the live server's database.

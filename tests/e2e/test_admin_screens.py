@@ -10,7 +10,7 @@ from apps.invitations.services import invitation_create
 from tests.e2e.conftest import screenshot, sign_in
 from tests.e2e.screens import member_with_card
 from tests.e2e.test_accessibility import assert_no_violations
-from tests.e2e.test_page_widths import NEXT_FRAME, OVERFLOW_REPORT
+from tests.e2e.test_screens import NEXT_FRAME, OVERFLOW_REPORT
 from tests.factories import AdminFactory, EventFactory, EventGuestFactory
 
 # Every action button of the invitation table lies whole inside the table's box, which does not scroll.
