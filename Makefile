@@ -18,7 +18,7 @@ DJANGO_DEBUG ?= false
 # Links in mails and printed invitations follow the port; localhost, not 127.0.0.1: browsers refuse passkeys on an IP address.
 SITE_URL ?= http://localhost:$(PORT)
 
-.PHONY: run test install frontend chromium nginx caddy pg-client lint typecheck e2e
+.PHONY: run test install frontend chromium nginx caddy pg-client lint typecheck e2e screenshots
 
 run: install frontend
 	@# The steps live in tools/serve_demo.sh: the newcomer's journey in CI (tests/newcomer/) runs the same script.
@@ -81,7 +81,11 @@ typecheck: install
 	$(PY) -m mypy
 
 e2e: install frontend chromium
-	$(PY) -m pytest tests/e2e $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(PYTEST_WORKERS) tests/e2e $(PYTEST_ARGS)
+
+# The browser tests with a screenshot of every screen they open, to look at: test-artifacts/screenshots/.
+screenshots: install frontend chromium
+	SCREENSHOTS=1 $(PY) -m pytest -n $(PYTEST_WORKERS) tests/e2e $(PYTEST_ARGS)
 
 # Load data on PostgreSQL (its own database), gunicorn with production settings on 127.0.0.1, wrk at
 # 16 connections. Writes bench/results/latest.md and the table in docs/performance.md. See bench/README.md.

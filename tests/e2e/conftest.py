@@ -13,6 +13,19 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 PHONE = {"width": 390, "height": 844}
+# Screenshots are for a person to look at (`make screenshots`): with SCREENSHOTS=1 every named one and one after
+# each browser test land in test-artifacts/screenshots/. Without it only a failed test leaves one: a full-page
+# screenshot costs a third of a second, and nobody looks at them in CI.
+LOOKING = os.environ.get("SCREENSHOTS", "") not in ("", "0")
+FAILED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.failed:
+        item.stash[FAILED] = True
+    return report
 
 
 def pytest_collection_modifyitems(items):
@@ -62,19 +75,29 @@ def page(browser, live_server, request):
     page.base_url = live_server.url
     page.js_errors = errors
     yield page
-    screenshot(page, request.node.name)
+    if request.node.stash.get(FAILED, False):
+        save_screenshot(page, request.node.name)
+    else:
+        screenshot(page, request.node.name)
     context.close()
 
 
-def screenshot(page, name: str) -> Path:
+def screenshot(target, name: str, *, full_page: bool = True) -> None:
+    """A screenshot of a page (the whole page unless `full_page` is False) or of one element (a locator), for a
+    person to look at: only with SCREENSHOTS=1 (LOOKING)."""
+    if LOOKING:
+        save_screenshot(target, name, full_page=full_page)
+
+
+def save_screenshot(target, name: str, *, full_page: bool = True) -> None:
     """Screenshots are test artefacts (not committed): test-artifacts/screenshots/<name>.png."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / (re.sub(r"[^A-Za-z0-9_.-]+", "_", name) + ".png")
+    options = {"full_page": True} if full_page and hasattr(target, "set_viewport_size") else {}
     try:
-        page.screenshot(path=str(path), full_page=True)
+        target.screenshot(path=str(path), **options)
     except Exception:  # noqa: BLE001,S110 - a failed screenshot must not hide the test's own result
         pass
-    return path
 
 
 def sign_in(page, user) -> None:

@@ -3,7 +3,6 @@ member, and a challenge made in the Django admin with an uploaded badge image an
 
 import datetime
 import io
-import os
 from pathlib import Path
 
 import openpyxl
@@ -11,17 +10,14 @@ import pytest
 from PIL import Image
 
 from apps.challenges.models import Challenge, UserBadge
-from tests.e2e.conftest import ARTIFACTS, sign_in
+from tests.e2e.conftest import screenshot, sign_in
 from tests.factories import AdminFactory, DipFactory, UserBadgeFactory, UserChallengeFactory, UserFactory
 
-# Named screenshots at phone and desktop width, beside the per-test ones.
-SHOTS = Path(os.environ.get("I15_SHOTS", str(ARTIFACTS / "issue-15")))
 DESKTOP = {"width": 1280, "height": 900}
 
 
 def shoot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}-{page.viewport_size['width']}.png"), full_page=True)
+    screenshot(page, f"insights-{name}-{page.viewport_size['width']}")
 
 
 def new_page_for(page, user, viewport=None):

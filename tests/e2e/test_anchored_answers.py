@@ -4,7 +4,7 @@ drawn there, inside the screen and above the bottom tab bar, not at the top of t
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import ARTIFACTS, sign_in
+from tests.e2e.conftest import screenshot, sign_in
 from tests.factories import ClubChallengeFactory, EventFactory, UserFactory
 
 PLACE = """element => {
@@ -40,6 +40,5 @@ def test_the_answer_to_doe_mee_is_in_view(page):
     expect(answer).to_be_visible()
     expect(page.locator(".messages .message")).to_have_count(0)
     assert_comes_into_view(page, answer)
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "doe-mee-answer-390.png"))
+    screenshot(page, "doe-mee-answer-390", full_page=False)
     assert page.js_errors == []

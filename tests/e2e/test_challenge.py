@@ -4,7 +4,7 @@ from playwright.sync_api import expect
 
 from apps.challenges.models import Challenge, Dip, UserChallenge
 from tests.challenges.photo_samples import image_bytes
-from tests.e2e.conftest import sign_in
+from tests.e2e.conftest import screenshot, sign_in
 from tests.factories import UserFactory
 
 
@@ -120,7 +120,7 @@ def test_the_cards_button_is_painted_before_the_island_and_then_is_the_islands(p
     button = plain.get_by_role("button", name="Plons registreren")
     expect(button).to_be_visible()
     expect(button).to_be_disabled()
-    plain.screenshot(path="test-artifacts/challenge-before-island.png")
+    screenshot(plain, "challenge-before-island", full_page=False)
     without_js.close()
 
     page.goto(page.base_url + "/challenge")

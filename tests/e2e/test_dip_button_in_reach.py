@@ -5,7 +5,7 @@ is chosen (the preview takes room). By layout, never by shrinking the button und
 import pytest
 
 from tests.challenges.photo_samples import image_bytes
-from tests.e2e.conftest import ARTIFACTS, sign_in
+from tests.e2e.conftest import screenshot, sign_in
 from tests.e2e.screens import member_with_card
 
 SIZES = [(320, 568), (360, 740), (390, 844)]
@@ -34,8 +34,7 @@ def _assert_in_reach(page, label: str) -> None:
 
 def _viewport_shot(page, name: str) -> None:
     """What the member sees on opening (not the full page: the sticky action sits where the screen ends)."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    screenshot(page, name, full_page=False)
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import ARTIFACTS, screenshot, sign_in
+from tests.e2e.conftest import screenshot, sign_in
 from tests.factories import EventFactory, EventParticipantFactory, UserFactory
 
 AMSTERDAM = zoneinfo.ZoneInfo("Europe/Amsterdam")
@@ -66,8 +66,7 @@ def test_sign_up_and_cancel_from_the_dashboard(page, events):
     expect(card).to_contain_text("4 / 10 deelnemers")
     assert events.participants.filter(user=member).exists()
     screenshot(page, "events_dashboard_joined")
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.locator("#samen").screenshot(path=str(ARTIFACTS / "events_section_joined.png"))
+    screenshot(page.locator("#samen"), "events_section_joined")
 
     card.get_by_role("button", name="Afmelden").click()
 

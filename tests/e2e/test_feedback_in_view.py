@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import ARTIFACTS, sign_in
+from tests.e2e.conftest import screenshot, sign_in
 from tests.e2e.screens import member_with_card
 
 PHONE = {"width": 390, "height": 844}
@@ -30,8 +30,7 @@ def assert_in_view(locator, what: str, *, in_dialog: bool = False) -> None:
 
 def in_view_screenshot(page, name: str) -> None:
     """What the member sees: the screen, not the whole page."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"feedback-in-view-{name}-390.png"))
+    screenshot(page, f"feedback-in-view-{name}-390", full_page=False)
 
 
 def message(page, text: str):

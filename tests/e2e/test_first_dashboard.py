@@ -3,7 +3,7 @@ plons?" and "Start Nu" inside the screen, above the bottom tab bar, without scro
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import ARTIFACTS, sign_in
+from tests.e2e.conftest import screenshot, sign_in
 from tests.factories import UserFactory
 
 PLACE = """element => {
@@ -26,8 +26,7 @@ def test_start_nu_is_in_view_on_a_new_members_phone(page):
     place = start.evaluate(PLACE)
     assert place["scrollY"] == 0, place
     assert place["top"] >= 0 and place["bottom"] <= place["limit"] and place["height"] >= 44, place
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "first-dashboard-390.png"))
+    screenshot(page, "first-dashboard-390", full_page=False)
     start.click()
     expect(page).to_have_url(page.base_url + "/challenge")
     assert page.js_errors == []

@@ -8,7 +8,7 @@ from django.utils import timezone
 from apps.challenges.models import Challenge, UserChallenge
 from apps.challenges.services.dips import dip_register
 from tests.challenges.photo_samples import image_bytes
-from tests.e2e.conftest import ARTIFACTS, CHROMIUM, PHONE, screenshot, sign_in
+from tests.e2e.conftest import CHROMIUM, PHONE, screenshot, sign_in
 from tests.factories import UserFactory
 
 WAITING = "Wacht op verbinding"
@@ -102,7 +102,7 @@ def test_two_dips_tapped_offline_arrive_once_each_with_photo_and_tap_time(page, 
     page.reload()
     page.get_by_text(WAITING).nth(1).wait_for()
     assert page.get_by_text(WAITING).count() == 2
-    page.screenshot(path=str(ARTIFACTS / "offline-card.png"), full_page=True)
+    screenshot(page, "offline-card")
 
     page.context.set_offline(False)
     page.get_by_text("Nog 3 plonsen te gaan!").wait_for()

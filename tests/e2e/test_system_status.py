@@ -12,11 +12,10 @@ from apps.operations.heartbeat import heartbeat_beat
 from apps.operations.jobs import JOBS
 from apps.operations.models import Heartbeat, JobRun
 from apps.operations.status import status_refresh
-from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.conftest import screenshot
 from tests.e2e.test_admin_insights import new_page_for
 from tests.factories import AdminFactory
 
-SHOTS = ARTIFACTS / "issue-32"
 WIDTHS = [{"width": 320, "height": 800}, {"width": 390, "height": 844}, {"width": 1280, "height": 900}]
 
 
@@ -42,8 +41,7 @@ def test_the_card_is_green_then_names_what_stopped(page, machinery, viewport):
     card.scroll_into_view_if_needed()
     assert card.get_by_role("heading", name="Systeemstatus").is_visible()
     assert card.get_by_text("Alles draait.").is_visible()
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    card.screenshot(path=str(SHOTS / f"green-{viewport['width']}.png"))
+    screenshot(card, f"system-status-green-{viewport['width']}")
 
     # The worker stopped twenty minutes ago, the backup three days ago.
     stopped = timezone.now() - datetime.timedelta(minutes=20)
@@ -58,6 +56,6 @@ def test_the_card_is_green_then_names_what_stopped(page, machinery, viewport):
     since = moment(stopped, now=timezone.now())
     assert card.get_by_text(f"De e-mailworker draait niet sinds {since}").first.is_visible()
     assert card.get_by_text("Er is sinds 3 dagen geen back-up gemaakt").first.is_visible()
-    card.screenshot(path=str(SHOTS / f"red-{viewport['width']}.png"))
+    screenshot(card, f"system-status-red-{viewport['width']}")
     widths = admin_page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert widths[0] <= widths[1], f"the page scrolls sideways at {viewport['width']} px: {widths}"
