@@ -9,9 +9,6 @@ PYTEST_ARGS ?=
 # pytest-xdist workers for make test (each with its own test database and Redis database, tests/conftest.py);
 # 0 runs the suite in this process.
 PYTEST_WORKERS ?= 2
-# Tests that share servers, a bucket or one process's state (the newcomer journey: one demo server for its
-# tests): after the rest, in one process.
-SERIAL_TESTS = tests/cluster tests/deploy tests/s3 tests/test_payload_contract.py tests/newcomer
 # `make run` serves the demo like a real site (the Dutch 404 and 500 pages); DJANGO_DEBUG=true for Django's debug pages.
 PORT ?= 8000
 DJANGO_DEBUG ?= false
@@ -32,8 +29,8 @@ test: install frontend chromium nginx caddy pg-client typecheck
 	cd frontend && npm run typecheck && npm test
 	$(PY) -m ruff check .
 	$(PY) manage.py makemigrations --check --dry-run
-	$(PY) -m pytest -n $(PYTEST_WORKERS) $(addprefix --ignore=,$(SERIAL_TESTS)) $(PYTEST_ARGS)
-	$(PY) -m pytest $(SERIAL_TESTS) $(PYTEST_ARGS)
+	@# --dist loadgroup: the tests that share a server run one after another in one worker (SERIAL in tests/conftest.py).
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 	@# make run's embedded SQLite: every page and the compiled queries once more there (CI's suite is PostgreSQL).
 	DATABASE_URL=sqlite:////tmp/koud-sqlite-check.db $(PY) -m pytest -q -p no:cacheprovider $(SQLITE_CHECK)
 

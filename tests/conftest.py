@@ -48,11 +48,26 @@ def _vacuum_test_database(config) -> None:
             warnings.warn(f"the test database was not vacuumed: {error}", stacklevel=1)
 
 
-# With pytest-xdist (`make test` runs `-n 2`) every worker has its own test database (pytest-django adds the
-# worker's name) and Redis database (tests/redis_states.py). What is shared beyond those runs after, in one
-# process (the Makefile's SERIAL_TESTS): the servers of tests/cluster, tests/deploy and tests/s3 (one S3 bucket,
-# collectstatic into one STATIC_ROOT), and tests/test_payload_contract.py, whose last test checks what the
-# module's other tests met in this process. (xdist_group marks are not honoured with pytest 9.2 and xdist 3.8.)
+# With pytest-xdist (`make test` runs `-n 2 --dist loadgroup`) every worker has its own test database (pytest-django
+# adds the worker's name) and Redis database (tests/redis_states.py). What is shared beyond those runs in one worker,
+# one test after another, beside the rest: the servers of tests/cluster, tests/deploy and tests/s3 (one S3 bucket),
+# collectstatic into the one STATIC_ROOT (those and the backup drill), the newcomer journey's demo server, and
+# tests/test_payload_contract.py, whose last test checks what the module's other tests met in this process.
+SERIAL = (
+    "tests/cluster/",
+    "tests/deploy/",
+    "tests/s3/",
+    "tests/newcomer/",
+    "tests/operations/test_backup_drill.py",
+    "tests/test_payload_contract.py",
+)
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the group marks
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if item.nodeid.startswith(SERIAL):
+            item.add_marker(pytest.mark.xdist_group("serial"))
 
 
 @pytest.fixture

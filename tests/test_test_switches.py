@@ -28,3 +28,43 @@ def test_ci_sets_the_switch():
 
     ci = (Path(__file__).resolve().parents[1] / ".ci" / "run").read_text()
     assert "export POSTGRES_REQUIRED=1" in ci
+
+
+def test_the_tests_that_share_a_server_are_one_xdist_group(request):
+    from tests.conftest import SERIAL
+
+    shared = [item for item in request.session.items if item.nodeid.startswith(SERIAL)]
+    assert all(item.get_closest_marker("xdist_group").args == ("serial",) for item in shared)
+
+
+def test_xdist_keeps_a_group_in_one_worker(tmp_path):
+    """pytest 9.2 silently undid --dist loadgroup (pytest-dev/pytest-xdist#1386): the grouped tests then ran in both
+    workers at once. A sample run with two workers proves the pinned pair keeps a group together."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "test_sample.py").write_text(
+        "import os, pytest\n"
+        "@pytest.mark.xdist_group('serial')\n"
+        "@pytest.mark.parametrize('n', range(6))\n"
+        "def test_grouped(n):\n"
+        "    with open(os.environ['WORKERS_SEEN'], 'a') as seen:\n"
+        "        seen.write(os.environ['PYTEST_XDIST_WORKER'] + '\\n')\n"
+        "@pytest.mark.parametrize('n', range(6))\n"
+        "def test_free(n):\n"
+        "    pass\n"
+    )
+    seen = tmp_path / "seen.txt"
+    run = subprocess.run(  # noqa: S603
+        [sys.executable, "-m", "pytest", "-p", "no:django", "-p", "no:cacheprovider", "-q", "-n", "2"]
+        + ["--dist", "loadgroup", "--rootdir", str(tmp_path), str(tmp_path / "test_sample.py")],
+        cwd=tmp_path,
+        env={**os.environ, "WORKERS_SEEN": str(seen)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    workers = seen.read_text().split()
+    assert len(workers) == 6 and len(set(workers)) == 1, workers
