@@ -109,21 +109,25 @@ def bare_admin_client(client, bare_admin):
     return client
 
 
-@pytest.fixture(autouse=True)
-def _catalogue_after_flush(request):
-    """Transactional tests (threads, live_server) flush the database, and with it the catalogue that
-    the data migration made. Put it back for them, so every test sees the catalogue a real site has."""
-    marker = request.node.get_closest_marker("django_db")
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """Transactional tests (threads, live_server) end by flushing the database, and with it the catalogue that the
+    data migration made. Put it back after them, so every test, in any order, sees the catalogue a real site has."""
+    result = yield
+    marker = item.get_closest_marker("django_db")
     transactional = (marker is not None and marker.kwargs.get("transaction")) or {
         "transactional_db",
         "live_server",
-    } & set(request.fixturenames)
+    } & set(getattr(item, "fixturenames", ()))
     if transactional:
-        request.getfixturevalue("transactional_db")
+        from pytest_django.plugin import blocking_manager_key
+
         from apps.challenges.catalogue import apply_catalogue
         from apps.challenges.models import Badge, Challenge
 
-        apply_catalogue(Challenge, Badge)
+        with item.config.stash[blocking_manager_key].unblock():
+            apply_catalogue(Challenge, Badge)
+    return result
 
 
 @pytest.fixture(autouse=True)
