@@ -100,6 +100,19 @@ def save_screenshot(target, name: str, *, full_page: bool = True) -> None:
         pass
 
 
+# The islands' entry scripts (built by Vite into /static/assets/); the service worker's register script (pwa-*) is
+# on every page and draws nothing.
+ISLAND_SCRIPTS = "script[type=module][src*='/assets/']:not([src*='/assets/pwa-'])"
+
+
+def open_settled(page, url: str) -> None:
+    """Open `url` and wait until the page is what a person sees: at its load event when it has no island (nothing
+    draws on it afterwards), else once the network has been quiet for half a second (an island's lazy parts)."""
+    page.goto(url, wait_until="load")
+    if page.locator(ISLAND_SCRIPTS).count():
+        page.wait_for_load_state("networkidle")
+
+
 def sign_in(page, user) -> None:
     """Give the browser a signed-in session for `user` without going through the /auth form."""
     from django.conf import settings

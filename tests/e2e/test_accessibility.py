@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from apps.challenges.models import Challenge, Dip, UserChallenge
 from tests.challenges.photo_samples import image_bytes
-from tests.e2e.conftest import sign_in
+from tests.e2e.conftest import open_settled, sign_in
 from tests.factories import (
     AdminFactory,
     ClubChallengeEntryFactory,
@@ -187,8 +187,7 @@ def test_no_axe_violations(page, people, name):
     url = url() if callable(url) else url
     if role != "anonymous":
         sign_in(page, people[role])
-    page.goto(page.base_url + url)
-    page.wait_for_load_state("networkidle")
+    open_settled(page, page.base_url + url)
     assert_no_violations(page, name)
 
 

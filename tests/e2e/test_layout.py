@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.e2e.conftest import screenshot, sign_in
+from tests.e2e.conftest import open_settled, screenshot, sign_in
 from tests.e2e.screens import member_with_card
 from tests.factories import UserFactory
 
@@ -12,7 +12,7 @@ WIDTHS = [390, 1280]
 def open_at(page, width: int, path: str, user) -> None:
     page.set_viewport_size({"width": width, "height": 900})
     sign_in(page, user)
-    page.goto(page.base_url + path, wait_until="networkidle")
+    open_settled(page, page.base_url + path)
 
 
 @pytest.mark.parametrize("width", WIDTHS)

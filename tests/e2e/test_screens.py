@@ -7,7 +7,7 @@ buttons that cannot wrap, or an element that is hidden but still takes room (a f
 
 import pytest
 
-from tests.e2e.conftest import PHONE, screenshot, sign_in
+from tests.e2e.conftest import PHONE, open_settled, screenshot, sign_in
 from tests.e2e.screens import SCREENS
 
 PHONE_WIDTHS = (320, 360, 390, 414)
@@ -84,7 +84,7 @@ def test_no_page_scrolls_sideways_and_every_target_is_44_px(page, name):
     visit = SCREENS[name]()
     if visit.user is not None:
         sign_in(page, visit.user)
-    page.goto(page.base_url + visit.path, wait_until="networkidle")
+    open_settled(page, page.base_url + visit.path)
 
     found = []
     for width in (*PHONE_WIDTHS, TABLET_WIDTH, LAPTOP_WIDTH):
