@@ -39,7 +39,8 @@ def message(page, text: str):
 
 def test_every_answer_of_the_stamp_card_is_in_view_on_a_phone(page):
     page.set_viewport_size(PHONE)
-    sign_in(page, member_with_card(dips=12))
+    member = member_with_card(dips=12)
+    sign_in(page, member)
     page.goto(page.base_url + "/challenge")
 
     # A tap: the form is on the first screen, the answer too (it used to land below the screen).
@@ -72,7 +73,11 @@ def test_every_answer_of_the_stamp_card_is_in_view_on_a_phone(page):
     page.get_by_role("button", name="Plons registreren").click()
     assert_in_view(message(page, "Geen verbinding"), "the offline message")
     in_view_screenshot(page, "offline")
+    expect(page.get_by_text("Wacht op verbinding")).to_be_visible()
     page.context.set_offline(False)
+    # With signal again the waiting tap goes by itself: the test ends once it has arrived.
+    expect(page.get_by_text("Wacht op verbinding")).to_have_count(0)
+    assert member.dips.count() == 13
 
 
 def test_the_message_never_blocks_the_tap_under_it(page):
