@@ -3,6 +3,7 @@
 import os
 import re
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -80,6 +81,27 @@ def page(browser, live_server, request):
     else:
         screenshot(page, request.node.name)
     context.close()
+    requests_finished()
+
+
+def requests_finished(seconds: float = 10) -> None:
+    """Waits until no request of the live server is still working in the database: a page may leave one running
+    as the test ends (a queued tap sent on the way out, a poll), and the flush after the test (TRUNCATE) would
+    deadlock with its transaction. Then the flush goes ahead either way."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    deadline = time.monotonic() + seconds
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'"
+            )
+            if cursor.fetchone()[0] == 0:
+                return
+            time.sleep(0.05)
 
 
 def screenshot(target, name: str, *, full_page: bool = True) -> None:
