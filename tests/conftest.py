@@ -48,7 +48,7 @@ def _vacuum_test_database(config) -> None:
             warnings.warn(f"the test database was not vacuumed: {error}", stacklevel=1)
 
 
-# With pytest-xdist (`make test` runs `-n 2 --dist loadgroup`) every worker has its own test database (pytest-django
+# With pytest-xdist (`make test` runs `-n 3 --dist loadgroup`) every worker has its own test database (pytest-django
 # adds the worker's name) and Redis database (tests/redis_states.py). What is shared beyond those runs in one worker,
 # one test after another, beside the rest: the servers of tests/cluster, tests/deploy and tests/s3 (one S3 bucket),
 # collectstatic into the one STATIC_ROOT (those and the backup drill), the newcomer journey's demo server, and
