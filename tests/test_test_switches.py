@@ -30,11 +30,24 @@ def test_ci_sets_the_switch():
     assert "export POSTGRES_REQUIRED=1" in ci
 
 
-def test_the_tests_that_share_a_server_are_one_xdist_group(request):
-    from tests.conftest import SERIAL
+def test_the_tests_that_share_a_server_are_one_xdist_group():
+    from pathlib import Path
+    from types import SimpleNamespace
 
-    shared = [item for item in request.session.items if item.nodeid.startswith(SERIAL)]
-    assert all(item.get_closest_marker("xdist_group").args == ("serial",) for item in shared)
+    from tests.conftest import SERIAL, pytest_collection_modifyitems
+
+    root = Path(__file__).resolve().parents[1]
+    assert [path for path in SERIAL if not (root / path).exists()] == [], "a SERIAL path that no longer exists"
+
+    marks: dict[str, list] = {}
+
+    def item(nodeid):
+        return SimpleNamespace(nodeid=nodeid, add_marker=lambda mark: marks.setdefault(nodeid, []).append(mark))
+
+    shared, alone = "tests/cluster/test_two_instances.py::test_one", "tests/events/test_views.py::test_two"
+    pytest_collection_modifyitems([item(shared), item(alone)])
+    assert [(mark.name, mark.args) for mark in marks[shared]] == [("xdist_group", ("serial",))]
+    assert alone not in marks
 
 
 def test_xdist_keeps_a_group_in_one_worker(tmp_path):
