@@ -195,6 +195,26 @@ async (path) => {
 """
 
 
+KEPT_SINCE = """
+async ([path, since]) => {
+  for (const name of (await caches.keys()).filter((name) => name.startsWith("koud-pages-"))) {
+    const kept = await (await caches.open(name)).match(path, { ignoreVary: true });
+    if (kept && Number(kept.headers.get("X-Koud-Kept-At")) >= since) return true;
+  }
+  return false;
+}
+"""
+
+
+def visit_and_wait_for_the_refresh(page, path: str):
+    """Opens `path` and waits until the worker has asked the server for it again behind the kept copy and kept the
+    answer (frontend/src/sw/pages.ts): from then on nothing the test changes on the server races that refresh."""
+    since = page.evaluate("Date.now()")
+    response = page.goto(page.base_url + path)
+    wait_in_page(page, KEPT_SINCE, [path, since], what=f"{path} was not asked again behind the kept copy")
+    return response
+
+
 def kept_after_the_last_write(page, path: str) -> None:
     """Waits until the worker keeps `path` asked after this phone's last write: the copy it shows at once on the next
     visit (frontend/src/sw/pages.ts). Its count is drawn by the stamp card: the test reads it on the page."""
@@ -205,9 +225,8 @@ def test_a_kept_page_shows_at_once_and_the_newer_one_swaps_in(page):
     member = card_kept_on_the_phone(page)
 
     # The next visit is the kept page, before the server answers; nothing changed, so it stays.
-    response = page.goto(page.base_url + "/challenge")
+    response = visit_and_wait_for_the_refresh(page, "/challenge")
     assert response.from_service_worker and KEPT in response.headers
-    page.wait_for_timeout(1500)  # the refresh behind it has come back by now
     assert page.get_by_text("Nog 5 plonsen te gaan!").is_visible()
 
     # A dip from another phone: the kept page shows first, then the server's page takes its place by itself.
@@ -309,7 +328,9 @@ def test_kept_pages_end_with_the_session_that_made_them(page):
     page.goto(page.base_url + "/dashboard")
     controlled_by_the_service_worker(page)
     page.goto(page.base_url + "/account")
-    page.goto(page.base_url + "/dashboard")
+    # The new password only once the refresh behind this visit is back: else that refresh, signed out, reloads
+    # the page under the request below.
+    visit_and_wait_for_the_refresh(page, "/dashboard")
 
     member.set_password("een-heel-nieuw-wachtwoord")  # on the laptop: every other session ends
     member.save()
